@@ -1,0 +1,43 @@
+"""Parlour's rules engines: pure Python, no I/O."""
+
+from __future__ import annotations
+
+from engine.errors import (
+    ActionRejected,
+    CorruptState,
+    EngineError,
+    IllegalAction,
+    InvalidOptions,
+    MatchOver,
+    NotYourTurn,
+)
+from engine.info import Assumption, GameInfo
+from engine.options import OptionSet, OptionSpec
+from engine.protocol import Action, Game, GameState, TooManyActions, View
+from engine.registry import all_games, get_game, register
+from engine.result import Result
+from engine.rng import Rng
+
+__all__ = [
+    "Action",
+    "ActionRejected",
+    "Assumption",
+    "CorruptState",
+    "EngineError",
+    "Game",
+    "GameInfo",
+    "GameState",
+    "IllegalAction",
+    "InvalidOptions",
+    "MatchOver",
+    "NotYourTurn",
+    "OptionSet",
+    "OptionSpec",
+    "Result",
+    "Rng",
+    "TooManyActions",
+    "View",
+    "all_games",
+    "get_game",
+    "register",
+]

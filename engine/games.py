@@ -1,0 +1,5 @@
+"""The games that ship with Parlour; importing this module registers them."""
+
+from __future__ import annotations
+
+import engine.icecream  # noqa: F401

@@ -1,0 +1,10 @@
+"""IceCream (Jake Eakle, 2005): two cones of scoops, growing movement points, stack your flavour."""
+
+from __future__ import annotations
+
+from engine.icecream.game import IceCream, IceCreamState
+from engine.registry import register
+
+GAME = register(IceCream())
+
+__all__ = ["GAME", "IceCream", "IceCreamState"]

@@ -1,0 +1,180 @@
+"""The protocol every game implements: a game object that makes states, and the states.
+
+A state is mutable and is changed in place. Two paths change it:
+
+* `play(seat, action)` is the checked path for players: it refuses with a typed error that says
+  why (`NotYourTurn`, `MatchOver`, `IllegalAction`).
+* `apply_trusted(seat, action)` is the fast path for search: no validation at all. Only pass it
+  an action that `legal_actions` or `sample_action` produced for that seat in that state.
+
+Several seats may be able to act at once (`acting_seats`): simultaneous steps and out-of-turn
+claims are ordinary actions of those seats. Chance is resolved inside `apply_trusted` from the
+state's own `Rng`, so the state is a function of (game, players, options, seed, actions).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, TypeAlias
+
+from engine.errors import IllegalAction, MatchOver, NotYourTurn
+from engine.info import GameInfo
+from engine.result import Result
+from engine.rng import Rng
+
+Action: TypeAlias = dict[str, Any]
+"""An action is a plain JSON object with one canonical form per game."""
+
+View: TypeAlias = dict[str, Any]
+"""What one viewer may see of a state, as JSON."""
+
+ENUMERATED = "enumerated"
+CONSTRUCTED = "constructed"
+
+
+class GameState(ABC):
+    """One position of one game, including its RNG."""
+
+    game_id: ClassVar[str]
+
+    players: int
+    options: dict[str, Any]
+    rng: Rng
+
+    # --- whose move -------------------------------------------------------------------------
+    @abstractmethod
+    def acting_seats(self) -> tuple[int, ...]:
+        """Seats that may act now, in seat order; empty once the game is over."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The outcome, or None while the game runs."""
+
+    # --- what may be done -------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action the seat may take now (empty if it may not act).
+
+        Games whose action space is too large to list raise `TooManyActions` and describe the
+        space through `action_space` instead.
+        """
+
+    def action_space(self, seat: int) -> dict[str, Any]:
+        """A machine-readable description of what the seat may do now.
+
+        The default lists every action: `{"kind": "enumerated", "actions": [...]}`. A game with a
+        huge space returns `{"kind": "constructed", "schema": ..., "constraints": ...,
+        "example": ...}` where `example` is one concrete legal action.
+        """
+        return {"kind": ENUMERATED, "actions": self.legal_actions(seat)}
+
+    def sample_action(self, seat: int, rng: Rng) -> Action:
+        """One legal action of the seat chosen at random (for playouts and search)."""
+        return rng.choice(self.legal_actions(seat))
+
+    @abstractmethod
+    def check_action(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction, naming the rule, unless the seat may take this action now.
+
+        Called only for a seat in `acting_seats` of a running game.
+        """
+
+    # --- changing the state -----------------------------------------------------------------
+    def play(self, seat: int, action: Action) -> None:
+        """The checked path: validate the action for the seat, then apply it."""
+        if self.is_over():
+            raise MatchOver("the game is over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r}")
+        if seat not in self.acting_seats():
+            raise NotYourTurn(f"seat {seat} may not act now; seats to act: {list(self.acting_seats())}")
+        if not isinstance(action, dict):
+            raise IllegalAction("an action must be a JSON object")
+        self.check_action(seat, action)
+        self.apply_trusted(seat, action)
+
+    @abstractmethod
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """The fast path for search: apply an action already known to be legal."""
+
+    @abstractmethod
+    def clone(self) -> GameState:
+        """A cheap, independent copy (the RNG included)."""
+
+    # --- what each viewer sees --------------------------------------------------------------
+    @abstractmethod
+    def view(self, viewer: int | None) -> View:
+        """What a seat (or the public, for None) may see; never the seed or the RNG state."""
+
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        """The form of a logged action that a viewer may see while the game runs."""
+        return action
+
+    def determinize(self, viewer: int | None, rng: Rng) -> GameState:
+        """A state the viewer cannot tell from this one, hidden parts sampled with `rng`.
+
+        Perfect-information games return a clone. The result also gets a fresh RNG so the
+        future chance the viewer cannot know is re-drawn too.
+        """
+        copy = self.clone()
+        copy.rng = Rng(rng.next_u64())
+        return copy
+
+    def rewards(self) -> list[float]:
+        """Per-seat rewards in [-1, 1] at the end; zeros while the game runs."""
+        result = self.result()
+        return result.rewards() if result else [0.0] * self.players
+
+    # --- storage ----------------------------------------------------------------------------
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, RNG included, as JSON; `Game.state_from_json` reads it back."""
+
+
+class TooManyActions(Exception):
+    """Raised by `legal_actions` when a seat's choices are too many to list."""
+
+
+class Game(ABC):
+    """A game: its catalog entry and a factory for its states."""
+
+    info: ClassVar[GameInfo]
+
+    @abstractmethod
+    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> GameState:
+        """The starting state for resolved options and a seed."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> GameState:
+        """Read back a state written by `GameState.to_json`."""
+
+    def check_players(self, players: int) -> None:
+        """Raise InvalidOptions unless the game takes this many players."""
+        from engine.errors import InvalidOptions
+
+        low, high = self.info.min_players, self.info.max_players
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            raise InvalidOptions(f"{self.info.name} takes {span} players", "players")
+
+    def start(self, players: int, options: dict[str, Any] | None = None, seed: str | int = 0) -> GameState:
+        """Check the player count and options, then make the starting state."""
+        self.check_players(players)
+        return self.new_state(players, self.info.options.resolve(options), seed)
+
+    def replay(
+        self,
+        players: int,
+        options: dict[str, Any] | None,
+        seed: str | int,
+        moves: list[tuple[int, Action]],
+    ) -> GameState:
+        """Rebuild a state from its seed and its log of (seat, action), checking every action."""
+        state = self.start(players, options, seed)
+        for seat, action in moves:
+            state.play(seat, action)
+        return state
