@@ -66,6 +66,8 @@ class OptionSet:
 
     def resolve(self, given: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with the given values, every value checked."""
+        if given is not None and not isinstance(given, dict):
+            raise InvalidOptions("options must be a JSON object of option names to values")
         given = dict(given or {})
         known = {spec.name for spec in self.specs}
         unknown = sorted(set(given) - known)

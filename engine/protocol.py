@@ -88,7 +88,7 @@ class GameState(ABC):
         """The checked path: validate the action for the seat, then apply it."""
         if self.is_over():
             raise MatchOver("the game is over")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r}")
         if seat not in self.acting_seats():
             raise NotYourTurn(f"seat {seat} may not act now; seats to act: {list(self.acting_seats())}")

@@ -51,8 +51,9 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
-        if n <= 0:
-            raise ValueError("n must be positive")
+        if not 0 < n <= 1 << 64:
+            # Above 2**64 the rejection limit below would be 0 and the loop would never end.
+            raise ValueError("n must be between 1 and 2**64")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             value = self.next_u64()

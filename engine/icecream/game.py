@@ -136,7 +136,9 @@ class IceCreamState(GameState):
         if set(action) != {"type", "from_cone", "scoops"} or action.get("type") != "move":
             raise IllegalAction('an IceCream action is {"type": "move", "from_cone": 0 or 1, "scoops": n}')
         cone, scoops = action["from_cone"], action["scoops"]
-        if cone not in (0, 1) or isinstance(cone, bool):
+        # Only the ints 0 and 1: 1.0 == 1 and True == 1 would pass a plain `in (0, 1)` and
+        # then fail as list indices, and an action has one canonical form.
+        if type(cone) is not int or cone not in (0, 1):
             raise IllegalAction("from_cone must be 0 or 1: there are two cones")
         if not isinstance(scoops, int) or isinstance(scoops, bool) or scoops < 1:
             raise IllegalAction("scoops must be a whole number of at least 1")
@@ -222,7 +224,7 @@ class IceCreamState(GameState):
         """The whole state as JSON."""
         return {
             "game": self.game_id,
-            "options": self.options,
+            "options": dict(self.options),
             "rng": self.rng.state,
             "cones": list(self.cones),
             "turn": self.turn,
