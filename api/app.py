@@ -1,0 +1,35 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_cors import CORS
+
+from api import games, health
+from api.config import Settings
+from api.errors import register_error_handlers
+from api.matches import views as matches
+from api.store import MatchStore
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    """Build the API: routes, error handlers, CORS and the Redis-backed match store."""
+    settings = settings or Settings()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["parlour.settings"] = settings
+    app.extensions["parlour.store"] = MatchStore.from_url(
+        settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl
+    )
+    CORS(
+        app,
+        origins=settings.cors_origins,
+        expose_headers=["ETag", "Location"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+        max_age=600,
+    )
+    for blueprint in (health.blueprint, games.blueprint, matches.blueprint):
+        app.register_blueprint(blueprint)
+    register_error_handlers(app)
+    return app

@@ -1,0 +1,30 @@
+"""Settings read from the environment, with defaults for a laptop."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int_env(name: str, default: int) -> int:
+    """An integer environment variable, or the default when unset or empty."""
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def _origins_env() -> list[str]:
+    """PARLOUR_CORS_ORIGINS: '*' or a comma-separated list of allowed origins."""
+    raw = os.environ.get("PARLOUR_CORS_ORIGINS", "*").strip() or "*"
+    return [origin.strip() for origin in raw.split(",") if origin.strip()]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the API reads from its environment."""
+
+    redis_url: str = field(default_factory=lambda: os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    cors_origins: list[str] = field(default_factory=_origins_env)
+    finished_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_FINISHED_TTL", 24 * 3600))
+    idle_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDLE_TTL", 7 * 24 * 3600))
+    idempotency_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDEMPOTENCY_TTL", 24 * 3600))
+    max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))

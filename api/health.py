@@ -1,0 +1,18 @@
+"""GET /v1/health: is the API up and can it reach Redis?"""
+
+from __future__ import annotations
+
+import redis
+from flask import Blueprint, Response, current_app, jsonify
+
+blueprint = Blueprint("health", __name__, url_prefix="/v1")
+
+
+@blueprint.get("/health")
+def health() -> tuple[Response, int]:
+    """200 with the Redis status when Redis answers, 503 when it does not."""
+    try:
+        current_app.extensions["parlour.store"].ping()
+    except redis.RedisError:
+        return jsonify({"status": "degraded", "redis": "unavailable"}), 503
+    return jsonify({"status": "ok", "redis": "ok"}), 200

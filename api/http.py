@@ -1,0 +1,57 @@
+"""Request helpers shared by the views: the JSON body and the bearer token."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import request
+from marshmallow import Schema, ValidationError
+
+from api.errors import InvalidRequest, Unauthorized
+from api.tokens import SeatToken, parse_token
+
+
+def json_body() -> Any:
+    """The request body parsed as JSON; a clear 400 for anything that is not JSON."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise InvalidRequest("the request body must be a JSON object", errors={"_body": ["missing body"]})
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as error:
+        # RecursionError: absurdly deep nesting is refused like any other bad JSON.
+        reason = "too deeply nested" if isinstance(error, RecursionError) else str(error)
+        raise InvalidRequest(f"the request body is not valid JSON: {reason}", errors={"_body": [reason]}) from None
+
+
+def load(schema: Schema, data: Any) -> dict[str, Any]:
+    """Validate data with a marshmallow schema; a 400 listing every bad field otherwise."""
+    if not isinstance(data, dict):
+        raise InvalidRequest("the request body must be a JSON object", errors={"_body": ["not an object"]})
+    try:
+        return dict(schema.load(data))
+    except ValidationError as error:
+        messages = error.normalized_messages()
+        raise InvalidRequest(f"invalid fields: {', '.join(sorted(map(str, messages)))}", errors=messages) from None
+    except RecursionError:
+        raise InvalidRequest("the request body is too deeply nested", errors={"_body": ["too deep"]}) from None
+
+
+def load_query(schema: Schema) -> dict[str, Any]:
+    """Validate the query string with a marshmallow schema."""
+    return load(schema, request.args.to_dict())
+
+
+def bearer_token(required: bool) -> SeatToken | None:
+    """The seat token from `Authorization: Bearer ...`; 401 if required and missing or malformed."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        if required:
+            raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
+        return None
+    scheme, _, text = header.partition(" ")
+    token = parse_token(text.strip()) if scheme.lower() == "bearer" else None
+    if token is None:
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token

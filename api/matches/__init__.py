@@ -1,0 +1,1 @@
+"""The matches resource: create, join, read, act, log, list."""

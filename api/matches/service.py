@@ -1,0 +1,245 @@
+"""What the matches endpoints do, between HTTP and the store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
+from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
+from api.store import Idempotent, MatchStore
+from api.tokens import SeatToken, matches_hash, new_token, token_hash
+from engine import EngineError, Game, GameState, IllegalAction, all_games, get_game
+
+log = logging.getLogger(__name__)
+
+
+def game_or_400(game_id: str) -> Game:
+    """The registered game, or a 400 naming the games there are."""
+    game = get_game(game_id)
+    if game is None:
+        known = ", ".join(g.info.id for g in all_games())
+        raise InvalidRequest(f"unknown game {game_id!r}; games: {known}", errors={"game": [f"one of: {known}"]})
+    return game
+
+
+def load_match(store: MatchStore, match_id: str) -> MatchRecord:
+    """The stored match, or a 404."""
+    record = store.load(match_id) if len(match_id) <= 64 else None
+    if record is None:
+        raise NotFound(f"no match {match_id!r} (it may have expired)")
+    return record
+
+
+def engine_state(record: MatchRecord) -> GameState:
+    """The engine state of a stored match."""
+    game = get_game(record.game)
+    assert game is not None, f"stored match of unregistered game {record.game}"
+    return game.state_from_json(record.state)
+
+
+# --- creating and joining --------------------------------------------------------------------
+def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, list[SeatToken]]:
+    """Start a match; every seat not left open gets a token, returned once."""
+    game = game_or_400(request["game"])
+    players = request["players"]
+    open_seats = sorted(set(request["open_seats"]))
+    if any(seat >= players for seat in open_seats):
+        raise InvalidRequest("open_seats names a seat the match does not have", errors={"open_seats": ["out of range"]})
+    seed = request["seed"] or secrets.token_hex(32)
+    state = game.start(players, request["options"], seed)
+    match_id = secrets.token_urlsafe(12)
+    tokens = [new_token(match_id, seat) for seat in range(players) if seat not in open_seats]
+    seats = [SeatRecord(seat) for seat in range(players)]
+    for token in tokens:
+        seats[token.seat].token_hash = token_hash(token)
+    record = MatchRecord(
+        id=match_id,
+        game=game.info.id,
+        players=players,
+        options=state.options,
+        seed=seed,
+        state=state.to_json(),
+        seats=seats,
+        status=WAITING if open_seats else ACTIVE,
+    )
+    store.create(record)
+    return record, tokens
+
+
+def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
+    """Take an open seat (the one named, or the first); the match starts when the last is taken."""
+    record = load_match(store, match_id)
+    open_seats = record.open_seats()
+    if not open_seats:
+        raise Conflict("no-open-seat", "every seat of this match is taken")
+    if seat is None:
+        seat = open_seats[0]
+    elif seat >= record.players:
+        raise InvalidRequest(f"the match has seats 0 to {record.players - 1}", errors={"seat": ["out of range"]})
+    elif seat not in open_seats:
+        raise Conflict("seat-taken", f"seat {seat} is taken; open seats: {open_seats}")
+    token = new_token(record.id, seat)
+    seats = [replace(s) for s in record.seats]
+    seats[seat] = SeatRecord(seat, token_hash(token), name)
+    joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
+    joined.status = ACTIVE if not joined.open_seats() else WAITING
+    outcome = store.commit(joined, record.version, previous_status=record.status)
+    if outcome.kind == "stale":
+        raise Conflict("seat-taken", "another player joined at the same moment; try again")
+    if outcome.kind == "missing":
+        raise NotFound(f"no match {match_id!r} (it may have expired)")
+    return joined, token
+
+
+# --- who is asking ---------------------------------------------------------------------------
+def authenticate(store: MatchStore, record: MatchRecord, token: SeatToken | None, seat: int | None) -> int | None:
+    """The seat the token holds in this match; 401 for a bad token, 403 for another match or seat."""
+    if token is None:
+        if seat is not None:
+            raise Unauthorized(f"seat {seat}'s view needs that seat's token")
+        return None
+    if token.match_id != record.id:
+        other = store.load(token.match_id) if len(token.match_id) <= 64 else None
+        if other and token.seat < len(other.seats) and matches_hash(token, other.seats[token.seat].token_hash):
+            raise Forbidden("this token belongs to another match")
+        raise Unauthorized("the seat token is not valid")
+    if token.seat >= len(record.seats) or not matches_hash(token, record.seats[token.seat].token_hash):
+        raise Unauthorized("the seat token is not valid")
+    if seat is not None and seat != token.seat:
+        raise Forbidden(f"this token is for seat {token.seat}, not seat {seat}")
+    return token.seat
+
+
+# --- reading ---------------------------------------------------------------------------------
+def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The match as one viewer may see it."""
+    result = state.result()
+    return {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "options": record.options,
+        "version": record.version,
+        "status": record.status,
+        "to_act": list(state.acting_seats()) if record.status == ACTIVE else [],
+        "result": result.to_json() if result else None,
+        "viewer": viewer,
+        "view": state.view(viewer),
+        "seats": [seat.public_json() for seat in record.seats],
+        "seed_commitment": record.seed_commitment,
+        "seed": record.seed if record.status == FINISHED else None,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+    }
+
+
+def summary_json(record: MatchRecord) -> dict[str, Any]:
+    """A match as the lobby lists it."""
+    return {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "status": record.status,
+        "version": record.version,
+        "open_seats": record.open_seats(),
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+    }
+
+
+def legal_actions_json(record: MatchRecord, state: GameState, seat: int) -> dict[str, Any]:
+    """What the seat may do now, in the form the actions endpoint accepts."""
+    may_act = record.status == ACTIVE and seat in state.acting_seats()
+    space = state.action_space(seat) if may_act else {"kind": "enumerated", "actions": []}
+    return {"version": record.version, "seat": seat, "may_act": may_act, **space}
+
+
+def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
+    """The applied actions in order; hidden parts left out for the viewer until the match ends."""
+    if record.status != FINISHED:
+        state = engine_state(record)
+        entries = [{**e, "action": state.redact_action(e["seat"], e["action"], viewer)} for e in entries]
+    return {
+        "id": record.id,
+        "version": record.version,
+        "status": record.status,
+        "viewer": viewer,
+        "seed_commitment": record.seed_commitment,
+        "seed": record.seed if record.status == FINISHED else None,
+        "entries": entries,
+    }
+
+
+# --- acting ----------------------------------------------------------------------------------
+def request_fingerprint(action: dict[str, Any], expected_version: int) -> str:
+    """A hash of what was asked, to tell a true retry from a reused Idempotency-Key."""
+    canonical = json.dumps({"action": action, "expected_version": expected_version}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def stored_answer(
+    store: MatchStore, record: MatchRecord, seat: int, key: str, fingerprint: str
+) -> dict[str, Any] | None:
+    """The first answer to this Idempotency-Key, or None if it was never answered."""
+    raw = store.stored_answer(record.id, seat, key)
+    if raw is None:
+        return None
+    answer: dict[str, Any] = json.loads(raw)
+    if answer["fingerprint"] != fingerprint:
+        raise IdempotencyKeyReused("this Idempotency-Key was already used for a different request")
+    return dict(answer["body"])
+
+
+def apply_action(
+    store: MatchStore,
+    record: MatchRecord,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+) -> dict[str, Any]:
+    """Check and apply one action with compare-and-set; the seat's view of the new version."""
+    fingerprint = request_fingerprint(action, expected_version)
+    if idempotency_key:
+        prior = stored_answer(store, record, seat, idempotency_key, fingerprint)
+        if prior is not None:
+            return prior
+    if record.status == WAITING:
+        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+    if record.status == FINISHED:
+        raise Conflict("match-over", "the match is over")
+    if expected_version != record.version:
+        raise StaleVersion(record.version)
+    state = engine_state(record)
+    play_checked(state, seat, action)
+    after = replace(record, version=record.version + 1, state=state.to_json(), updated_at=now_iso())
+    after.status = FINISHED if state.is_over() else ACTIVE
+    body = match_json(after, state, seat)
+    entry = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
+    answer = (
+        Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body})) if idempotency_key else None
+    )
+    outcome = store.commit(after, record.version, entry, answer, seat, previous_status=record.status)
+    if outcome.kind == "replay" and outcome.replayed is not None:
+        return dict(json.loads(outcome.replayed)["body"])
+    if outcome.kind == "stale":
+        raise StaleVersion(outcome.version or 0)
+    if outcome.kind == "missing":
+        raise NotFound(f"no match {record.id!r} (it expired)")
+    return body
+
+
+def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:
+    """The engine's checked path; an engine that chokes on a malformed action still answers 422."""
+    try:
+        state.play(seat, action)
+    except EngineError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError) as error:
+        log.warning("engine %s raised %r on action %r", state.game_id, error, action)
+        raise IllegalAction(f"the action is malformed for this game: {error!r}") from error

@@ -1,0 +1,124 @@
+"""HTTP endpoints of the matches resource."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from api.errors import InvalidRequest, Unauthorized
+from api.http import bearer_token, json_body, load, load_query
+from api.matches import service
+from api.matches.schemas import ActionRequestSchema, CreateMatchSchema, JoinSchema, ListQuerySchema, SeatQuerySchema
+from api.store import MatchStore
+
+blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
+MAX_IDEMPOTENCY_KEY = 200
+
+
+def store() -> MatchStore:
+    """The app's match store."""
+    return current_app.extensions["parlour.store"]  # type: ignore[no-any-return]
+
+
+def seat_of_request(record: Any, required: bool) -> int | None:
+    """The seat whose token came with the request (checked), or None for the public."""
+    query = load_query(SeatQuerySchema())
+    seat = service.authenticate(store(), record, bearer_token(required), query["seat"])
+    if required and seat is None:
+        raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
+    return seat
+
+
+@blueprint.post("")
+def create_match() -> tuple[Response, int, dict[str, str]]:
+    """Create a match; answer with its id, version and one token per filled seat, shown once."""
+    record, tokens = service.create_match(store(), load(CreateMatchSchema(), json_body()))
+    body = {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "options": record.options,
+        "version": record.version,
+        "status": record.status,
+        "seed_commitment": record.seed_commitment,
+        "open_seats": record.open_seats(),
+        "seats": [{"seat": token.seat, "token": token.text} for token in tokens],
+    }
+    return jsonify(body), 201, {"Location": url_for("matches.get_match", match_id=record.id)}
+
+
+@blueprint.get("")
+def list_matches() -> Response:
+    """List matches by game and status, newest first, a page at a time."""
+    query = load_query(ListQuerySchema())
+    if query["game"] is not None:
+        service.game_or_400(query["game"])
+    rows = store().list_ids(query["game"], query["status"], query["limit"], query["cursor"])
+    records = store().load_many([match_id for match_id, _ in rows])
+    items = []
+    for (match_id, _), record in zip(rows, records, strict=True):
+        if record is None:
+            store().forget_in(query["game"], query["status"], match_id)
+        elif query["status"] in (None, record.status):
+            items.append(service.summary_json(record))
+    next_cursor = repr(rows[-1][1]) if len(rows) == query["limit"] else None
+    return jsonify({"items": items, "next_cursor": next_cursor})
+
+
+@blueprint.get("/<match_id>")
+def get_match(match_id: str) -> Response:
+    """The match as the caller may see it; 304 when If-None-Match names the current version."""
+    record = service.load_match(store(), match_id)
+    viewer = seat_of_request(record, required=False)
+    etag = f'"{record.version}"'
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response = Response(status=304)
+    else:
+        response = jsonify(service.match_json(record, service.engine_state(record), viewer))
+    response.headers["ETag"] = etag
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+@blueprint.get("/<match_id>/legal-actions")
+def legal_actions(match_id: str) -> Response:
+    """What the token's seat may do now, in the form the actions endpoint accepts."""
+    record = service.load_match(store(), match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    return jsonify(service.legal_actions_json(record, service.engine_state(record), seat))
+
+
+@blueprint.post("/<match_id>/actions")
+def post_action(match_id: str) -> Response:
+    """Apply one action of the token's seat if `expected_version` is still current."""
+    record = service.load_match(store(), match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    body = load(ActionRequestSchema(), json_body())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
+    answer = service.apply_action(store(), record, seat, body["action"], body["expected_version"], key)
+    response = jsonify(answer)
+    response.headers["ETag"] = f'"{answer["version"]}"'
+    return response
+
+
+@blueprint.post("/<match_id>/join")
+def join_match(match_id: str) -> tuple[Response, int]:
+    """Take an open seat; its token is in the answer, once."""
+    data = json_body() if request.get_data(cache=True).strip() else {}
+    body = load(JoinSchema(), data)
+    record, token = service.join_match(store(), match_id, body["seat"], body["name"])
+    answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
+    return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
+
+
+@blueprint.get("/<match_id>/log")
+def match_log(match_id: str) -> Response:
+    """The applied actions in order, as the caller may see them."""
+    record = service.load_match(store(), match_id)
+    viewer = seat_of_request(record, required=False)
+    return jsonify(service.log_json(record, store().log(match_id), viewer))

@@ -1,0 +1,75 @@
+"""The stored form of a match: everything the API keeps about it besides the log."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+STATUSES = (WAITING, ACTIVE, FINISHED)
+
+
+def now_iso() -> str:
+    """The current time in UTC, ISO 8601 with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seed_commitment(seed: str) -> str:
+    """SHA-256 of the seed's UTF-8 text: published at creation, checkable once the seed is revealed."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatRecord:
+    """One seat: filled when a token hash is stored for it."""
+
+    seat: int
+    token_hash: str | None = None
+    name: str | None = None
+
+    @property
+    def filled(self) -> bool:
+        """True once someone holds this seat's token."""
+        return self.token_hash is not None
+
+    def public_json(self) -> dict[str, Any]:
+        """What anyone may see of the seat (never the hash)."""
+        return {"seat": self.seat, "filled": self.filled, "name": self.name}
+
+
+@dataclass
+class MatchRecord:
+    """A match as stored: identity, secret seed, engine state, seats and status."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: str
+    state: dict[str, Any]
+    seats: list[SeatRecord]
+    version: int = 0
+    status: str = ACTIVE
+    created_at: str = field(default_factory=now_iso)
+    updated_at: str = field(default_factory=now_iso)
+
+    @property
+    def seed_commitment(self) -> str:
+        """The published commitment to the secret seed."""
+        return seed_commitment(self.seed)
+
+    def open_seats(self) -> list[int]:
+        """Seats nobody holds yet."""
+        return [s.seat for s in self.seats if not s.filled]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored JSON form."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
+        """Read back the stored JSON form."""
+        seats = [SeatRecord(**seat) for seat in data["seats"]]
+        return cls(**{**data, "seats": seats})

@@ -1,0 +1,188 @@
+"""The match store: every Redis key the API touches, and the atomic compare-and-set.
+
+Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys share one slot):
+
+* `parlour:match:{<id>}`            hash: `version` and `record` (MatchRecord JSON)
+* `parlour:match:{<id>}:log`        list: one JSON entry per applied action, oldest first
+* `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
+* `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
+  written after the match itself and pruned lazily, so they are an index, never the truth.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import redis
+
+from api.record import MatchRecord
+
+_COMMIT = """
+if KEYS[3] then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then return {'replay', prior} end
+end
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'missing', ''} end
+if current ~= ARGV[1] then return {'stale', current} end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[4]) end
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
+return {'ok', ARGV[2]}
+"""
+
+
+def match_key(match_id: str) -> str:
+    """The hash holding a match's record and version."""
+    return f"parlour:match:{{{match_id}}}"
+
+
+def log_key(match_id: str) -> str:
+    """The list holding a match's applied actions."""
+    return f"{match_key(match_id)}:log"
+
+
+def idempotency_key(match_id: str, seat: int, key: str) -> str:
+    """The stored answer to a request sent with an Idempotency-Key."""
+    return f"{match_key(match_id)}:idem:{seat}:{key}"
+
+
+def index_key(game: str | None, status: str | None) -> str:
+    """The listing index for a game (or all games) and a status (or all statuses)."""
+    return f"parlour:index:{game or '*'}:{status or '*'}"
+
+
+@dataclass(frozen=True)
+class CommitOutcome:
+    """What a compare-and-set did: `ok`, `stale` (with the current version), `missing` or `replay`."""
+
+    kind: str
+    version: int | None = None
+    replayed: str | None = None
+
+
+@dataclass(frozen=True)
+class Idempotent:
+    """An Idempotency-Key to store the answer under, with the answer to store."""
+
+    key: str
+    answer: str
+
+
+class MatchStore:
+    """Reads and writes matches in Redis; the only module that knows the key names."""
+
+    @classmethod
+    def from_url(cls, url: str, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> MatchStore:
+        """A store on the Redis server at `url` (strings decoded as UTF-8)."""
+        client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5, health_check_interval=30)
+        return cls(client, finished_ttl, idle_ttl, idempotency_ttl)
+
+    def __init__(self, client: redis.Redis, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> None:
+        self.client = client
+        self.finished_ttl = finished_ttl
+        self.idle_ttl = idle_ttl
+        self.idempotency_ttl = idempotency_ttl
+        self._commit = client.register_script(_COMMIT)
+
+    def ping(self) -> bool:
+        """True when Redis answers."""
+        return bool(self.client.ping())
+
+    def create(self, record: MatchRecord) -> None:
+        """Store a new match at its version."""
+        key = match_key(record.id)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(key, mapping={"version": record.version, "record": json.dumps(record.to_json())})
+        pipe.expire(key, self.ttl_for(record))
+        pipe.execute()
+        self._index(record, previous_status=None)
+
+    def load(self, match_id: str) -> MatchRecord | None:
+        """The stored match, or None if there is none (or it expired)."""
+        raw = self.client.hget(match_key(match_id), "record")
+        return MatchRecord.from_json(json.loads(raw)) if raw else None
+
+    def commit(
+        self,
+        record: MatchRecord,
+        expected_version: int,
+        log_entry: dict[str, Any] | None = None,
+        idempotent: Idempotent | None = None,
+        seat: int | None = None,
+        previous_status: str | None = None,
+    ) -> CommitOutcome:
+        """Write the record (and log entry) only if the stored version is still `expected_version`."""
+        keys = [match_key(record.id), log_key(record.id)]
+        if idempotent is not None and seat is not None:
+            keys.append(idempotency_key(record.id, seat, idempotent.key))
+        args = [
+            str(expected_version),
+            str(record.version),
+            json.dumps(record.to_json()),
+            json.dumps(log_entry) if log_entry else "",
+            self.ttl_for(record),
+            idempotent.answer if idempotent else "",
+            self.idempotency_ttl,
+        ]
+        kind, value = self._commit(keys=keys, args=args)
+        if kind == "replay":
+            return CommitOutcome("replay", replayed=value)
+        if kind == "ok" and previous_status != record.status:
+            self._index(record, previous_status)
+        return CommitOutcome(kind, int(value) if value else None)
+
+    def stored_answer(self, match_id: str, seat: int, key: str) -> str | None:
+        """The answer stored for an Idempotency-Key, if any."""
+        return self.client.get(idempotency_key(match_id, seat, key))
+
+    def log(self, match_id: str) -> list[dict[str, Any]]:
+        """Every applied action of a match, oldest first."""
+        return [json.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
+
+    def ttl_for(self, record: MatchRecord) -> int:
+        """Finished matches live `finished_ttl` seconds; others expire after `idle_ttl` without a change."""
+        return self.finished_ttl if record.status == "finished" else self.idle_ttl
+
+    def list_ids(
+        self, game: str | None, status: str | None, limit: int, before: float | None
+    ) -> list[tuple[str, float]]:
+        """Match ids with their creation scores, newest first, created before `before` if given."""
+        high = f"({before}" if before is not None else "+inf"
+        rows = self.client.zrevrangebyscore(index_key(game, status), high, "-inf", start=0, num=limit, withscores=True)
+        return [(member, score) for member, score in rows]
+
+    def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
+        """Several matches in one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hget(match_key(match_id), "record")
+        return [MatchRecord.from_json(json.loads(raw)) if raw else None for raw in pipe.execute()]
+
+    def forget_in(self, game: str | None, status: str | None, match_id: str) -> None:
+        """Drop an expired match from one index."""
+        self.client.zrem(index_key(game, status), match_id)
+
+    def _index(self, record: MatchRecord, previous_status: str | None) -> None:
+        """Move the match to its status's indexes (after the match itself is written)."""
+        score = _created_score(record)
+        oldest = time.time() - max(self.finished_ttl, self.idle_ttl) - 60
+        pipe = self.client.pipeline(transaction=False)
+        for game in (record.game, None):
+            if previous_status:
+                pipe.zrem(index_key(game, previous_status), record.id)
+            for status in (record.status, None):
+                pipe.zadd(index_key(game, status), {record.id: score})
+                pipe.zremrangebyscore(index_key(game, status), "-inf", oldest)
+        pipe.execute()
+
+
+def _created_score(record: MatchRecord) -> float:
+    """The index score: creation time in seconds since the epoch."""
+    return datetime.fromisoformat(record.created_at.replace("Z", "+00:00")).timestamp()

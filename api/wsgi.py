@@ -1,0 +1,7 @@
+"""The WSGI entry point for gunicorn: `gunicorn api.wsgi:app`."""
+
+from __future__ import annotations
+
+from api.app import create_app
+
+app = create_app()
