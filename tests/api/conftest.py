@@ -1,0 +1,66 @@
+"""Fixtures for API tests: the app on the real Redis, a client, and small helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.config import Settings
+
+
+@pytest.fixture
+def settings(redis_url: str) -> Settings:
+    """Settings pointing at the test Redis."""
+    return Settings(redis_url=redis_url, cors_origins=["https://front.example"])
+
+
+@pytest.fixture
+def app(settings: Settings) -> Flask:
+    """The API app."""
+    app = create_app(settings)
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the app."""
+    return app.test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The Authorization header for a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Match:
+    """A match created through the API, with its seat tokens."""
+
+    id: str
+    tokens: dict[int, str]
+    body: dict[str, Any]
+
+    def url(self, suffix: str = "") -> str:
+        """The match's URL, plus an optional sub-path."""
+        return f"/v1/matches/{self.id}{suffix}"
+
+
+def create_match(client: FlaskClient, **request: Any) -> Match:
+    """POST /v1/matches (IceCream for 2 by default) and keep the tokens."""
+    payload = {"game": "icecream", "players": 2, **request}
+    response = client.post("/v1/matches", json=payload)
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    return Match(body["id"], {seat["seat"]: seat["token"] for seat in body["seats"]}, body)
+
+
+@pytest.fixture
+def match(client: FlaskClient) -> Match:
+    """A fresh 2-player IceCream match with both seats filled."""
+    return create_match(client, seed="test-seed")
