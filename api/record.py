@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -52,6 +53,7 @@ class MatchRecord:
     seats: list[SeatRecord]
     version: int = 0
     status: str = ACTIVE
+    created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
 

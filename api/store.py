@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import redis
@@ -56,6 +55,31 @@ def idempotency_key(match_id: str, seat: int, key: str) -> str:
 def index_key(game: str | None, status: str | None) -> str:
     """The listing index for a game (or all games) and a status (or all statuses)."""
     return f"parlour:index:{game or '*'}:{status or '*'}"
+
+
+_TIE_MARGIN = 50
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """A position in a listing index: a match's creation time and id."""
+
+    created_us: int
+    match_id: str
+
+    def comes_after(self, other: Cursor) -> bool:
+        """True when this entry is listed after `other` (newest first, ties by id descending)."""
+        return (self.created_us, self.match_id) < (other.created_us, other.match_id)
+
+    def text(self) -> str:
+        """The opaque form handed to clients."""
+        return f"{self.created_us}:{self.match_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> Cursor | None:
+        """Read a cursor back, or None if it is not one."""
+        created, _, match_id = text.partition(":")
+        return cls(int(created), match_id) if created.isdigit() and match_id else None
 
 
 @dataclass(frozen=True)
@@ -150,13 +174,15 @@ class MatchStore:
         """Finished matches live `finished_ttl` seconds; others expire after `idle_ttl` without a change."""
         return self.finished_ttl if record.status == "finished" else self.idle_ttl
 
-    def list_ids(
-        self, game: str | None, status: str | None, limit: int, before: float | None
-    ) -> list[tuple[str, float]]:
-        """Match ids with their creation scores, newest first, created before `before` if given."""
-        high = f"({before}" if before is not None else "+inf"
-        rows = self.client.zrevrangebyscore(index_key(game, status), high, "-inf", start=0, num=limit, withscores=True)
-        return [(member, score) for member, score in rows]
+    def list_ids(self, game: str | None, status: str | None, limit: int, after: Cursor | None) -> list[Cursor]:
+        """Up to `limit` (creation time, id) pairs, newest first, strictly after the cursor if given."""
+        high = str(after.created_us) if after else "+inf"
+        # Ties on the creation microsecond are ordered by id; fetch a margin so a page never skips one.
+        rows = self.client.zrevrangebyscore(
+            index_key(game, status), high, "-inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+        )
+        cursors = [Cursor(int(score), member) for member, score in rows]
+        return [c for c in cursors if after is None or c.comes_after(after)][:limit]
 
     def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
         """Several matches in one round trip."""
@@ -171,8 +197,8 @@ class MatchStore:
 
     def _index(self, record: MatchRecord, previous_status: str | None) -> None:
         """Move the match to its status's indexes (after the match itself is written)."""
-        score = _created_score(record)
-        oldest = time.time() - max(self.finished_ttl, self.idle_ttl) - 60
+        score = record.created_us
+        oldest = (time.time() - max(self.finished_ttl, self.idle_ttl) - 60) * 1_000_000
         pipe = self.client.pipeline(transaction=False)
         for game in (record.game, None):
             if previous_status:
@@ -181,8 +207,3 @@ class MatchStore:
                 pipe.zadd(index_key(game, status), {record.id: score})
                 pipe.zremrangebyscore(index_key(game, status), "-inf", oldest)
         pipe.execute()
-
-
-def _created_score(record: MatchRecord) -> float:
-    """The index score: creation time in seconds since the epoch."""
-    return datetime.fromisoformat(record.created_at.replace("Z", "+00:00")).timestamp()

@@ -63,4 +63,4 @@ class ListQuerySchema(Schema):
     game = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
     status = fields.String(load_default=None, validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    cursor = fields.Float(load_default=None, allow_nan=False)
+    cursor = fields.String(load_default=None, validate=validate.Length(min=3, max=100))

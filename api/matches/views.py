@@ -10,7 +10,7 @@ from api.errors import InvalidRequest, Unauthorized
 from api.http import bearer_token, json_body, load, load_query
 from api.matches import service
 from api.matches.schemas import ActionRequestSchema, CreateMatchSchema, JoinSchema, ListQuerySchema, SeatQuerySchema
-from api.store import MatchStore
+from api.store import Cursor, MatchStore
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
@@ -54,15 +54,18 @@ def list_matches() -> Response:
     query = load_query(ListQuerySchema())
     if query["game"] is not None:
         service.game_or_400(query["game"])
-    rows = store().list_ids(query["game"], query["status"], query["limit"], query["cursor"])
-    records = store().load_many([match_id for match_id, _ in rows])
+    after = Cursor.parse(query["cursor"]) if query["cursor"] else None
+    if query["cursor"] and after is None:
+        raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
+    rows = store().list_ids(query["game"], query["status"], query["limit"], after)
+    records = store().load_many([row.match_id for row in rows])
     items = []
-    for (match_id, _), record in zip(rows, records, strict=True):
+    for row, record in zip(rows, records, strict=True):
         if record is None:
-            store().forget_in(query["game"], query["status"], match_id)
+            store().forget_in(query["game"], query["status"], row.match_id)
         elif query["status"] in (None, record.status):
             items.append(service.summary_json(record))
-    next_cursor = repr(rows[-1][1]) if len(rows) == query["limit"] else None
+    next_cursor = rows[-1].text() if len(rows) == query["limit"] else None
     return jsonify({"items": items, "next_cursor": next_cursor})
 
 

