@@ -1,0 +1,43 @@
+# Parlour: `make run` serves the API, `make test` runs the suite. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.parlour-installed
+PYTEST_ARGS ?=
+LOADTEST_ARGS ?=
+
+.PHONY: run test lint loadtest clean venv
+
+run: $(STAMP)
+	$(BIN)/python -m api.service
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+loadtest: $(STAMP)
+	$(BIN)/python -m loadtests.benchmark $(LOADTEST_ARGS)
+
+venv: $(STAMP)
+
+# Re-install only when pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --upgrade --quiet pip
+	$(BIN)/python -m pip install --editable '.[dev]'
+	touch $@
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { \
+		echo "Parlour needs Python 3.11 or newer, but '$(PYTHON)' was not found. Install it, or run: make PYTHON=/path/to/python3.11 ..." >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+		echo "Parlour needs Python 3.11 or newer; '$(PYTHON)' is $$($(PYTHON) --version 2>&1). Run: make PYTHON=python3.11 ..." >&2; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+		echo "Could not create $(VENV): on Debian or Ubuntu, install the python3-venv package first." >&2; exit 1; }
+
+clean:
+	rm -rf $(VENV) *.egg-info build .pytest_cache .ruff_cache .mypy_cache loadtests/results
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
