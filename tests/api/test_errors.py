@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from tests.api.conftest import Match, bearer, create_match
 
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
+KEYS = ["type", "from_cone", "scoops", "x"]
 
 
 def assert_problem(response, status: int, code: str) -> dict:
