@@ -150,3 +150,15 @@ def test_join_refuses_bad_bodies(client: FlaskClient) -> None:
     assert_problem(client.post(match.url("/join"), json={"seat": "one"}), 400, "invalid-request")
     assert_problem(client.post(match.url("/join"), json=[]), 400, "invalid-request")
     assert_problem(client.post(match.url("/join"), json={"name": ""}), 400, "invalid-request")
+
+
+def test_redis_down_gives_503_not_500(tmp_path) -> None:
+    from api.app import create_app
+    from api.config import Settings
+
+    app = create_app(Settings(redis_url=f"unix://{tmp_path}/no-redis.sock"))
+    client = app.test_client()
+    health = client.get("/v1/health")
+    assert health.status_code == 503 and health.get_json()["redis"] == "unavailable"
+    assert_problem(client.post("/v1/matches", json={"game": "icecream", "players": 2}), 503, "service-unavailable")
+    assert_problem(client.get("/v1/matches/abc"), 503, "service-unavailable")
