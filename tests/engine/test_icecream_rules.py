@@ -14,8 +14,15 @@ import pytest
 from engine import CorruptState, IllegalAction, InvalidOptions, MatchOver, NotYourTurn, Rng, get_game
 from engine.icecream.game import OPTIONS, IceCream, IceCreamState
 
-GAME = get_game("icecream")
-assert isinstance(GAME, IceCream)
+
+def registered_game() -> IceCream:
+    """The IceCream game object from the registry."""
+    game = get_game("icecream")
+    assert isinstance(game, IceCream)
+    return game
+
+
+GAME = registered_game()
 
 ALL_PIECES = sorted("RRRRYYYYGGGG")
 
@@ -23,6 +30,13 @@ ALL_PIECES = sorted("RRRRYYYYGGGG")
 def move(from_cone: int, scoops: int) -> dict[str, Any]:
     """The canonical IceCream action."""
     return {"type": "move", "from_cone": from_cone, "scoops": scoops}
+
+
+def start(options: dict[str, Any] | None = None, seed: str | int = 0) -> IceCreamState:
+    """A new two-player game."""
+    state = GAME.start(2, options, seed)
+    assert isinstance(state, IceCreamState)
+    return state
 
 
 def position(
@@ -52,7 +66,7 @@ def finish_turn_by_shuttling(state: IceCreamState) -> None:
 
 def test_both_cones_as_set_up() -> None:
     """'from bottom to top: Red-Yellow-Green-Red-Yellow-Green, and Red-Green-Yellow-Red-Green-Yellow.'"""
-    state = GAME.start(2, None, "setup")
+    state = start(None, "setup")
     assert state.cones == ["RYGRYG", "RGYRGY"]
     assert state.view(None)["cones"] == [
         ["red", "yellow", "green", "red", "yellow", "green"],
@@ -63,7 +77,7 @@ def test_both_cones_as_set_up() -> None:
 
 def test_start_legal_actions() -> None:
     """'The first player gets one movement point.': one scoop off either cone, nothing else."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     assert state.acting_seats() == (0,)
     assert state.legal_actions(0) == [move(0, 1), move(1, 1)]
     assert state.legal_actions(1) == []
@@ -92,7 +106,7 @@ def test_bottom_red_cannot_move_with_the_scoops_above_it() -> None:
 def test_bottom_reds_stay_in_random_playouts() -> None:
     """'The bottommost red pieces, if present, cannot be moved.' over many seeded random games."""
     for seed in range(60):
-        state = GAME.start(2, {"turn_limit": 40}, seed)
+        state = start({"turn_limit": 40}, seed)
         rng = Rng.from_seed(f"reds-{seed}")
         while not state.is_over():
             seat = state.acting_seats()[0]
@@ -106,7 +120,7 @@ def test_bottom_reds_stay_in_random_playouts() -> None:
 def test_each_turn_gets_one_more_point_than_the_last() -> None:
     """'they get X + 1 movement points, where X is the number of movement points the previous player got.
     The first player gets one movement point.'"""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     seen: list[tuple[int, int]] = []
     for _ in range(10):
         seen.append((state.to_move, state.points_left))
@@ -117,7 +131,7 @@ def test_each_turn_gets_one_more_point_than_the_last() -> None:
 
 def test_second_player_gets_two_points() -> None:
     """'they get X + 1 movement points': after the first player's single point, seat 1 has two."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     state.play(0, move(0, 1))
     assert (state.to_move, state.turn, state.points_left) == (1, 2, 2)
     # Cone 0 has 4 movable scoops, cone 1 has 6; two points allow 1 or 2 off either.
@@ -134,7 +148,7 @@ def test_moving_x_scoops_keeps_their_order() -> None:
 
 def test_one_point_moves_the_top_scoop() -> None:
     """'A single movement point can be spent to move the top scoop of one cone to the top of the other cone.'"""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     state.play(0, move(1, 1))
     assert state.cones == ["RYGRYGY", "RGYRG"]
 
@@ -275,7 +289,7 @@ def test_a_single_move_never_completes_both_flavours_from_play() -> None:
 
 def test_first_player_flavour_default_is_yellow() -> None:
     """Assumption seat-0-moves-first-as-yellow: 'Players determine who will be yellow and who will be green'."""
-    assert GAME.start(2, None, 0).view(None)["flavours"] == ["yellow", "green"]
+    assert start(None, 0).view(None)["flavours"] == ["yellow", "green"]
 
 
 def test_first_player_flavour_green() -> None:
@@ -295,7 +309,7 @@ def test_first_player_flavour_green() -> None:
 
 def test_turn_limit_draws_after_turn_n() -> None:
     """Assumption turn-limit: 'ends the game as a draw after that many turns without a winner'."""
-    state = GAME.start(2, {"turn_limit": 3}, 0)
+    state = start({"turn_limit": 3}, 0)
     finish_turn_by_shuttling(state)
     finish_turn_by_shuttling(state)
     assert not state.is_over() and state.turn == 3
@@ -310,7 +324,7 @@ def test_turn_limit_draws_after_turn_n() -> None:
 
 def test_turn_limit_one_ends_after_the_first_move() -> None:
     """Assumption turn-limit with N = 1: the single point of turn 1 is the whole game."""
-    state = GAME.start(2, {"turn_limit": 1}, 0)
+    state = start({"turn_limit": 1}, 0)
     state.play(0, move(0, 1))
     result = state.result()
     assert result is not None and result.is_draw
@@ -327,7 +341,7 @@ def test_a_win_on_the_last_move_of_the_last_turn_is_a_win() -> None:
 
 def test_turn_limit_zero_means_no_limit() -> None:
     """Assumption turn-limit: '0 (the default) means no limit, as printed' (the rulebook has no end but a win)."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     for _ in range(40):
         finish_turn_by_shuttling(state)
     assert not state.is_over() and state.turn == 41 and state.points_left == 41
@@ -366,7 +380,7 @@ def test_wrong_player_count(players: Any) -> None:
 
 def test_default_options() -> None:
     """The options as printed: yellow first, both-stacked is a draw, no turn limit."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     assert state.options == {"first_player_flavour": "yellow", "both_complete": "draw", "turn_limit": 0}
 
 
@@ -411,7 +425,7 @@ MALFORMED: list[Any] = [
 @pytest.mark.parametrize("action", MALFORMED, ids=[repr(a)[:40] for a in MALFORMED])
 def test_malformed_actions_are_refused_with_a_reason(action: Any) -> None:
     """Every malformed action raises IllegalAction saying why, never another exception, and changes nothing."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     before = state.to_json()
     with pytest.raises(IllegalAction) as refused:
         state.play(0, action)
@@ -422,17 +436,17 @@ def test_malformed_actions_are_refused_with_a_reason(action: Any) -> None:
 
 def test_not_your_turn() -> None:
     """'On each player's turn': seat 1 may not move on seat 0's turn."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     with pytest.raises(NotYourTurn, match="seat 1 may not act") as refused:
         state.play(1, move(0, 1))
     assert refused.value.code == "not-your-turn"
-    assert state.to_json() == GAME.start(2, None, 0).to_json()
+    assert state.to_json() == start(None, 0).to_json()
 
 
 @pytest.mark.parametrize("seat", [2, -1, True, "0", None, 0.0])
 def test_no_such_seat(seat: Any) -> None:
     """A seat that is not 0 or 1 is refused before anything else."""
-    state = GAME.start(2, None, 0)
+    state = start(None, 0)
     with pytest.raises(IllegalAction, match="no seat"):
         state.play(seat, move(0, 1))
 
@@ -450,15 +464,16 @@ def test_match_over_refuses_every_seat() -> None:
 
 def test_corrupt_state_json() -> None:
     """A stored state that is not an IceCream state is refused as corrupt, not with a bare exception."""
-    good = GAME.start(2, None, 0).to_json()
+    good = start(None, 0).to_json()
+    bad: Any
     for bad in ({}, {**good, "turn": "x"}, {**good, "options": {"colour": 1}}, {**good, "outcome": {"a": 1}}, []):
         with pytest.raises(CorruptState):
-            GAME.state_from_json(bad)  # type: ignore[arg-type]
+            GAME.state_from_json(bad)
 
 
 def test_to_json_does_not_share_the_options() -> None:
     """Editing a stored copy must not change the live state."""
-    state = GAME.start(2, {"turn_limit": 5}, 0)
+    state = start({"turn_limit": 5}, 0)
     state.to_json()["options"]["turn_limit"] = 1
     assert state.options["turn_limit"] == 5
 
@@ -471,5 +486,6 @@ def test_replay_of_a_known_game() -> None:
         (0, move(1, 3)),  # Y,R,G over:      RYGRYYGYRG / RG
     ]
     state = GAME.replay(2, None, "known", log)
+    assert isinstance(state, IceCreamState)
     assert state.cones == ["RYGRYYGYRG", "RG"]
     assert (state.turn, state.to_move, state.points_left) == (4, 1, 4)

@@ -28,7 +28,8 @@ def test_same_seed_same_numbers() -> None:
 
 
 def test_different_seeds_differ() -> None:
-    states = {seed_to_state(seed) for seed in ["a", "b", "", 0, 1, "table-7", "table-8"]}
+    seeds: list[str | int] = ["a", "b", "", 0, 1, "table-7", "table-8"]
+    states = {seed_to_state(seed) for seed in seeds}
     assert len(states) == 7
 
 

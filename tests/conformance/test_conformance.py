@@ -1,0 +1,154 @@
+"""Conformance: every registered game at every player count, through seeded random playouts.
+
+Like OpenSpiel's generic simulation test: each playout checks the cheap invariants at every step
+and the expensive ones (every action on a clone, JSON round trip, clone, views, determinization)
+at steps 0, 1, 2, 4, 8, ... and at the end, then rebuilds the final state from seed and log.
+A failure names the seed and step, so `play_out(game, players, index)` reproduces it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from engine import Action, Game, GameState, InvalidOptions, Rng, all_games, get_game
+from engine.rng import seed_to_state
+from tests.conformance.checks import (
+    Secrets,
+    candidate_actions,
+    canon,
+    check_actions_apply,
+    check_clone,
+    check_finished,
+    check_json_round_trip,
+    check_redaction,
+    check_running,
+    check_turn_errors,
+    check_views,
+    random_options,
+)
+
+PLAYOUTS_PER_CASE = 2_000  # seeded playouts for each (game, player count); half with random options
+MAX_STEPS = 20_000  # actions in one playout before it counts as not terminating
+
+GAMES = [pytest.param(game, id=game.info.id) for game in all_games()]
+CASES = [
+    pytest.param(game, players, id=f"{game.info.id}-{players}p")
+    for game in all_games()
+    for players in range(game.info.min_players, game.info.max_players + 1)
+]
+
+
+@dataclass
+class Playout:
+    """One seeded random game: what it was started with, the log, and where it got to."""
+
+    game: Game
+    players: int
+    seed: str
+    options: dict[str, Any] | None
+    state: GameState
+    log: list[tuple[int, Action]] = field(default_factory=list)
+
+
+def is_deep_step(step: int) -> bool:
+    """Steps 0, 1, 2, 4, 8, ... get the expensive checks."""
+    return step & (step - 1) == 0
+
+
+def deep_check(game: Game, state: GameState, secrets: Secrets, rng: Rng) -> None:
+    """Everything the protocol promises about a running state."""
+    check_running(state)
+    check_json_round_trip(game, state)
+    check_clone(state, rng)
+    check_views(state, secrets, rng)
+    some_action: Action = {}
+    for seat in state.acting_seats():
+        actions = candidate_actions(state, seat, rng)
+        check_actions_apply(state, seat, actions)
+        some_action = some_action or actions[0]
+    check_turn_errors(state, some_action)
+    assert state.rewards() == [0.0] * state.players, "a running game has rewards"
+
+
+def play_out(game: Game, players: int, index: int) -> Playout:
+    """Play seeded random actions through the checked path to the end, checking as it goes."""
+    seed = f"conformance:{game.info.id}:{players}p:{index}"
+    choices, checks = Rng.from_seed(f"choices:{seed}"), Rng.from_seed(f"checks:{seed}")
+    options = None if index % 2 == 0 else random_options(game, choices)
+    playout = Playout(game, players, seed, options, game.start(players, options, seed))
+    secrets = Secrets(seed, {seed_to_state(seed)})
+    state, step = playout.state, 0
+    try:
+        while not state.is_over():
+            assert step < MAX_STEPS, f"no end after {MAX_STEPS} actions"
+            check_running(state)
+            seat = choices.choice(state.acting_seats())
+            action = canon(state.sample_action(seat, choices))
+            if is_deep_step(step):
+                deep_check(game, state, secrets, checks)
+                check_redaction(state, seat, action, secrets)
+            state.play(seat, action)
+            playout.log.append((seat, action))
+            step += 1
+        check_finished(game, state, playout.log[-1][1] if playout.log else {})
+        check_json_round_trip(game, state)
+        check_clone(state, checks)
+        check_views(state, secrets, checks)
+        check_replay(playout)
+    except Exception as error:
+        raise AssertionError(f"playout seed {seed!r}, options {options!r}, step {step}: {error}") from error
+    return playout
+
+
+def check_replay(playout: Playout) -> None:
+    """game.replay from the seed and the log rebuilds the final state exactly."""
+    again = playout.game.replay(playout.players, playout.options, playout.seed, playout.log)
+    assert canon(again.to_json()) == canon(playout.state.to_json()), "replay from seed and log differs"
+    assert again.result() == playout.state.result()
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_catalog_entry(game: Game) -> None:
+    """The registry finds the game by id; its info is sane JSON and its defaults are valid options."""
+    info = game.info
+    assert get_game(info.id) is game
+    assert 1 <= info.min_players <= info.max_players
+    assert canon(info.to_json())["id"] == info.id
+    defaults = info.options.resolve(None)
+    assert defaults == {spec.name: spec.default for spec in info.options.specs}
+    assert len({a.id for a in info.assumptions}) == len(info.assumptions), "assumption ids repeat"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_wrong_player_counts_are_refused(game: Game) -> None:
+    for players in (game.info.min_players - 1, game.info.max_players + 1):
+        with pytest.raises(InvalidOptions) as refused:
+            game.start(players, None, "x")
+        assert refused.value.field == "players"
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_start_depends_only_on_the_seed(game: Game, players: int) -> None:
+    """Same seed, same start; the start holds the player count and the resolved options."""
+    state = game.start(players, None, "start")
+    assert type(state).game_id == game.info.id
+    assert state.players == players
+    assert state.options == game.info.options.resolve(None)
+    assert canon(state.to_json()) == canon(game.start(players, None, "start").to_json())
+    assert canon(state.to_json()) == canon(game.replay(players, None, "start", []).to_json())
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_random_playouts(game: Game, players: int) -> None:
+    """Seeded random playouts keep every promise of the protocol, step after step, to the end."""
+    ended = 0
+    for index in range(PLAYOUTS_PER_CASE):
+        playout = play_out(game, players, index)
+        ended += playout.state.is_over()
+    assert ended == PLAYOUTS_PER_CASE
