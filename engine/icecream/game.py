@@ -34,13 +34,6 @@ OPTIONS = OptionSet(
             choices=("yellow", "green"),
         ),
         OptionSpec(
-            "both_complete",
-            "choice",
-            "draw",
-            "Who wins when one move stacks both flavours at once.",
-            choices=("draw", "mover", "opponent"),
-        ),
-        OptionSpec(
             "turn_limit",
             "int",
             0,
@@ -193,11 +186,8 @@ class IceCreamState(GameState):
             winner = flavours.index(stacked.pop())
             how = "stacked their own flavour" if winner == mover else "had their flavour stacked by the opponent"
             return _won_by(winner, f"seat {winner} {how}")
-        rule = self.options["both_complete"]
-        if rule == "draw":
-            return Result.ranked_by_score([0, 0], "one move stacked both flavours: a draw")
-        winner = mover if rule == "mover" else 1 - mover
-        return _won_by(winner, f"one move stacked both flavours: seat {winner} wins ({rule})")
+        # Unreachable in play (a move makes one new adjacency); see assumption one-move-completes-both.
+        return Result.ranked_by_score([0, 0], "both flavours stacked at once: a draw")
 
     def clone(self) -> IceCreamState:
         """A cheap copy: strings are immutable, so only the list is copied."""

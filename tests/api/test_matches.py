@@ -46,10 +46,10 @@ def test_catalog_lists_icecream_with_options_and_assumptions(client: FlaskClient
     entry = next(item for item in items if item["id"] == "icecream")
     assert (entry["min_players"], entry["max_players"]) == (2, 2)
     options = {option["name"]: option for option in entry["options"]}
-    assert options["both_complete"]["default"] == "draw"
-    assert options["both_complete"]["choices"] == ["draw", "mover", "opponent"]
+    assert options["first_player_flavour"]["default"] == "yellow"
+    assert options["first_player_flavour"]["choices"] == ["yellow", "green"]
     assert {a["id"] for a in entry["assumptions"]} >= {
-        "one-move-completes-both-flavours",
+        "one-move-completes-both",
         "seat-0-moves-first-as-yellow",
     }
     assert client.get("/v1/games/icecream").get_json() == entry

@@ -237,36 +237,20 @@ def test_second_seat_stacking_its_own_flavour() -> None:
     assert result is not None and result.winners == (1,)
 
 
-@pytest.mark.parametrize(
-    ("rule", "mover", "winners"),
-    [
-        ("draw", 0, (0, 1)),
-        ("draw", 1, (0, 1)),
-        ("mover", 0, (0,)),
-        ("mover", 1, (1,)),
-        ("opponent", 0, (1,)),
-        ("opponent", 1, (0,)),
-    ],
-)
-def test_one_move_completing_both_flavours(rule: str, mover: int, winners: tuple[int, ...]) -> None:
+def test_both_flavours_stacked_at_once_is_a_draw() -> None:
     """'you still win if you put your scoops in a stack' vs 'If you put your opponent's scoops in a stack,
-    they win': when both happen at once the option both_complete decides (assumption
-    one-move-completes-both-flavours).
-
-    A move adds one new adjacency, on top of the destination cone, so from a position with no stack it
-    can never complete both flavours (see the next test); the case is only reachable from a hand-built
-    position with one flavour already stacked, which is what this uses.
+    they win': both at once cannot arise in play (next test), so a hand-built position with one flavour
+    already stacked is used; the engine calls it a draw (assumption one-move-completes-both).
     """
-    state = position(["RYYYYGGG", "RRRG"], turn=3, to_move=mover, both_complete=rule)
-    state.play(mover, move(1, 1))
+    state = position(["RYYYYGGG", "RRRG"], turn=3, to_move=0)
+    state.play(0, move(1, 1))
     result = state.result()
-    assert result is not None and result.winners == winners
-    assert result.is_draw == (rule == "draw")
-    assert "both" in result.reason
+    assert result is not None and result.winners == (0, 1)
+    assert result.is_draw and "both" in result.reason
 
 
 def test_a_single_move_never_completes_both_flavours_from_play() -> None:
-    """Why both_complete can only matter on hand-built positions: every arrangement without a stack."""
+    """Assumption one-move-completes-both: from any arrangement without a stack, no move stacks both."""
     rng = Rng.from_seed("both")
     checked = 0
     for _ in range(1500):
@@ -351,8 +335,7 @@ def test_turn_limit_zero_means_no_limit() -> None:
     ("options", "field"),
     [
         ({"colour": "red"}, "colour"),
-        ({"both_complete": "nobody"}, "both_complete"),
-        ({"both_complete": 1}, "both_complete"),
+        ({"both_complete": "draw"}, "both_complete"),
         ({"first_player_flavour": "red"}, "first_player_flavour"),
         ({"turn_limit": -1}, "turn_limit"),
         ({"turn_limit": 10_001}, "turn_limit"),
@@ -379,9 +362,9 @@ def test_wrong_player_count(players: Any) -> None:
 
 
 def test_default_options() -> None:
-    """The options as printed: yellow first, both-stacked is a draw, no turn limit."""
+    """The options as printed: yellow first, no turn limit."""
     state = start(None, 0)
-    assert state.options == {"first_player_flavour": "yellow", "both_complete": "draw", "turn_limit": 0}
+    assert state.options == {"first_player_flavour": "yellow", "turn_limit": 0}
 
 
 # --- refusing bad input -----------------------------------------------------------------------
