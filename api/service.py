@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import FrameType
+from typing import IO
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
@@ -129,13 +130,19 @@ class Supervisor:
     env: Mapping[str, str]
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     watched: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    output: IO[bytes] | None = None  # where the children write; None: our stdout and stderr
     stop_requested: bool = False
 
     def start(self) -> None:
         """Start every child in its own process group, so a terminal's Ctrl-C reaches only us."""
         for child in self.children:
             self.processes[child.name] = subprocess.Popen(
-                child.argv, env=dict(self.env), stdin=subprocess.DEVNULL, process_group=0
+                child.argv,
+                env=dict(self.env),
+                stdin=subprocess.DEVNULL,
+                stdout=self.output,
+                stderr=self.output,
+                process_group=0,
             )
 
     def watch(self, name: str, process: subprocess.Popen[bytes]) -> None:

@@ -1,0 +1,281 @@
+"""Parlour against a bare Flask + Redis baseline, under the same gunicorn settings and Locust load.
+
+    .venv/bin/python -m loadtests.benchmark [--runs 3] [--users 50] [--spawn-rate 10] [--seconds 30]
+
+Starts an embedded Redis in a temporary folder, the API and `loadtests/baseline_app.py` under
+gunicorn on free loopback ports, runs Locust headless against each in turn (alternating which
+goes first), and prints requests/s, p50, p95 and failures as medians over the runs, with the
+Parlour/baseline ratio. Everything it starts, it stops; every Locust run has a time limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+import redis
+
+from api.redis_server import EmbeddedRedis
+from api.service import Child, Settings, Supervisor, gunicorn_command, start_owned_redis
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCUSTFILE = ROOT / "loadtests" / "locustfile.py"
+HOST = "127.0.0.1"  # loopback only
+STARTUP_TIMEOUT = 60.0
+LOCUST_GRACE = 60.0  # seconds a Locust run may take beyond its own time limit
+
+
+@dataclass(frozen=True)
+class Target:
+    """One server under test: its name, WSGI app, Locust user class and health path."""
+
+    name: str
+    app: str
+    user_class: str
+    health_path: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        """Its base URL on loopback."""
+        return f"http://{HOST}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The aggregated numbers of one Locust run."""
+
+    requests_per_second: float
+    p50_ms: float
+    p95_ms: float
+    requests: int
+    failures: int
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_healthy(targets: Sequence[Target], supervisor: Supervisor, timeout: float = STARTUP_TIMEOUT) -> None:
+    """Wait until every target's health path answers 200; fail if a server dies or time runs out."""
+    deadline = time.monotonic() + timeout
+    pending = list(targets)
+    while pending:
+        dead = supervisor.dead_child()
+        if dead is not None:
+            raise RuntimeError(f"{dead[0]} exited with code {dead[1]} while starting")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not healthy within {timeout:.0f} s: {', '.join(t.name for t in pending)}")
+        pending = [target for target in pending if not answers(target.url + target.health_path)]
+        time.sleep(0.2)
+
+
+def answers(url: str) -> bool:
+    """True when a GET of `url` answers 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def locust_command(target: Target, args: argparse.Namespace, csv_prefix: Path) -> list[str]:
+    """The headless Locust command line for one run against one target."""
+    return [
+        sys.executable, "-m", "locust",
+        "-f", str(LOCUSTFILE),
+        "--headless",
+        "-u", str(args.users),
+        "-r", str(args.spawn_rate),
+        "-t", f"{args.seconds}s",
+        "--stop-timeout", "5",
+        "--host", target.url,
+        "--csv", str(csv_prefix),
+        "--only-summary",
+        target.user_class,
+    ]  # fmt: skip
+
+
+def run_locust(target: Target, args: argparse.Namespace, csv_prefix: Path) -> Sample:
+    """Run Locust once against `target` and read its aggregated statistics."""
+    log_path = csv_prefix.with_suffix(".log")
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            locust_command(target, args, csv_prefix),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            process_group=0,  # Ctrl-C reaches only the benchmark, which stops Locust itself
+        )
+        try:
+            process.wait(timeout=args.seconds + LOCUST_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise RuntimeError(f"Locust overran its time limit; see {log_path}") from None
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    # Locust exits 1 when any request failed; the failures are in the statistics.
+    if process.returncode not in (0, 1):
+        raise RuntimeError(f"Locust exited with code {process.returncode}; see {log_path}")
+    return read_aggregate(Path(f"{csv_prefix}_stats.csv"))
+
+
+def read_aggregate(stats_csv: Path) -> Sample:
+    """The 'Aggregated' row of a Locust stats CSV file."""
+    with stats_csv.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["Name"] == "Aggregated":
+                return Sample(
+                    requests_per_second=float(row["Requests/s"]),
+                    p50_ms=float(row["50%"]),
+                    p95_ms=float(row["95%"]),
+                    requests=int(row["Request Count"]),
+                    failures=int(row["Failure Count"]),
+                )
+    raise RuntimeError(f"no Aggregated row in {stats_csv}")
+
+
+def median_sample(samples: Sequence[Sample]) -> Sample:
+    """Each number's median over the runs."""
+    return Sample(
+        requests_per_second=statistics.median(s.requests_per_second for s in samples),
+        p50_ms=statistics.median(s.p50_ms for s in samples),
+        p95_ms=statistics.median(s.p95_ms for s in samples),
+        requests=round(statistics.median(s.requests for s in samples)),
+        failures=round(statistics.median(s.failures for s in samples)),
+    )
+
+
+def ratio(numerator: float, denominator: float) -> str:
+    """numerator/denominator to two places, or n/a."""
+    return f"{numerator / denominator:.2f}" if denominator else "n/a"
+
+
+def report(results: dict[str, list[Sample]], parlour: str, baseline: str) -> str:
+    """The table of medians and the Parlour/baseline ratio."""
+    lines = [f"{'':<18}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"]
+    medians = {name: median_sample(samples) for name, samples in results.items()}
+    for name, m in medians.items():
+        numbers = f"{m.requests_per_second:>10.1f}{m.p50_ms:>10.0f}{m.p95_ms:>10.0f}{m.failures:>10}{m.requests:>10}"
+        lines.append(f"{name:<18}{numbers}")
+    p, b = medians[parlour], medians[baseline]
+    lines.append(
+        f"{'Parlour/baseline':<18}{ratio(p.requests_per_second, b.requests_per_second):>10}"
+        f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}"
+    )
+    return "\n".join(lines)
+
+
+def run_sample_line(name: str, run: int, sample: Sample) -> str:
+    """One run's numbers, printed as it finishes."""
+    return (
+        f"  run {run} {name:<9} {sample.requests_per_second:8.1f} req/s  p50 {sample.p50_ms:4.0f} ms  "
+        f"p95 {sample.p95_ms:4.0f} ms  failures {sample.failures}/{sample.requests}"
+    )
+
+
+def benchmark(args: argparse.Namespace) -> int:
+    """Start Redis and both servers, run the Locust rounds, print the table, stop everything."""
+    settings = Settings.from_env(os.environ)
+    targets = [
+        Target("Parlour", "api.wsgi:app", "IceCreamPlayer", "/v1/health", free_port()),
+        Target("baseline", "loadtests.baseline_app:app", "BaselineUser", "/health", free_port()),
+    ]
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="parlour-bench-"))
+    embedded: EmbeddedRedis | None = None
+    server_log = (out / "servers.log").open("wb")
+    supervisor = Supervisor(
+        [Child(t.name, gunicorn_command(t.app, HOST, t.port, settings.workers, settings.threads)) for t in targets],
+        env={},
+        output=server_log,
+    )
+    try:
+        embedded = start_owned_redis(workdir / "redis")
+        supervisor.env = {**os.environ, "REDIS_URL": embedded.url}
+        supervisor.watch("redis", embedded.process)
+        supervisor.start()
+        wait_healthy(targets, supervisor)
+        print(
+            f"gunicorn gthread, {settings.workers} workers x {settings.threads} threads; "
+            f"Locust {args.users} users, spawn {args.spawn_rate}/s, {args.seconds} s; {args.runs} runs; "
+            f"logs and CSV in {out}",
+            flush=True,
+        )
+        results: dict[str, list[Sample]] = {t.name: [] for t in targets}
+        for run in range(1, args.runs + 1):
+            for target in targets if run % 2 else reversed(targets):
+                redis.Redis.from_url(embedded.url).flushall()
+                sample = run_locust(target, args, out / f"{target.name.lower()}-run{run}")
+                results[target.name].append(sample)
+                print(run_sample_line(target.name, run, sample), flush=True)
+                dead = supervisor.dead_child()
+                if dead is not None:
+                    raise RuntimeError(f"{dead[0]} exited with code {dead[1]} during the benchmark")
+        print(report(results, targets[0].name, targets[1].name), flush=True)
+        return 0
+    finally:
+        supervisor.stop()
+        if embedded is not None:
+            embedded.stop()
+        server_log.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=3, help="Locust runs per server (default 3)")
+    parser.add_argument("--users", type=int, default=50, help="concurrent Locust users (default 50)")
+    parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second (default 10)")
+    parser.add_argument("--seconds", type=int, default=30, help="length of one Locust run (default 30)")
+    parser.add_argument("--out", default=str(ROOT / "loadtests" / "results"), help="folder for CSV files and logs")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.users < 1 or args.seconds < 1 or args.spawn_rate <= 0:
+        parser.error("--runs, --users, --seconds and --spawn-rate must be positive")
+    return args
+
+
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM handler: unwind like Ctrl-C, so that everything started gets stopped."""
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: `python -m loadtests.benchmark` or `python loadtests/benchmark.py`."""
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, interrupt)
+    os.chdir(ROOT)  # gunicorn imports the apps from the repository root
+    try:
+        return benchmark(args)
+    except KeyboardInterrupt:
+        print("benchmark interrupted; servers stopped", file=sys.stderr)
+        return 130
+    except RuntimeError as error:
+        print(f"benchmark failed: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Locust users for Parlour's load test, one class per target (pick it by name on the command line).
+
+* `IceCreamPlayer` plays whole IceCream matches through the API, holding both seats.
+* `BaselineUser` does the same pattern of reads and compare-and-set writes against
+  `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
+
+    locust -f loadtests/locustfile.py --headless -u 50 -r 10 -t 30s \\
+        --host http://127.0.0.1:8000 IceCreamPlayer
+
+Both use Locust's FastHttpUser: on a 2-core machine the load generator shares the CPU with the
+servers, and the cheaper client leaves more of it to them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from locust import FastHttpUser, constant, task
+
+MAX_STEPS = 2000  # random IceCream games end within a few hundred actions; this only bounds a bug
+BASELINE_STEPS = 100  # writes per baseline counter, about a random IceCream game's length
+
+MATCHES = "/v1/matches"
+MATCH = "/v1/matches/[id]"
+LEGAL_ACTIONS = "/v1/matches/[id]/legal-actions"
+ACTIONS = "/v1/matches/[id]/actions"
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The Authorization header for a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+class IceCreamPlayer(FastHttpUser):
+    """Creates an IceCream match with both seats and plays random legal actions until it ends."""
+
+    wait_time = constant(0)
+
+    @task
+    def play_match(self) -> None:
+        """One whole match: create, read, then legal-actions and actions until finished."""
+        created = self.send("POST", MATCHES, MATCHES, json={"game": "icecream", "players": 2, "options": {}})
+        if created is None:
+            return
+        match_id = created["id"]
+        tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+        state = self.send("GET", f"{MATCHES}/{match_id}", MATCH, token=tokens[0])
+        for _ in range(MAX_STEPS):
+            if state is None or state["status"] == "finished":
+                return
+            state = self.take_turn(match_id, tokens, state)
+        self.report_failure("match", f"no end after {MAX_STEPS} actions")
+
+    def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask the seat to act for its legal actions, post a random one; the match after it, or None."""
+        token = tokens[state["to_act"][0]]
+        legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
+        if legal is None:
+            return None
+        if not legal["may_act"] or not legal["actions"]:
+            self.report_failure(LEGAL_ACTIONS, "the seat to act has no legal action")
+            return None
+        body = {"action": random.choice(legal["actions"]), "expected_version": legal["version"]}
+        return self.send("POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body)
+
+    def send(self, method: str, path: str, name: str, token: str | None = None, **kwargs: Any) -> Any:
+        """One request, grouped under `name`; its JSON body on success, None on failure (which Locust counts)."""
+        headers = bearer(token) if token else {}
+        with self.client.request(method, path, name=name, headers=headers, catch_response=True, **kwargs) as response:
+            if response.status_code not in (200, 201):
+                response.failure(f"{response.status_code}: {response.text[:200] if response.text else ''}")
+                return None
+            return response.json()
+
+    def report_failure(self, name: str, reason: str) -> None:
+        """Count a failure that is not one request's."""
+        self.environment.events.request.fire(
+            request_type="CHECK", name=name, response_time=0, response_length=0, exception=RuntimeError(reason)
+        )
+
+
+class BaselineUser(FastHttpUser):
+    """Creates a counter and does read + compare-and-set increments on it, like a match's turns."""
+
+    wait_time = constant(0)
+
+    @task
+    def play_counter(self) -> None:
+        """One counter: create, then BASELINE_STEPS rounds of GET version and POST increment."""
+        with self.client.post("/counters", name="/counters", catch_response=True) as response:
+            if response.status_code != 201:
+                response.failure(f"{response.status_code}")
+                return
+            counter_id = response.json()["id"]
+        for _ in range(BASELINE_STEPS):
+            got = self.client.get(f"/counters/{counter_id}", name="/counters/[id]")
+            if got.status_code != 200:
+                return  # Locust has counted the failure
+            body = {"expected_version": got.json()["version"]}
+            posted = self.client.post(f"/counters/{counter_id}/increment", name="/counters/[id]/increment", json=body)
+            if posted.status_code != 200:
+                return
