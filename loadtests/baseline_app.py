@@ -65,7 +65,7 @@ def compare_and_increment(client: redis.Redis, key: str, expected: int) -> tuple
     """WATCH the key, check its version, and MULTI/EXEC the increment."""
     with client.pipeline() as pipe:
         try:
-            pipe.watch(key)
+            pipe.watch(key)  # type: ignore[no-untyped-call]
             current = pipe.hget(key, "version")
             if current is None:
                 return jsonify({"code": "not-found"}), 404

@@ -62,7 +62,9 @@ class IceCreamPlayer(FastHttpUser):
             self.report_failure(LEGAL_ACTIONS, "the seat to act has no legal action")
             return None
         body = {"action": random.choice(legal["actions"]), "expected_version": legal["version"]}
-        return self.send("POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body)
+        path = f"{MATCHES}/{match_id}/actions"
+        after: dict[str, Any] | None = self.send("POST", path, ACTIONS, token=token, json=body)
+        return after
 
     def send(self, method: str, path: str, name: str, token: str | None = None, **kwargs: Any) -> Any:
         """One request, grouped under `name`; its JSON body on success, None on failure (which Locust counts)."""

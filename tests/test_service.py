@@ -1,0 +1,157 @@
+"""`python -m api.service`: settings, the supervisor, and a real start, stop and restart."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.service import Child, ConfigError, Settings, Supervisor, describe_redis
+
+PYTHON = sys.executable
+
+
+def test_settings_defaults_suit_a_laptop() -> None:
+    settings = Settings.from_env({})
+    assert (settings.host, settings.port, settings.redis_url) == ("127.0.0.1", 8000, None)
+    assert settings.redis_dir == Path("data/redis")
+    assert describe_redis(settings) == "embedded, data in ./data/redis"
+
+
+def test_settings_read_the_environment() -> None:
+    env = {"PORT": "9000", "WEB_CONCURRENCY": "3", "PARLOUR_THREADS": "8", "PARLOUR_DATA_DIR": "/srv/p"}
+    settings = Settings.from_env(env)
+    assert (settings.port, settings.workers, settings.threads) == (9000, 3, 8)
+    assert settings.redis_dir == Path("/srv/p/redis")
+
+
+@pytest.mark.parametrize("env", [{"PORT": "http"}, {"PORT": "70000"}, {"WEB_CONCURRENCY": "0"}])
+def test_bad_settings_are_refused(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError):
+        Settings.from_env(env)
+
+
+def test_a_password_in_redis_url_is_not_printed() -> None:
+    settings = Settings.from_env({"REDIS_URL": "redis://:hunter2@cache:6379/0"})
+    assert describe_redis(settings) == "redis://:***@cache:6379/0"
+
+
+def test_supervisor_stops_everything_when_a_child_dies() -> None:
+    supervisor = Supervisor(
+        [
+            Child("sleeper", [PYTHON, "-c", "import time; time.sleep(60)"]),
+            Child("crasher", [PYTHON, "-c", "import sys, time; time.sleep(0.3); sys.exit(3)"]),
+        ],
+        env=dict(os.environ),
+    )
+    supervisor.start()
+    try:
+        assert supervisor.wait() == 3
+    finally:
+        supervisor.stop(timeout=5)
+    assert supervisor.processes["sleeper"].returncode == -signal.SIGTERM
+
+
+# --- the whole service --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Service:
+    """`python -m api.service` as a child process, on its own port and data folder."""
+
+    def __init__(self, data_dir: Path, port: int) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir))
+        self.base = f"http://127.0.0.1:{port}"
+        # Its own process group, so that signalling the group is what a terminal's Ctrl-C does.
+        self.process = subprocess.Popen(
+            [PYTHON, "-m", "api.service"], env=env, stdout=subprocess.PIPE, text=True, process_group=0
+        )
+
+    def wait_ready(self, timeout: float = 30.0) -> str:
+        """The startup line, once the API answers its health check."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"the service exited with {self.process.returncode}"
+            try:
+                if request(f"{self.base}/v1/health")[0] == 200:
+                    assert self.process.stdout is not None
+                    return self.process.stdout.readline().strip()
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the service did not become healthy")
+
+    def stop(self, signum: int) -> int:
+        """Send `signum` to the service's whole process group and wait for its exit code."""
+        os.killpg(self.process.pid, signum)
+        return self.process.wait(timeout=30)
+
+
+def request(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """GET (or POST `body` as JSON) and return the status and JSON answer."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.fixture
+def service_factory(tmp_path: Path) -> Iterator[Any]:
+    """Start services on one data folder; kill whatever a failing test leaves running."""
+    started: list[Service] = []
+
+    def start() -> Service:
+        service = Service(tmp_path / "data", free_port())
+        started.append(service)
+        return service
+
+    yield start
+    for service in started:
+        if service.process.poll() is None:
+            os.killpg(service.process.pid, signal.SIGKILL)
+            service.process.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_service_serves_and_keeps_matches_across_a_restart(service_factory: Any, signum: int) -> None:
+    service = service_factory()
+    banner = service.wait_ready()
+    assert banner.startswith(f"Parlour listening on {service.base} (Redis: embedded, data in ")
+    status, created = request(f"{service.base}/v1/matches", {"game": "icecream", "players": 2})
+    assert status == 201
+    assert service.stop(signum) == 0
+
+    again = service_factory()
+    again.wait_ready()
+    status, match = request(f"{again.base}/v1/matches/{created['id']}")
+    assert (status, match["id"], match["version"]) == (200, created["id"], 0)
+    assert again.stop(signal.SIGTERM) == 0
+
+
+def test_a_second_service_on_the_same_data_is_refused(service_factory: Any) -> None:
+    first = service_factory()
+    first.wait_ready()
+    second = service_factory()
+    assert second.process.wait(timeout=30) != 0
+    assert request(f"{first.base}/v1/health")[0] == 200
+    assert first.stop(signal.SIGTERM) == 0
