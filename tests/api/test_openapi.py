@@ -1,0 +1,612 @@
+"""openapi.yaml describes the server exactly: its routes, and every answer the tests provoke.
+
+Every request below goes through `ContractClient`, which validates the answer (status, body,
+headers, problem codes) against the document with openapi-core, and where it can, checks that
+the document accepts the requests the server accepts and refuses the ones it refuses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from openapi_spec_validator import validate as validate_openapi
+
+from api.app import create_app
+from api.config import Settings
+from api.errors import ApiError
+from engine import IllegalAction, MatchOver, NotYourTurn, get_game
+from tests.api.conftest import bearer
+from tests.api.openapi_support import (
+    PROBLEM_JSON,
+    ContractClient,
+    app_operations,
+    build_openapi,
+    component_validator,
+    documented_operations,
+    iter_operations,
+    load_document,
+    pointer_validator,
+    resolve,
+)
+
+# The shortest IceCream win from the start (found by breadth-first search): seat 0 stacks yellow.
+WINNING_LINE: list[tuple[int, dict[str, Any]]] = [
+    (0, {"type": "move", "from_cone": 0, "scoops": 1}),
+    (1, {"type": "move", "from_cone": 0, "scoops": 2}),
+    (0, {"type": "move", "from_cone": 0, "scoops": 2}),
+    (0, {"type": "move", "from_cone": 1, "scoops": 1}),
+    (1, {"type": "move", "from_cone": 1, "scoops": 4}),
+    (0, {"type": "move", "from_cone": 1, "scoops": 1}),
+    (0, {"type": "move", "from_cone": 1, "scoops": 3}),
+]
+MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
+UNREACHABLE_REDIS = "unix:///nonexistent-parlour-test/redis.sock"
+
+
+@pytest.fixture
+def contract(app: Flask, client: FlaskClient) -> ContractClient:
+    """The test client, every answer checked against openapi.yaml."""
+    return ContractClient(app, client)
+
+
+def created(contract: ContractClient, **request: Any) -> dict[str, Any]:
+    """POST /v1/matches (IceCream for 2 unless told), checked; the answer body."""
+    body = {"game": "icecream", "players": 2, **request}
+    return dict(contract.post("/v1/matches", json=body, expect=201, request_valid=True).json)
+
+
+def tokens_of(body: dict[str, Any]) -> dict[int, str]:
+    """Seat tokens of a creation answer, by seat."""
+    return {seat["seat"]: seat["token"] for seat in body["seats"]}
+
+
+def check_icecream_view(contract: ContractClient, match: dict[str, Any]) -> None:
+    """The game-specific parts of an IceCream match follow the schemas the document gives for them."""
+    for name, value in (("IceCreamView", match["view"]), ("IceCreamOptions", match["options"])):
+        errors = [e.message for e in component_validator(contract.document, name).iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+
+
+def check_icecream_actions(contract: ContractClient, actions: list[dict[str, Any]]) -> None:
+    """Listed IceCream actions follow IceCreamAction."""
+    validator = component_validator(contract.document, "IceCreamAction")
+    for action in actions:
+        assert not list(validator.iter_errors(action)), f"IceCreamAction does not describe {action}"
+
+
+# --- the document itself ----------------------------------------------------------------------------
+def test_every_route_is_documented_and_nothing_else(app: Flask) -> None:
+    served = app_operations(app)
+    documented = documented_operations(load_document())
+    undocumented = sorted(served - documented)
+    unserved = sorted(documented - served)
+    assert not undocumented and not unserved, (
+        f"\nserved but not in openapi.yaml: {undocumented}\nin openapi.yaml but not served: {unserved}"
+    )
+
+
+def test_document_is_valid_openapi_3_1() -> None:
+    document = load_document()
+    assert document["openapi"].startswith("3.1")
+    validate_openapi(document)
+    build_openapi(document)  # openapi-core checks it again and resolves every reference
+
+
+def test_document_conventions() -> None:
+    document = load_document()
+    codes = set(document["components"]["schemas"]["ProblemCode"]["enum"])
+    operation_ids = []
+    for path, method, operation in iter_operations(document):
+        where = f"{method} {path}"
+        operation_ids.append(operation.get("operationId"))
+        assert operation.get("summary") and operation.get("tags"), f"{where}: summary and tags"
+        responses = operation["responses"]
+        assert "default" not in responses, f"{where}: list every status instead of a default"
+        assert "500" in responses, f"{where}: every operation can fail with 500"
+        if not path.startswith("/v1/games"):
+            assert "503" in responses, f"{where}: touches Redis, so it can answer 503"
+        if "{match_id}" in path:
+            assert "404" in responses, f"{where}: the match may not exist"
+        if "requestBody" in operation:
+            assert "413" in responses, f"{where}: takes a body, so it can be too large"
+            schema = resolve(document, operation["requestBody"]["content"]["application/json"]["schema"])
+            assert schema.get("additionalProperties") is False, f"{where}: the server refuses unknown fields"
+        for status, response in responses.items():
+            response = resolve(document, response)
+            listed = response.get("x-problem-codes")
+            if int(status) >= 400 and PROBLEM_JSON in response.get("content", {}):
+                assert listed, f"{where} {status}: list the problem codes in x-problem-codes"
+            assert set(listed or ()) <= codes, f"{where} {status}: codes missing from ProblemCode: {listed}"
+    assert None not in operation_ids and len(set(operation_ids)) == len(operation_ids), "unique operationIds"
+
+
+def test_problem_codes_cover_the_servers_error_classes() -> None:
+    codes = set(load_document()["components"]["schemas"]["ProblemCode"]["enum"])
+    classes: list[type] = [ApiError]
+    declared = set()
+    while classes:
+        cls = classes.pop()
+        classes.extend(cls.__subclasses__())
+        if isinstance(cls.__dict__.get("code"), str):
+            declared.add(cls.__dict__["code"])
+    declared |= {IllegalAction.code, NotYourTurn.code, MatchOver.code}
+    assert declared <= codes, f"codes the server uses but the document lacks: {sorted(declared - codes)}"
+
+
+def iter_examples(document: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    """(where, pointer of the schema, example value) for every example in the document."""
+    found = []
+    for path, method, operation in iter_operations(document):
+        bodies = [("request", operation.get("requestBody", {}))]
+        bodies += [(status, resolve(document, r)) for status, r in operation["responses"].items()]
+        for label, holder in bodies:
+            for media, content in resolve(document, holder).get("content", {}).items():
+                schema = content.get("schema")
+                if schema is None:
+                    continue
+                pointer = _pointer_of(document, path, method, label, media, holder, schema)
+                values = [content["example"]] if "example" in content else []
+                values += [resolve(document, e)["value"] for e in content.get("examples", {}).values()]
+                found += [(f"{method} {path} {label} {media}", pointer, value) for value in values]
+    for name, schema in document["components"]["schemas"].items():
+        if "example" in schema:
+            found.append((f"schema {name}", f"/components/schemas/{name}", schema["example"]))
+        for prop, sub in schema.get("properties", {}).items():
+            if "example" in sub:
+                found.append((f"schema {name}.{prop}", f"/components/schemas/{name}/properties/{prop}", sub["example"]))
+    return found
+
+
+def _pointer_of(
+    document: dict[str, Any], path: str, method: str, label: str, media: str, holder: dict[str, Any], schema: Any
+) -> str:
+    """The JSON pointer of a media type's schema (following a response `$ref` to its component)."""
+    if "$ref" in schema:
+        return str(schema["$ref"])[1:]
+    escaped = path.replace("~", "~0").replace("/", "~1")
+    media_escaped = media.replace("~", "~0").replace("/", "~1")
+    if label == "request":
+        return f"/paths/{escaped}/{method.lower()}/requestBody/content/{media_escaped}/schema"
+    response = document["paths"][path][method.lower()]["responses"][label]
+    if "$ref" in response:
+        return f"{response['$ref'][1:]}/content/{media_escaped}/schema"
+    return f"/paths/{escaped}/{method.lower()}/responses/{label}/content/{media_escaped}/schema"
+
+
+def test_examples_match_their_schemas() -> None:
+    document = load_document()
+    examples = iter_examples(document)
+    assert len(examples) > 20
+    for where, pointer, value in examples:
+        errors = [
+            f"{list(e.absolute_path)}: {e.message}" for e in pointer_validator(document, pointer).iter_errors(value)
+        ]
+        assert not errors, f"{where}: example does not match its schema: {errors}"
+        if isinstance(value, dict) and value.get("seed") and value.get("seed_commitment"):
+            assert hashlib.sha256(value["seed"].encode()).hexdigest() == value["seed_commitment"], where
+    for name in ("RunningMatch", "FinishedMatch"):
+        view = document["components"]["examples"][name]["value"]["view"]
+        assert not list(component_validator(document, "IceCreamView").iter_errors(view)), name
+
+
+def test_icecream_examples_are_real_positions() -> None:
+    """The examples show what the engine really gives for the winning line with seed `s`."""
+    examples = load_document()["components"]["examples"]
+    game = get_game("icecream")
+    assert game is not None
+    after_one = game.replay(2, {}, "s", WINNING_LINE[:1])
+    assert examples["RunningMatch"]["value"]["view"] == after_one.view(0)
+    finished = game.replay(2, {}, "s", WINNING_LINE)
+    example = examples["FinishedMatch"]["value"]
+    assert finished.result() is not None and example["result"] == finished.result().to_json()
+    assert example["view"] == finished.view(None) and example["version"] == len(WINNING_LINE)
+    logged = [(entry["seat"], entry["action"]) for entry in examples["FinishedLog"]["value"]["entries"]]
+    assert logged == WINNING_LINE[: len(logged)]
+    legal_actions = load_document()["paths"]["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]
+    listed = legal_actions["content"]["application/json"]["examples"]["toMove"]["value"]
+    assert listed["actions"] == after_one.legal_actions(listed["seat"])
+
+
+# --- scenarios: each drives the server through the checked client ----------------------------------
+def scenario_catalog(contract: ContractClient) -> None:
+    """The catalog and health."""
+    contract.get("/v1/health", expect=200, request_valid=True)
+    games = contract.get("/v1/games", expect=200, request_valid=True).json["items"]
+    assert "icecream" in [game["id"] for game in games]
+    entry = contract.get("/v1/games/icecream", expect=200, request_valid=True).json
+    assert entry in games
+    contract.get("/v1/games/chess", expect=404, request_valid=True)
+    contract.get("/v1/no-such-thing", expect=404)
+    contract.call("DELETE", "/v1/matches", expect=405)
+
+
+def scenario_full_match(contract: ContractClient) -> None:
+    """An IceCream match from creation to a win, every read and write along the way."""
+    body = created(contract, seed="s", options={"first_player_flavour": "yellow"})
+    assert body["status"] == "active" and body["open_seats"] == []
+    assert body["seed_commitment"] == hashlib.sha256(b"s").hexdigest()
+    match_id, tokens = body["id"], tokens_of(body)
+    url = f"/v1/matches/{match_id}"
+
+    public = contract.get(url, expect=200, request_valid=True)
+    assert public.json["viewer"] is None and public.response.headers["ETag"] == '"0"'
+    check_icecream_view(contract, public.json)
+    seat_view = contract.get(f"{url}?seat=1", headers=bearer(tokens[1]), expect=200, request_valid=True).json
+    assert seat_view["viewer"] == 1
+    contract.get(url, headers={"If-None-Match": '"0"'}, expect=304, request_valid=True)
+    contract.get(url, headers={"If-None-Match": '"7", "0"', **bearer(tokens[0])}, expect=304, request_valid=True)
+
+    for step, (seat, action) in enumerate(WINNING_LINE):
+        headers = bearer(tokens[seat])
+        legal = contract.get(f"{url}/legal-actions", headers=headers, expect=200, request_valid=True).json
+        assert legal["may_act"] and legal["kind"] == "enumerated" and action in legal["actions"]
+        check_icecream_actions(contract, legal["actions"])
+        idle = contract.get(f"{url}/legal-actions", headers=bearer(tokens[1 - seat]), expect=200).json
+        assert idle["may_act"] is False and idle["actions"] == []
+        if step % 2:
+            headers = {**headers, "Idempotency-Key": f"step-{step}"}
+        request = {"action": action, "expected_version": legal["version"]}
+        answer = contract.post(
+            f"{url}/actions?seat={seat}", json=request, headers=headers, expect=200, request_valid=True
+        )
+        assert answer.json["version"] == step + 1 and answer.json["viewer"] == seat
+        assert answer.response.headers["ETag"] == f'"{step + 1}"'
+        check_icecream_view(contract, answer.json)
+        if step < len(WINNING_LINE) - 1:
+            running_log = contract.get(f"{url}/log", expect=200, request_valid=True).json
+            assert running_log["seed"] is None and len(running_log["entries"]) == step + 1
+
+    final = contract.get(url, expect=200, request_valid=True).json
+    assert final["status"] == "finished" and final["to_act"] == []
+    assert final["result"]["winners"] == [0] and final["seed"] == "s"
+    assert hashlib.sha256(final["seed"].encode("utf-8")).hexdigest() == final["seed_commitment"]
+    done = contract.get(f"{url}/legal-actions", headers=bearer(tokens[0]), expect=200, request_valid=True).json
+    assert done["may_act"] is False
+
+    log = contract.get(f"{url}/log?seat=0", headers=bearer(tokens[0]), expect=200, request_valid=True).json
+    assert log["viewer"] == 0 and log["seed"] == "s"
+    assert [entry["version"] for entry in log["entries"]] == list(range(1, len(WINNING_LINE) + 1))
+    # What the document promises: the seed and the log replay the match to the same result.
+    game = get_game(final["game"])
+    assert game is not None
+    moves = [(entry["seat"], entry["action"]) for entry in log["entries"]]
+    replayed = game.replay(final["players"], final["options"], log["seed"], moves)
+    assert replayed.result() is not None and replayed.result().to_json() == final["result"]
+    assert replayed.view(None) == final["view"]
+
+    listed = contract.get("/v1/matches?game=icecream&status=finished", expect=200, request_valid=True).json
+    assert match_id in [item["id"] for item in listed["items"]]
+
+
+def scenario_draw_by_turn_limit(contract: ContractClient) -> None:
+    """A match ended by the turn limit, played by taking the first legal action."""
+    body = created(contract, options={"turn_limit": 3, "first_player_flavour": "green"}, seed=12345)
+    assert body["seed_commitment"] == hashlib.sha256(b"12345").hexdigest()
+    url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
+    match = contract.get(url, expect=200).json
+    for _ in range(50):
+        if match["status"] == "finished":
+            break
+        seat = match["to_act"][0]
+        legal = contract.get(f"{url}/legal-actions", headers=bearer(tokens[seat]), expect=200).json
+        request = {"action": legal["actions"][0], "expected_version": legal["version"]}
+        match = contract.post(f"{url}/actions", json=request, headers=bearer(tokens[seat]), expect=200).json
+    assert match["status"] == "finished" and match["result"]["draw"] is True and match["seed"] == "12345"
+    contract.get(f"{url}/log", expect=200, request_valid=True)
+
+
+def scenario_lobby(contract: ContractClient) -> None:
+    """Open seats, the waiting lobby, joining, and the answers around it."""
+    body = created(contract, open_seats=[1])
+    assert body["status"] == "waiting" and body["open_seats"] == [1] and list(tokens_of(body)) == [0]
+    url, token0 = f"/v1/matches/{body['id']}", tokens_of(body)[0]
+    waiting = contract.get(url, expect=200).json
+    assert waiting["status"] == "waiting" and waiting["to_act"] == []
+    assert [seat["filled"] for seat in waiting["seats"]] == [True, False]
+    lobby = contract.get("/v1/matches?status=waiting&limit=10", expect=200, request_valid=True).json
+    assert {"id": body["id"], "open_seats": [1]}.items() <= next(
+        i for i in lobby["items"] if i["id"] == body["id"]
+    ).items()
+    legal = contract.get(f"{url}/legal-actions", headers=bearer(token0), expect=200).json
+    assert legal["may_act"] is False
+    problem = contract.post(
+        f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=bearer(token0), expect=409
+    )
+    assert problem.json["code"] == "match-not-started"
+    assert contract.post(f"{url}/join", json={"seat": 0}, expect=409, request_valid=True).json["code"] == "seat-taken"
+    contract.post(f"{url}/join", json={"seat": 5}, expect=400, request_valid=True)  # valid shape, no such seat
+    contract.post(f"{url}/join", json={"seat": 1, "colour": "red"}, expect=400, request_valid=False)
+    contract.post(f"{url}/join", json={"name": ""}, expect=400, request_valid=False)
+    joined = contract.post(f"{url}/join", json={"seat": None, "name": "Ada"}, expect=200, request_valid=True).json
+    assert joined == {**joined, "seat": 1, "version": 1, "status": "active", "open_seats": []}
+    started = contract.get(url, headers=bearer(joined["token"]), expect=200).json
+    assert started["viewer"] == 1 and started["seats"][1]["name"] == "Ada" and started["to_act"] == [0]
+    assert contract.post(f"{url}/join", expect=409, request_valid=True).json["code"] == "no-open-seat"
+
+    second = created(contract, open_seats=[0, 1])
+    assert second["seats"] == [] and second["status"] == "waiting"
+    first_join = contract.post(f"/v1/matches/{second['id']}/join", expect=200, request_valid=True).json
+    assert first_join["seat"] == 0 and first_join["status"] == "waiting" and first_join["open_seats"] == [1]
+
+    page = contract.get("/v1/matches?limit=1", expect=200, request_valid=True).json
+    assert len(page["items"]) == 1 and page["next_cursor"]
+    rest = contract.get("/v1/matches", query_string={"limit": 1, "cursor": page["next_cursor"]}, expect=200).json
+    assert rest["items"] and rest["items"][0]["id"] != page["items"][0]["id"]
+
+
+def scenario_idempotency(contract: ContractClient) -> None:
+    """A retried action replays its first answer; a reused key with another body is refused."""
+    body = created(contract)
+    url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
+    headers = {**bearer(tokens[0]), "Idempotency-Key": "7d9e-first-move"}
+    request = {"action": MOVE, "expected_version": 0}
+    first = contract.post(f"{url}/actions", json=request, headers=headers, expect=200, request_valid=True)
+    again = contract.post(f"{url}/actions", json=request, headers=headers, expect=200, request_valid=True)
+    assert again.json == first.json and again.response.headers["ETag"] == '"1"'
+    other = {"action": {**MOVE, "from_cone": 1}, "expected_version": 0}
+    reused = contract.post(f"{url}/actions", json=other, headers=headers, expect=422, request_valid=True)
+    assert reused.json["code"] == "idempotency-key-reused"
+
+
+def scenario_errors(contract: ContractClient) -> None:
+    """The error answers: each status and code the document lists, provoked for real."""
+    body = created(contract, seed="errors")
+    match_id, tokens = body["id"], tokens_of(body)
+    url = f"/v1/matches/{match_id}"
+    other = created(contract)
+    other_token = tokens_of(other)[0]
+    act = {"action": MOVE, "expected_version": 0}
+
+    # 400: bodies the document refuses too.
+    for bad in ({"game": "icecream"}, {"game": "icecream", "players": 2, "bogus": 1}, {"game": "", "players": 2}):
+        problem = contract.post("/v1/matches", json=bad, expect=400, request_valid=False).json
+        assert problem["errors"], problem
+    contract.post("/v1/matches", json={"game": "icecream", "players": 2, "open_seats": ["a"]}, expect=400)
+    contract.post("/v1/matches", json=[1, 2], expect=400, request_valid=False)
+    contract.post("/v1/matches", data="{not json", content_type="application/json", expect=400, request_valid=False)
+    contract.post("/v1/matches", data="", content_type="application/json", expect=400, request_valid=False)
+    # 400: well-formed per the document, refused by the game's own rules.
+    contract.post("/v1/matches", json={"game": "chess", "players": 2}, expect=400, request_valid=True)
+    contract.post("/v1/matches", json={"game": "icecream", "players": 3}, expect=400, request_valid=True)
+    contract.post("/v1/matches", json={"game": "icecream", "players": 2, "options": {"x": 1}}, expect=400)
+    contract.post("/v1/matches", json={"game": "icecream", "players": 2, "open_seats": [4]}, expect=400)
+    for query in ("status=over", "limit=0", "limit=101", "limit=many"):
+        contract.get(f"/v1/matches?{query}", expect=400, request_valid=False)
+    contract.get("/v1/matches?cursor=abc", expect=400, request_valid=True)  # opaque: only the server can tell
+    contract.get("/v1/matches?game=chess", expect=400, request_valid=True)
+    contract.get("/v1/matches?sort=new", expect=400)
+    contract.get(f"{url}?seat=x", expect=400, request_valid=False)
+    contract.get(f"{url}?seat=8", expect=400, request_valid=False)
+    contract.get(f"{url}/log?seat=-1", expect=400, request_valid=False)
+    contract.get(f"{url}/legal-actions?seat=x", headers=bearer(tokens[0]), expect=400, request_valid=False)
+    seat0 = bearer(tokens[0])
+    for bad in (
+        {"action": MOVE},
+        {"action": [1], "expected_version": 0},
+        {**act, "seat": 0},
+        {**act, "expected_version": -1},
+    ):
+        contract.post(f"{url}/actions", json=bad, headers=seat0, expect=400, request_valid=False)
+    contract.post(f"{url}/actions", data="", headers=seat0, expect=400, request_valid=False)
+    for key in ("", "k" * 201):
+        too = {**seat0, "Idempotency-Key": key}
+        contract.post(f"{url}/actions", json=act, headers=too, expect=400, request_valid=False)
+
+    # 401: no token where one is needed, or one that is malformed or wrong.
+    contract.get(f"{url}/legal-actions", expect=401, request_valid=False)
+    contract.post(f"{url}/actions", json=act, expect=401, request_valid=False)
+    contract.get(f"{url}?seat=0", expect=401)
+    contract.get(url, headers={"Authorization": "Basic dXNlcjpwYXNz"}, expect=401)
+    contract.get(f"{url}/log", headers=bearer("not-a-token"), expect=401)
+    forged = f"{match_id}.0.{'x' * 43}"
+    contract.get(f"{url}/legal-actions", headers=bearer(forged), expect=401)
+    contract.post(f"{url}/actions", json=act, headers=bearer(forged), expect=401)
+
+    # 403: a valid token of another match, or of another seat than `seat` names.
+    for path in ("", "/legal-actions", "/log"):
+        contract.get(f"{url}{path}", headers=bearer(other_token), expect=403, request_valid=True)
+    contract.post(f"{url}/actions", json=act, headers=bearer(other_token), expect=403, request_valid=True)
+    contract.get(f"{url}?seat=1", headers=seat0, expect=403, request_valid=True)
+    contract.get(f"{url}/legal-actions?seat=1", headers=seat0, expect=403, request_valid=True)
+
+    # 404: no such match (or game).
+    missing = "/v1/matches/no-such-match"
+    for path in ("", "/legal-actions", "/log"):
+        contract.get(f"{missing}{path}", headers=seat0, expect=404, request_valid=True)
+    contract.post(f"{missing}/actions", json=act, headers=seat0, expect=404, request_valid=True)
+    contract.post(f"{missing}/join", json={}, expect=404, request_valid=True)
+    contract.get(f"/v1/matches/{'m' * 65}", expect=404)
+
+    # 409 and 422 while the match runs.
+    contract.post(f"{url}/actions", json=act, headers=bearer(tokens[1]), expect=409, request_valid=True)
+    illegal = {"action": {**MOVE, "scoops": 9}, "expected_version": 0}
+    assert contract.post(f"{url}/actions", json=illegal, headers=seat0, expect=422).json["code"] == "illegal-action"
+    malformed = {"action": {"type": "jump"}, "expected_version": 0}
+    assert contract.post(f"{url}/actions", json=malformed, headers=seat0, expect=422).json["code"] == "illegal-action"
+    contract.post(f"{url}/actions", json=act, headers=seat0, expect=200, request_valid=True)
+    stale = contract.post(f"{url}/actions", json=act, headers=bearer(tokens[1]), expect=409).json
+    assert stale["code"] == "stale-version" and stale["current_version"] == 1
+    turn = contract.post(f"{url}/actions", json={**act, "expected_version": 1}, headers=seat0, expect=409).json
+    assert turn["code"] == "not-your-turn"
+    contract.get(url, headers={"If-None-Match": '"0"'}, expect=200)
+    contract.get(url, headers={"If-None-Match": '"1"'}, expect=304)
+
+    # 409 match-over.
+    limited = created(contract, options={"turn_limit": 1})
+    limited_url, limited_token = f"/v1/matches/{limited['id']}", bearer(tokens_of(limited)[0])
+    done = contract.post(f"{limited_url}/actions", json=act, headers=limited_token, expect=200).json
+    assert done["status"] == "finished" and done["result"]["draw"] is True
+    over = contract.post(
+        f"{limited_url}/actions", json={**act, "expected_version": 1}, headers=limited_token, expect=409
+    )
+    assert over.json["code"] == "match-over"
+
+    # 413: bodies over the limit.
+    huge = '{"pad": "' + "x" * (70 * 1024) + '"}'
+    contract.post("/v1/matches", data=huge, content_type="application/json", expect=413)
+    contract.post(f"{url}/actions", data=huge, content_type="application/json", headers=seat0, expect=413)
+    contract.post(f"{url}/join", data=huge, content_type="application/json", expect=413)
+
+
+def scenario_store_down(contract: ContractClient, redis_url: str) -> None:
+    """With Redis unreachable every endpoint that needs it answers 503 (health in plain JSON)."""
+    app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
+    down = ContractClient(app, app.test_client(), contract.document, contract.seen)
+    assert down.get("/v1/health", expect=503).json == {"status": "degraded", "redis": "unavailable"}
+    down.get("/v1/games", expect=200)
+    url, headers = "/v1/matches/abc", bearer("abc.0.secret")
+    down.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=503)
+    down.get("/v1/matches", expect=503)
+    for path in ("", "/legal-actions", "/log"):
+        down.get(f"{url}{path}", headers=headers, expect=503)
+    down.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=headers, expect=503)
+    down.post(f"{url}/join", expect=503)
+
+
+def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected exception anywhere answers a 500 problem."""
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
+    broken = ContractClient(app, app.test_client(), contract.document, contract.seen)
+    store = app.extensions["parlour.store"]
+    with monkeypatch.context() as patch:
+        for name in ("ping", "create", "load", "list_ids"):
+            patch.setattr(store, name, boom)
+        patch.setattr("api.games.all_games", boom)
+        patch.setattr("api.games.get_game", boom)
+        broken.get("/v1/health", expect=500)
+        broken.get("/v1/games", expect=500)
+        broken.get("/v1/games/icecream", expect=500)
+        broken.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=500)
+        broken.get("/v1/matches", expect=500)
+        for path in ("", "/legal-actions", "/log"):
+            broken.get(f"/v1/matches/abc{path}", expect=500)
+        broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
+        broken.post("/v1/matches/abc/join", expect=500)
+
+
+def test_catalog_and_health(contract: ContractClient) -> None:
+    scenario_catalog(contract)
+
+
+def test_a_whole_icecream_match(contract: ContractClient) -> None:
+    scenario_full_match(contract)
+
+
+def test_a_draw_by_turn_limit(contract: ContractClient) -> None:
+    scenario_draw_by_turn_limit(contract)
+
+
+def test_lobby_and_join(contract: ContractClient) -> None:
+    scenario_lobby(contract)
+
+
+def test_idempotent_actions(contract: ContractClient) -> None:
+    scenario_idempotency(contract)
+
+
+def test_error_answers(contract: ContractClient) -> None:
+    scenario_errors(contract)
+
+
+def test_store_down(contract: ContractClient, redis_url: str) -> None:
+    scenario_store_down(contract, redis_url)
+
+
+def test_internal_errors(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_internal_errors(contract, monkeypatch)
+
+
+def test_every_documented_status_is_produced(
+    contract: ContractClient, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The document promises no status the server never gives: every one is provoked above."""
+    scenario_catalog(contract)
+    scenario_full_match(contract)
+    scenario_draw_by_turn_limit(contract)
+    scenario_lobby(contract)
+    scenario_idempotency(contract)
+    scenario_errors(contract)
+    scenario_store_down(contract, redis_url)
+    scenario_internal_errors(contract, monkeypatch)
+    documented = {
+        (path, method, int(status))
+        for path, method, operation in iter_operations(contract.document)
+        for status in operation["responses"]
+    }
+    never_seen = sorted(documented - contract.seen)
+    assert not never_seen, f"documented but never produced: {never_seen}"
+
+
+# --- the checks can fail ------------------------------------------------------------------------------
+def _with(document: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    change(document)
+    return document
+
+
+def _drop_409(document: dict[str, Any]) -> None:
+    del document["paths"]["/v1/matches/{match_id}/actions"]["post"]["responses"]["409"]
+
+
+def _version_as_string(document: dict[str, Any]) -> None:
+    document["components"]["schemas"]["Match"]["properties"]["version"] = {"type": "string"}
+
+
+def _forget_seed_field(document: dict[str, Any]) -> None:
+    match = document["components"]["schemas"]["Match"]
+    del match["properties"]["seed"]
+    match["required"].remove("seed")
+
+
+def _require_location_on_read(document: dict[str, Any]) -> None:
+    ok = document["paths"]["/v1/matches/{match_id}"]["get"]["responses"]["200"]
+    ok["headers"]["Location"] = {"$ref": "#/components/headers/Location"}
+
+
+def _narrow_conflict_codes(document: dict[str, Any]) -> None:
+    document["paths"]["/v1/matches/{match_id}/actions"]["post"]["responses"]["409"]["x-problem-codes"] = ["match-over"]
+
+
+def _no_body_on_304(document: dict[str, Any]) -> None:
+    ok = document["paths"]["/v1/matches/{match_id}"]["get"]["responses"]
+    ok["200"] = ok["304"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_drop_409, "status 409 is not documented|ResponseNotFound"),
+        (_version_as_string, "does not match openapi.yaml"),
+        (_forget_seed_field, "does not match openapi.yaml"),
+        (_require_location_on_read, "does not match openapi.yaml"),
+        (_narrow_conflict_codes, "not among the documented"),
+        (_no_body_on_304, "documented without a body"),
+    ],
+)
+def test_a_drifted_document_fails(app: Flask, client: FlaskClient, change: Callable[..., None], message: str) -> None:
+    honest = ContractClient(app, client)
+    body = created(honest)
+    url, token = f"/v1/matches/{body['id']}", tokens_of(body)[1]
+    drifted = ContractClient(app, client, _with(load_document(), change))
+    with pytest.raises(AssertionError, match=message):
+        drifted.get(url, expect=200)
+        drifted.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=bearer(token), expect=409)
+
+
+def test_a_document_refusing_what_the_server_accepts_fails(app: Flask, client: FlaskClient) -> None:
+    def closed_options(document: dict[str, Any]) -> None:
+        document["components"]["schemas"]["CreateMatchRequest"]["properties"]["options"]["additionalProperties"] = False
+
+    drifted = ContractClient(app, client, _with(load_document(), closed_options))
+    with pytest.raises(AssertionError, match="refuses a request the server accepts"):
+        drifted.post(
+            "/v1/matches", json={"game": "icecream", "players": 2, "options": {"turn_limit": 5}}, request_valid=True
+        )
