@@ -29,6 +29,7 @@ from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAP
 from openapi_core.deserializing.media_types.util import json_loads
 from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
+from werkzeug.exceptions import HTTPException
 from werkzeug.test import TestResponse
 from werkzeug.wrappers import Request
 
@@ -200,7 +201,7 @@ class ContractClient:
         adapter = self.app.url_map.bind("localhost")
         try:
             rule, _ = adapter.match(path, method=method, return_rule=True)
-        except Exception:
+        except HTTPException:  # NotFound, MethodNotAllowed
             return None
         return rule_to_template(rule.rule)
 
