@@ -263,13 +263,19 @@ def _describe(errors: list[Exception]) -> str:
     """Readable messages of openapi-core errors, including their causes."""
     lines = []
     for error in errors:
-        lines.append(f"{type(error).__name__}: {error}")
+        lines.append(f"{type(error).__name__}: {_short(error)}")
         for detail in getattr(error, "schema_errors", ()) or ():
             lines.append(f"    {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {detail.message}")
         cause = error.__cause__
         while cause is not None:
-            lines.append(f"    caused by {type(cause).__name__}: {cause}")
+            lines.append(f"    caused by {type(cause).__name__}: {_short(cause)}")
             for detail in getattr(cause, "schema_errors", ()) or ():
                 lines.append(f"        {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {detail.message}")
             cause = cause.__cause__
     return "\n" + "\n".join(lines)
+
+
+def _short(error: BaseException, limit: int = 300) -> str:
+    """An error's message, cut short (openapi-core repeats the whole body in it)."""
+    text = str(error)
+    return text if len(text) <= limit else f"{text[:limit]}..."

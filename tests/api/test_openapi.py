@@ -528,9 +528,7 @@ def test_internal_errors(contract: ContractClient, monkeypatch: pytest.MonkeyPat
     scenario_internal_errors(contract, monkeypatch)
 
 
-def test_every_documented_status_is_produced(
-    contract: ContractClient, redis_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
     scenario_full_match(contract)
