@@ -92,7 +92,10 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
 
 
 def _from_api_error(error: ApiError) -> Response:
-    return problem(error.status, error.code, error.title, error.detail, **error.extra)
+    response = problem(error.status, error.code, error.title, error.detail, **error.extra)
+    if error.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="parlour"'
+    return response
 
 
 def _from_engine_rejection(error: ActionRejected) -> Response:
@@ -102,12 +105,17 @@ def _from_engine_rejection(error: ActionRejected) -> Response:
 
 
 def _from_invalid_options(error: InvalidOptions) -> Response:
-    return problem(400, "invalid-request", "Invalid request", error.reason, errors={error.field: [error.reason]})
+    # Errors sit where the field sits in the request: `players`, `options`, or one option inside it.
+    if error.field in ("players", "options"):
+        errors: dict[str, Any] = {error.field: [error.reason]}
+    else:
+        errors = {"options": {error.field: [error.reason]}}
+    return problem(400, "invalid-request", "Invalid request", error.reason, errors=errors)
 
 
 def _from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
-    codes = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 415: "unsupported-media-type"}
+    codes = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
     code = codes.get(status, "invalid-request" if status < 500 else "internal-error")
     response = problem(status, code, error.name, error.description or error.name)
     if status == 405 and error.response is None:

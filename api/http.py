@@ -18,11 +18,16 @@ def json_body() -> Any:
     if not raw.strip():
         raise InvalidRequest("the request body must be a JSON object", errors={"_body": ["missing body"]})
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as error:
         # RecursionError: absurdly deep nesting is refused like any other bad JSON.
         reason = "too deeply nested" if isinstance(error, RecursionError) else str(error)
         raise InvalidRequest(f"the request body is not valid JSON: {reason}", errors={"_body": [reason]}) from None
+
+
+def _refuse_constant(name: str) -> None:
+    """NaN and Infinity are not JSON, though Python's parser takes them."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def load(schema: Schema, data: Any) -> dict[str, Any]:

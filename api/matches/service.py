@@ -16,6 +16,7 @@ from api.tokens import SeatToken, matches_hash, new_token, token_hash
 from engine import EngineError, Game, GameState, IllegalAction, all_games, get_game
 
 log = logging.getLogger(__name__)
+JOIN_ATTEMPTS = 20  # each failed attempt means another seat was taken, so few are ever needed
 
 
 def game_or_400(game_id: str) -> Game:
@@ -73,27 +74,35 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
 
 def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
     """Take an open seat (the one named, or the first); the match starts when the last is taken."""
-    record = load_match(store, match_id)
+    for _ in range(JOIN_ATTEMPTS):
+        record = load_match(store, match_id)
+        chosen = choose_open_seat(record, seat)
+        token = new_token(record.id, chosen)
+        seats = [replace(s) for s in record.seats]
+        seats[chosen] = SeatRecord(chosen, token_hash(token), name)
+        joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
+        joined.status = ACTIVE if not joined.open_seats() else WAITING
+        outcome = store.commit(joined, record.version, previous_status=record.status)
+        if outcome.kind == "ok":
+            return joined, token
+        if outcome.kind == "missing":
+            raise NotFound(f"no match {match_id!r} (it may have expired)")
+        # Another player joined meanwhile: read the match again and retry.
+    raise Conflict("seat-taken", "other players kept joining at the same moment; try again")
+
+
+def choose_open_seat(record: MatchRecord, seat: int | None) -> int:
+    """The seat asked for if it is open, or the first open seat; a 4xx saying why otherwise."""
     open_seats = record.open_seats()
+    if seat is not None and seat >= record.players:
+        raise InvalidRequest(f"the match has seats 0 to {record.players - 1}", errors={"seat": ["out of range"]})
     if not open_seats:
         raise Conflict("no-open-seat", "every seat of this match is taken")
     if seat is None:
-        seat = open_seats[0]
-    elif seat >= record.players:
-        raise InvalidRequest(f"the match has seats 0 to {record.players - 1}", errors={"seat": ["out of range"]})
-    elif seat not in open_seats:
+        return open_seats[0]
+    if seat not in open_seats:
         raise Conflict("seat-taken", f"seat {seat} is taken; open seats: {open_seats}")
-    token = new_token(record.id, seat)
-    seats = [replace(s) for s in record.seats]
-    seats[seat] = SeatRecord(seat, token_hash(token), name)
-    joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
-    joined.status = ACTIVE if not joined.open_seats() else WAITING
-    outcome = store.commit(joined, record.version, previous_status=record.status)
-    if outcome.kind == "stale":
-        raise Conflict("seat-taken", "another player joined at the same moment; try again")
-    if outcome.kind == "missing":
-        raise NotFound(f"no match {match_id!r} (it may have expired)")
-    return joined, token
+    return seat
 
 
 # --- who is asking ---------------------------------------------------------------------------

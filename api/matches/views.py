@@ -30,6 +30,12 @@ def seat_of_request(record: Any, required: bool) -> int | None:
     return seat
 
 
+def etag_matches(etag: str, if_none_match: str) -> bool:
+    """Weak comparison, as If-None-Match requires: `W/"3"` matches `"3"`, and `*` matches any."""
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
@@ -43,7 +49,7 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
         "status": record.status,
         "seed_commitment": record.seed_commitment,
         "open_seats": record.open_seats(),
-        "seats": [{"seat": token.seat, "token": token.text} for token in tokens],
+        "tokens": [{"seat": token.seat, "token": token.text} for token in tokens],
     }
     return jsonify(body), 201, {"Location": url_for("matches.get_match", match_id=record.id)}
 
@@ -75,7 +81,7 @@ def get_match(match_id: str) -> Response:
     record = service.load_match(store(), match_id)
     viewer = seat_of_request(record, required=False)
     etag = f'"{record.version}"'
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)
     else:
         response = jsonify(service.match_json(record, service.engine_state(record), viewer))

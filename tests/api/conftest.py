@@ -57,7 +57,7 @@ def create_match(client: FlaskClient, **request: Any) -> Match:
     response = client.post("/v1/matches", json=payload)
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
-    return Match(body["id"], {seat["seat"]: seat["token"] for seat in body["seats"]}, body)
+    return Match(body["id"], {seat["seat"]: seat["token"] for seat in body["tokens"]}, body)
 
 
 @pytest.fixture

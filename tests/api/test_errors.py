@@ -43,12 +43,13 @@ def assert_problem(response, status: int, code: str) -> dict:
 )
 def test_create_refuses_bad_fields_by_name(client: FlaskClient, payload: dict, field: str) -> None:
     body = assert_problem(client.post("/v1/matches", json=payload), 400, "invalid-request")
-    assert field in body["errors"], body
+    errors = body["errors"]
+    assert field in errors or field in errors.get("options", {}), body
 
 
 @pytest.mark.parametrize(
     "raw",
-    [b"", b"not json", b"[1, 2]", b'"text"', b"null", b"{", b"\xff\xfe\x00", b"[" * 20000 + b"]" * 20000, b"1e999999"],
+    [b"", b"not json", b'{"game": NaN}', b'{"players": Infinity}', b"[1, 2]", b'"text"', b"null", b"{", b"\xff\xfe\x00", b"[" * 20000 + b"]" * 20000, b"1e999999"],
 )
 def test_malformed_bodies_are_400(client: FlaskClient, raw: bytes) -> None:
     response = client.post("/v1/matches", data=raw, content_type="application/json")
@@ -63,7 +64,9 @@ def test_oversized_body_is_413(client: FlaskClient, match: Match) -> None:
 
 def test_missing_wrong_and_foreign_tokens(client: FlaskClient, match: Match) -> None:
     url = match.url("/legal-actions")
-    assert_problem(client.get(url), 401, "unauthorized")
+    missing = client.get(url)
+    assert_problem(missing, 401, "unauthorized")
+    assert missing.headers["WWW-Authenticate"].startswith("Bearer")
     assert_problem(client.get(url, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
     assert_problem(client.get(url, headers=bearer("garbage")), 401, "unauthorized")
     forged = f"{match.id}.0.{'A' * 43}"

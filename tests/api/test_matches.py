@@ -62,8 +62,8 @@ def test_create_returns_tokens_location_and_commitment(client: FlaskClient) -> N
     body = response.get_json()
     assert response.headers["Location"] == f"/v1/matches/{body['id']}"
     assert body["version"] == 0 and body["status"] == "active"
-    assert [seat["seat"] for seat in body["seats"]] == [0, 1]
-    assert len({seat["token"] for seat in body["seats"]}) == 2
+    assert [seat["seat"] for seat in body["tokens"]] == [0, 1]
+    assert len({seat["token"] for seat in body["tokens"]}) == 2
     assert len(body["seed_commitment"]) == 64
     assert body["options"]["turn_limit"] == 30
 
@@ -90,6 +90,9 @@ def test_etag_and_if_none_match(client: FlaskClient, match: Match) -> None:
     first = client.get(match.url())
     assert first.headers["ETag"] == '"0"'
     assert client.get(match.url(), headers={"If-None-Match": '"0"'}).status_code == 304
+    assert client.get(match.url(), headers={"If-None-Match": 'W/"0"'}).status_code == 304
+    assert client.get(match.url(), headers={"If-None-Match": '"7", "0"'}).status_code == 304
+    assert client.get(match.url(), headers={"If-None-Match": "*"}).status_code == 304
     play_random_step(client, match, random.Random(3))
     again = client.get(match.url(), headers={"If-None-Match": '"0"'})
     assert again.status_code == 200 and again.headers["ETag"] == '"1"'

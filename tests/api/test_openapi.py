@@ -62,7 +62,7 @@ def created(contract: ContractClient, **request: Any) -> dict[str, Any]:
 
 def tokens_of(body: dict[str, Any]) -> dict[int, str]:
     """Seat tokens of a creation answer, by seat."""
-    return {seat["seat"]: seat["token"] for seat in body["seats"]}
+    return {seat["seat"]: seat["token"] for seat in body["tokens"]}
 
 
 def check_icecream_view(contract: ContractClient, match: dict[str, Any]) -> None:
@@ -332,7 +332,7 @@ def scenario_lobby(contract: ContractClient) -> None:
     assert contract.post(f"{url}/join", expect=409, request_valid=True).json["code"] == "no-open-seat"
 
     second = created(contract, open_seats=[0, 1])
-    assert second["seats"] == [] and second["status"] == "waiting"
+    assert second["tokens"] == [] and second["status"] == "waiting"
     first_join = contract.post(f"/v1/matches/{second['id']}/join", expect=200, request_valid=True).json
     assert first_join["seat"] == 0 and first_join["status"] == "waiting" and first_join["open_seats"] == [1]
 
