@@ -49,7 +49,19 @@ def test_create_refuses_bad_fields_by_name(client: FlaskClient, payload: dict, f
 
 @pytest.mark.parametrize(
     "raw",
-    [b"", b"not json", b'{"game": NaN}', b'{"players": Infinity}', b"[1, 2]", b'"text"', b"null", b"{", b"\xff\xfe\x00", b"[" * 20000 + b"]" * 20000, b"1e999999"],
+    [
+        b"",
+        b"not json",
+        b'{"game": NaN}',
+        b'{"players": Infinity}',
+        b"[1, 2]",
+        b'"text"',
+        b"null",
+        b"{",
+        b"\xff\xfe\x00",
+        b"[" * 20000 + b"]" * 20000,
+        b"1e999999",
+    ],
 )
 def test_malformed_bodies_are_400(client: FlaskClient, raw: bytes) -> None:
     response = client.post("/v1/matches", data=raw, content_type="application/json")
