@@ -44,7 +44,7 @@ class IceCreamPlayer(FastHttpUser):
         if created is None:
             return
         match_id = created["id"]
-        tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+        tokens = {seat["seat"]: seat["token"] for seat in created["tokens"]}
         state = self.send("GET", f"{MATCHES}/{match_id}", MATCH, token=tokens[0])
         for _ in range(MAX_STEPS):
             if state is None or state["status"] == "finished":
