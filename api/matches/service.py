@@ -125,9 +125,8 @@ def authenticate(store: MatchStore, record: MatchRecord, token: SeatToken | None
 
 
 # --- reading ---------------------------------------------------------------------------------
-def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The match as one viewer may see it."""
-    result = state.result()
+def identity_json(record: MatchRecord) -> dict[str, Any]:
+    """What every answer about one match starts with."""
     return {
         "id": record.id,
         "game": record.game,
@@ -135,6 +134,24 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "options": record.options,
         "version": record.version,
         "status": record.status,
+    }
+
+
+def created_json(record: MatchRecord, tokens: list[SeatToken]) -> dict[str, Any]:
+    """The answer to creating a match: its identity, commitment, and the tokens, shown this once."""
+    return {
+        **identity_json(record),
+        "seed_commitment": record.seed_commitment,
+        "open_seats": record.open_seats(),
+        "tokens": [{"seat": token.seat, "token": token.text} for token in tokens],
+    }
+
+
+def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The match as one viewer may see it."""
+    result = state.result()
+    return {
+        **identity_json(record),
         "to_act": list(state.acting_seats()) if record.status == ACTIVE else [],
         "result": result.to_json() if result else None,
         "viewer": viewer,

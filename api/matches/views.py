@@ -40,18 +40,8 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
     record, tokens = service.create_match(store(), load(CreateMatchSchema(), json_body()))
-    body = {
-        "id": record.id,
-        "game": record.game,
-        "players": record.players,
-        "options": record.options,
-        "version": record.version,
-        "status": record.status,
-        "seed_commitment": record.seed_commitment,
-        "open_seats": record.open_seats(),
-        "tokens": [{"seat": token.seat, "token": token.text} for token in tokens],
-    }
-    return jsonify(body), 201, {"Location": url_for("matches.get_match", match_id=record.id)}
+    location = url_for("matches.get_match", match_id=record.id)
+    return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
 
 
 @blueprint.get("")
