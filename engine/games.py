@@ -2,4 +2,7 @@
 
 from __future__ import annotations
 
-import engine.icecream  # noqa: F401
+import engine.icecream
+import engine.sundae_split
+
+__all__ = ["engine"]

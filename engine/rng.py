@@ -64,6 +64,14 @@ class Rng:
         """One element of a non-empty sequence, uniformly."""
         return items[self.below(len(items))]
 
+    def choice_many(self, items: Sequence[T], k: int) -> list[T]:
+        """k distinct elements, uniformly (a partial Fisher-Yates)."""
+        pool = list(items)
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):

@@ -1,0 +1,314 @@
+"""Sundae Split rules: every rule of ../shared/rules/sundae-split.txt, for 2 to 5 players.
+
+Each round the Splitter draws cards and splits them into one pile per player, some face down
+(one `split` action); then, clockwise from the Splitter's left, each player takes a pile (one
+`choose` action each) and the Splitter gets the last one. The game ends when the deck is empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import CorruptState, IllegalAction
+from engine.info import GameInfo
+from engine.options import OptionSet
+from engine.protocol import Action, Game, GameState, TooManyActions, View
+from engine.result import Result
+from engine.rng import Rng
+from engine.sundae_split import split
+from engine.sundae_split.cards import ASSUMPTIONS, CARD_BY_ID, REMOVED_AT_RANDOM, ROUND_SIZES, rounds, starting_deck
+from engine.sundae_split.scoring import final_result, score_sundaes
+
+SPLIT, CHOOSE = "split", "choose"
+
+INFO = GameInfo(
+    id="sundae_split",
+    name="Sundae Split",
+    min_players=2,
+    max_players=5,
+    summary="The Splitter splits the drawn cards into piles, some face down; the others choose first.",
+    information="imperfect",
+    chance=True,
+    cooperative=False,
+    simultaneous=False,
+    options=OptionSet(()),
+    assumptions=ASSUMPTIONS,
+)
+
+
+@dataclass
+class Pile:
+    """A pile of the current round: its face-up and face-down card ids, and who took it."""
+
+    face_up: list[str]
+    face_down: list[str]
+    taken_by: int | None = None
+
+    def cards(self) -> list[str]:
+        """Every card of the pile."""
+        return self.face_up + self.face_down
+
+    def copy(self) -> Pile:
+        """An independent copy."""
+        return Pile(list(self.face_up), list(self.face_down), self.taken_by)
+
+
+@dataclass
+class SundaeSplitState(GameState):
+    """The deck, the removed cards, the round, its piles and every player's sundae."""
+
+    players: int
+    options: dict[str, Any]
+    rng: Rng
+    deck: list[str]
+    removed: list[str]
+    splitter: int
+    round: int = 1
+    phase: str = SPLIT
+    hand: list[str] = field(default_factory=list)
+    piles: list[Pile] = field(default_factory=list)
+    chooser: int | None = None
+    sundaes: list[list[str]] = field(default_factory=list)
+    outcome: Result | None = None
+
+    game_id = "sundae_split"
+
+    # --- whose move -------------------------------------------------------------------------
+    def acting_seats(self) -> tuple[int, ...]:
+        """The Splitter while splitting, then the player choosing; nobody once over."""
+        if self.outcome:
+            return ()
+        return (self.splitter,) if self.phase == SPLIT else (self.chooser,)  # type: ignore[return-value]
+
+    def is_over(self) -> bool:
+        """True once the last round is over."""
+        return self.outcome is not None
+
+    def result(self) -> Result | None:
+        """The final scoring, or None while the game runs."""
+        return self.outcome
+
+    # --- what may be done -------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The piles a chooser may take; a split has too many forms to list (see action_space)."""
+        if seat not in self.acting_seats():
+            return []
+        if self.phase == SPLIT:
+            raise TooManyActions("a split is described by action_space")
+        return [{"type": CHOOSE, "pile": index} for index in self.open_piles()]
+
+    def action_space(self, seat: int) -> dict[str, Any]:
+        """For the Splitter, the split's schema, constraints and an example; for a chooser, the open piles."""
+        if self.phase == SPLIT and seat in self.acting_seats():
+            return split.split_space(self.hand, self.players, ROUND_SIZES[self.players])
+        return super().action_space(seat)
+
+    def sample_action(self, seat: int, rng: Rng) -> Action:
+        """A random split, or a random open pile."""
+        if self.phase == SPLIT:
+            return split.random_split(self.hand, self.players, ROUND_SIZES[self.players], rng)
+        return {"type": CHOOSE, "pile": rng.choice(self.open_piles())}
+
+    def check_action(self, seat: int, action: Action) -> None:
+        """A valid split from the Splitter, or an open pile from the chooser; IllegalAction says why not."""
+        kind = action.get("type")
+        if kind != self.phase:
+            raise IllegalAction(f"this is the {self.phase} phase: send a {self.phase!r} action")
+        if kind == SPLIT:
+            split.check_split(action, self.hand, self.players, ROUND_SIZES[self.players])
+            return
+        pile = action.get("pile")
+        if set(action) != {"type", "pile"} or type(pile) is not int:
+            raise IllegalAction('a choice is {"type": "choose", "pile": n}')
+        if pile not in self.open_piles():
+            raise IllegalAction(f"pile {pile} is not open; open piles: {self.open_piles()}")
+
+    def open_piles(self) -> list[int]:
+        """Indexes of the piles nobody has taken yet."""
+        return [index for index, pile in enumerate(self.piles) if pile.taken_by is None]
+
+    # --- changing the state -----------------------------------------------------------------
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """Lay out the piles, or take one; the round and the game end as the rules say."""
+        if action["type"] == SPLIT:
+            self.piles = [Pile(list(p["face_up"]), list(p["face_down"])) for p in action["piles"]]
+            self.hand = []
+            self.phase = CHOOSE
+            # 'Starting with the player to the left of the Splitter and continuing clockwise'
+            self.chooser = (self.splitter + 1) % self.players
+            return
+        self._take(seat, action["pile"])
+        self.chooser = (seat + 1) % self.players
+        if self.chooser == self.splitter:
+            # 'This means that the Splitter takes the last remaining pile every round.'
+            self._take(self.splitter, self.open_piles()[0])
+            self._end_round()
+
+    def _take(self, seat: int, index: int) -> None:
+        """'When you choose a pile, take those cards and immediately reveal them.'"""
+        pile = self.piles[index]
+        pile.taken_by = seat
+        self.sundaes[seat].extend(pile.cards())
+
+    def _end_round(self) -> None:
+        """'If the ingredient deck is empty, the game is over'; otherwise the Splitter passes left."""
+        if not self.deck:
+            self.outcome = final_result(self.sundaes)
+            self.chooser = None
+            return
+        self.splitter = (self.splitter + 1) % self.players
+        self.round += 1
+        self._start_round()
+
+    def _start_round(self) -> None:
+        """'the Splitter draws a number of cards ... from the ingredient deck'."""
+        draw = ROUND_SIZES[self.players].draw
+        self.hand = self.deck[-draw:]
+        del self.deck[-draw:]
+        self.piles = []
+        self.phase = SPLIT
+        self.chooser = None
+
+    def clone(self) -> SundaeSplitState:
+        """An independent copy."""
+        return SundaeSplitState(
+            self.players,
+            self.options,
+            self.rng.clone(),
+            list(self.deck),
+            list(self.removed),
+            self.splitter,
+            self.round,
+            self.phase,
+            list(self.hand),
+            [pile.copy() for pile in self.piles],
+            self.chooser,
+            [list(sundae) for sundae in self.sundaes],
+            self.outcome,
+        )
+
+    # --- what each viewer sees --------------------------------------------------------------
+    def sees_face_down(self, viewer: int | None, pile: Pile) -> bool:
+        """The Splitter knows the pile it made; everybody sees a pile once it is taken."""
+        return pile.taken_by is not None or (viewer == self.splitter and self.phase == CHOOSE)
+
+    def view(self, viewer: int | None) -> View:
+        """Face-up cards and sundaes for all; the drawn cards and face-down ones only for the Splitter."""
+        size = ROUND_SIZES[self.players]
+        return {
+            "round": self.round,
+            "rounds": rounds(self.players),
+            "phase": None if self.outcome else self.phase,
+            "splitter": self.splitter,
+            "chooser": self.chooser,
+            "draw_per_round": size.draw,
+            "face_down_per_round": size.face_down,
+            "deck_count": len(self.deck),
+            "removed_count": len(self.removed),
+            "hand_count": len(self.hand),
+            "hand": _cards(self.hand) if viewer == self.splitter else [],
+            "piles": [self._pile_view(index, pile, viewer) for index, pile in enumerate(self.piles)],
+            "sundaes": [_cards(sundae) for sundae in self.sundaes],
+            "scores": score_sundaes(self.sundaes),
+        }
+
+    def _pile_view(self, index: int, pile: Pile, viewer: int | None) -> dict[str, Any]:
+        """One pile as the viewer may see it."""
+        return {
+            "pile": index,
+            "taken_by": pile.taken_by,
+            "face_up": _cards(pile.face_up),
+            "face_down_count": len(pile.face_down),
+            "face_down": _cards(pile.face_down) if self.sees_face_down(viewer, pile) else [],
+        }
+
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        """A split as others may see it: a face-down card shows as null until some sundae holds it."""
+        if action.get("type") != SPLIT or viewer == seat:
+            return action
+        revealed = {card for sundae in self.sundaes for card in sundae}
+        piles = [
+            {**pile, "face_down": [card if card in revealed else None for card in pile["face_down"]]}
+            for pile in action["piles"]
+        ]
+        return {**action, "piles": piles}
+
+    def determinize(self, viewer: int | None, rng: Rng) -> SundaeSplitState:
+        """Deal the cards the viewer cannot see (deck, removed, and the Splitter's secrets) at random."""
+        copy = self.clone()
+        copy.rng = Rng(rng.next_u64())
+        slots: list[tuple[list[str], int]] = [(copy.deck, i) for i in range(len(copy.deck))]
+        slots += [(copy.removed, i) for i in range(len(copy.removed))]
+        if viewer != self.splitter:
+            slots += [(copy.hand, i) for i in range(len(copy.hand))]
+            slots += [(p.face_down, i) for p in copy.piles if p.taken_by is None for i in range(len(p.face_down))]
+        unknown = [cards[i] for cards, i in slots]
+        rng.shuffle(unknown)
+        for (cards, i), card in zip(slots, unknown, strict=True):
+            cards[i] = card
+        return copy
+
+    # --- storage ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON."""
+        return {
+            "game": self.game_id,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "deck": list(self.deck),
+            "removed": list(self.removed),
+            "splitter": self.splitter,
+            "round": self.round,
+            "phase": self.phase,
+            "hand": list(self.hand),
+            "piles": [{"face_up": p.face_up, "face_down": p.face_down, "taken_by": p.taken_by} for p in self.piles],
+            "chooser": self.chooser,
+            "sundaes": [list(sundae) for sundae in self.sundaes],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+
+def _cards(card_ids: list[str]) -> list[dict[str, Any]]:
+    """Card ids as the cards they are."""
+    return [CARD_BY_ID[card_id].to_json() for card_id in card_ids]
+
+
+class SundaeSplit(Game):
+    """The Sundae Split game object."""
+
+    info = INFO
+
+    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> SundaeSplitState:
+        """Remove cards, shuffle, remove more at random, pick the first Splitter, and draw."""
+        rng = Rng.from_seed(seed)
+        deck = starting_deck(players)
+        rng.shuffle(deck)
+        removed = REMOVED_AT_RANDOM[players]
+        state = SundaeSplitState(players, options, rng, deck[removed:], deck[:removed], splitter=rng.below(players))
+        state.sundaes = [[] for _ in range(players)]
+        state._start_round()
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> SundaeSplitState:
+        """Read back a state written by `to_json`."""
+        try:
+            outcome = data["outcome"]
+            return SundaeSplitState(
+                int(data["players"]),
+                dict(data["options"]),
+                Rng(int(data["rng"])),
+                list(data["deck"]),
+                list(data["removed"]),
+                int(data["splitter"]),
+                int(data["round"]),
+                str(data["phase"]),
+                list(data["hand"]),
+                [Pile(list(p["face_up"]), list(p["face_down"]), p["taken_by"]) for p in data["piles"]],
+                data["chooser"],
+                [list(sundae) for sundae in data["sundaes"]],
+                Result.from_json(outcome) if outcome else None,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise CorruptState(f"not a Sundae Split state: {error}") from error
