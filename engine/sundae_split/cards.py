@@ -91,10 +91,13 @@ def check_data() -> None:
         raise ValueError(f"Sundae Split data: expected 30 scoops, 9 vegetables, 29 toppings; got {counts}")
     if sum(c.three_plus for c in CARDS) != 20:
         raise ValueError("Sundae Split data: exactly 20 cards carry '3+'")
+    for table, name in ((ROUND_SIZES, "rounds"), (REMOVED_AT_RANDOM, "removed_at_random")):
+        if set(table) != {2, 3, 4, 5}:
+            raise ValueError(f"Sundae Split data: {name} must give 2, 3, 4 and 5 players; it gives {sorted(table)}")
     for players, size in ROUND_SIZES.items():
         if deck_size(players) % size.draw:
             raise ValueError(f"Sundae Split data: {players} players' deck does not divide into rounds of {size.draw}")
-        if not players * MIN_PILE <= size.draw <= players * MAX_PILE or size.face_down > size.draw:
+        if not players * MIN_PILE <= size.draw <= players * MAX_PILE or not 0 <= size.face_down <= size.draw:
             raise ValueError(f"Sundae Split data: {size} cannot be split into {players} piles")
 
 

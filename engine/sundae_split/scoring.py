@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.result import Result
 from engine.sundae_split.cards import (
@@ -71,19 +71,28 @@ def scoop_count(sundae: Sequence[str]) -> int:
 
 
 def final_result(sundaes: Sequence[Sequence[str]]) -> Result:
-    """'The player with the most points ... wins'; a tie goes to 'the tied player(s) with the most ice cream scoops'."""
+    """'The player with the most points ... wins'; a tie goes to 'the tied player(s) with the most ice cream scoops'.
+
+    Only a tie for first place is broken by scoops; lower places tied on points share their place.
+    """
     totals = [sheet["total"] for sheet in score_sundaes(sundaes)]
-    keys = [(total, scoop_count(sundae)) for total, sundae in zip(totals, sundaes, strict=True)]
-    ranking: dict[tuple[int, int], list[int]] = {}
-    for seat, key in enumerate(keys):
-        ranking.setdefault(key, []).append(seat)
-    groups = tuple(tuple(ranking[key]) for key in sorted(ranking, reverse=True))
+    by_points = _groups(range(len(totals)), lambda seat: totals[seat])
+    top_by_scoops = _groups(by_points[0], lambda seat: scoop_count(sundaes[seat]))
+    groups = (*top_by_scoops, *by_points[1:])
     winners = groups[0]
     best = totals[winners[0]]
     if len(winners) > 1:
         reason = f"seats {list(winners)} tie on {best} points and on scoops"
-    elif totals.count(best) > 1:
+    elif len(top_by_scoops) > 1:
         reason = f"seat {winners[0]} wins the tie on {best} points with the most scoops"
     else:
         reason = f"seat {winners[0]} has the most points: {best}"
     return Result(scores=tuple(totals), ranking=groups, winners=winners, reason=reason)
+
+
+def _groups(seats: Iterable[int], key: Callable[[int], int]) -> tuple[tuple[int, ...], ...]:
+    """Seats grouped by equal key, highest key first, seat order within a group."""
+    grouped: dict[int, list[int]] = {}
+    for seat in seats:
+        grouped.setdefault(key(seat), []).append(seat)
+    return tuple(tuple(grouped[k]) for k in sorted(grouped, reverse=True))

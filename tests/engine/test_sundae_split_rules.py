@@ -606,6 +606,20 @@ def test_several_winners_when_still_tied() -> None:
     assert tied.winners == (0, 1) and tied.ranking == ((0, 1), (2,))
 
 
+def test_only_a_tie_for_first_is_broken_by_scoops() -> None:
+    """'If two or more players are tied for the most points, the tied player(s) with the most ice cream scoops
+    wins.': the rule breaks ties for the win only; lower places tied on points share their place and reward.
+    """
+    picker = Picker()
+    winner = picker.take("vanilla", 3)
+    one_scoop = picker.take("chocolate", 2)
+    two_scoops = picker.take("strawberry", 1) + picker.take("strawberry", 1)
+    result = final_result([winner, one_scoop, two_scoops])
+    assert result.scores == (3, 2, 2)
+    assert result.ranking == ((0,), (1, 2))
+    assert result.rewards()[1] == result.rewards()[2]
+
+
 def test_example_two_scores_twenty_five() -> None:
     """'Example 2: Nate scores 25 points total - 10 points for his banana bonus; 4 points for cherries (2 cherry cards
     x 2 vanilla scoops); 3 points for his one set of all 3 ice cream flavors; 5 points for the set of sprinkles and
