@@ -1,6 +1,9 @@
 """Locust users for Parlour's load test, one class per target (pick it by name on the command line).
 
 * `IceCreamPlayer` plays whole IceCream matches through the API, holding both seats.
+* `SundaeSplitPlayer` plays whole Sundae Split matches for 2 to 5 players (chosen at random),
+  holding every seat: the Splitter sends the constructed `example` or a random split built from
+  `constraints`, a chooser a random pile.
 * `BaselineUser` does the same pattern of reads and compare-and-set writes against
   `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
 
@@ -19,6 +22,8 @@ from typing import Any
 from locust import FastHttpUser, constant, task
 
 MAX_STEPS = 2000  # random IceCream games end within a few hundred actions; this only bounds a bug
+SUNDAE_SPLIT_STEPS = 40  # a Sundae Split match takes 12 (2 players) to 25 (5 players) actions
+EXAMPLE_SPLITS = 0.3  # how often the Splitter sends the server's example instead of its own split
 BASELINE_STEPS = 100  # writes per baseline counter, about a random IceCream game's length
 
 MATCHES = "/v1/matches"
@@ -32,25 +37,25 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-class IceCreamPlayer(FastHttpUser):
-    """Creates an IceCream match with both seats and plays random legal actions until it ends."""
+class MatchPlayer(FastHttpUser):
+    """What every game's player does: create a match holding every seat, play it to the end."""
 
+    abstract = True
     wait_time = constant(0)
 
-    @task
-    def play_match(self) -> None:
+    def play_match_of(self, request: dict[str, Any], max_steps: int) -> None:
         """One whole match: create, read, then legal-actions and actions until finished."""
-        created = self.send("POST", MATCHES, MATCHES, json={"game": "icecream", "players": 2, "options": {}})
+        created = self.send("POST", MATCHES, MATCHES, json=request)
         if created is None:
             return
         match_id = created["id"]
         tokens = {seat["seat"]: seat["token"] for seat in created["tokens"]}
         state = self.send("GET", f"{MATCHES}/{match_id}", MATCH, token=tokens[0])
-        for _ in range(MAX_STEPS):
+        for _ in range(max_steps):
             if state is None or state["status"] == "finished":
                 return
             state = self.take_turn(match_id, tokens, state)
-        self.report_failure("match", f"no end after {MAX_STEPS} actions")
+        self.report_failure("match", f"no end after {max_steps} actions")
 
     def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
         """Ask the seat to act for its legal actions, post a random one; the match after it, or None."""
@@ -58,13 +63,18 @@ class IceCreamPlayer(FastHttpUser):
         legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
         if legal is None:
             return None
-        if not legal["may_act"] or not legal["actions"]:
+        action = self.choose_action(legal) if legal["may_act"] else None
+        if action is None:
             self.report_failure(LEGAL_ACTIONS, "the seat to act has no legal action")
             return None
-        body = {"action": random.choice(legal["actions"]), "expected_version": legal["version"]}
+        body = {"action": action, "expected_version": legal["version"]}
         path = f"{MATCHES}/{match_id}/actions"
         after: dict[str, Any] | None = self.send("POST", path, ACTIONS, token=token, json=body)
         return after
+
+    def choose_action(self, legal: dict[str, Any]) -> dict[str, Any] | None:
+        """A random listed action, or None if there is none (a constructed space lists none)."""
+        return random.choice(legal["actions"]) if legal.get("actions") else None
 
     def send(self, method: str, path: str, name: str, token: str | None = None, **kwargs: Any) -> Any:
         """One request, grouped under `name`; its JSON body on success, None on failure (which Locust counts)."""
@@ -80,6 +90,53 @@ class IceCreamPlayer(FastHttpUser):
         self.environment.events.request.fire(
             request_type="CHECK", name=name, response_time=0, response_length=0, exception=RuntimeError(reason)
         )
+
+
+class IceCreamPlayer(MatchPlayer):
+    """Creates an IceCream match with both seats and plays random legal actions until it ends."""
+
+    @task
+    def play_match(self) -> None:
+        """One whole IceCream match."""
+        self.play_match_of({"game": "icecream", "players": 2, "options": {}}, MAX_STEPS)
+
+
+def random_split(constraints: dict[str, Any]) -> dict[str, Any]:
+    """A random valid split built from a constructed answer's `constraints`."""
+    cards = list(constraints["cards"])
+    random.shuffle(cards)
+    low, high = constraints["pile_size"]["min"], constraints["pile_size"]["max"]
+    while True:  # random pile sizes until they hold exactly the drawn cards
+        sizes = [random.randint(low, high) for _ in range(constraints["piles"])]
+        if sum(sizes) == len(cards):
+            break
+    hidden = set(random.sample(range(len(cards)), constraints["face_down"]))
+    piles, start = [], 0
+    for size in sizes:
+        positions = range(start, start + size)
+        piles.append(
+            {
+                "face_up": [cards[i] for i in positions if i not in hidden],
+                "face_down": [cards[i] for i in positions if i in hidden],
+            }
+        )
+        start += size
+    return {"type": "split", "piles": piles}
+
+
+class SundaeSplitPlayer(MatchPlayer):
+    """Creates a Sundae Split match for 2 to 5 (at random) with every seat and plays it to the end."""
+
+    @task
+    def play_match(self) -> None:
+        """One whole match: each round the Splitter splits and the choosers choose, until finished."""
+        self.play_match_of({"game": "sundae_split", "players": random.randint(2, 5)}, SUNDAE_SPLIT_STEPS)
+
+    def choose_action(self, legal: dict[str, Any]) -> dict[str, Any] | None:
+        """The Splitter's example or own random split; a chooser's random pile."""
+        if legal["kind"] == "constructed":
+            return legal["example"] if random.random() < EXAMPLE_SPLITS else random_split(legal["constraints"])
+        return super().choose_action(legal)
 
 
 class BaselineUser(FastHttpUser):

@@ -8,13 +8,18 @@ the document accepts the requests the server accepts and refuses the ones it ref
 from __future__ import annotations
 
 import hashlib
+import random
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate as validate_openapi
+from werkzeug.test import TestResponse
 
 from api.app import create_app
 from api.config import Settings
@@ -33,6 +38,7 @@ from tests.api.openapi_support import (
     pointer_validator,
     resolve,
 )
+from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
 
 # The shortest IceCream win from the start (found by breadth-first search): seat 0 stacks yellow.
 WINNING_LINE: list[tuple[int, dict[str, Any]]] = [
@@ -45,6 +51,7 @@ WINNING_LINE: list[tuple[int, dict[str, Any]]] = [
     (0, {"type": "move", "from_cone": 1, "scoops": 3}),
 ]
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
+SUNDAE_SEED = "sundae"  # the Sundae Split examples: 3 players, this seed, the line in the request examples
 UNREACHABLE_REDIS = "unix:///nonexistent-parlour-test/redis.sock"
 
 
@@ -77,6 +84,53 @@ def check_icecream_actions(contract: ContractClient, actions: list[dict[str, Any
     validator = component_validator(contract.document, "IceCreamAction")
     for action in actions:
         assert not list(validator.iter_errors(action)), f"IceCreamAction does not describe {action}"
+
+
+@dataclass
+class SundaeSplitContract:
+    """Sends requests through the checked client, and checks Sundae Split's parts of every answer.
+
+    The transport-level shapes (Match, LegalActions, MatchLog) are checked by `ContractClient`;
+    this also checks the game's own shapes, which the document gives as components.
+    """
+
+    contract: ContractClient
+    checked: Counter[str] = field(default_factory=Counter)
+    validators: dict[str, OAS31Validator] = field(default_factory=dict)
+
+    def open(self, url: str, method: str = "GET", **kwargs: Any) -> TestResponse:
+        """One request, checked against the document; every request these players send is well-formed."""
+        exchange = self.contract.call(method, url, request_valid=True, **kwargs)
+        if exchange.status == 200:
+            body = exchange.json
+            if url.endswith("/legal-actions"):
+                self.check_legal_actions(body)
+            elif url.endswith("/log"):
+                for entry in body["entries"]:
+                    self.check("SundaeSplitLoggedAction", entry["action"])
+            elif "view" in body:
+                self.check("SundaeSplitView", body["view"])
+        return exchange.response
+
+    def check_legal_actions(self, legal: dict[str, Any]) -> None:
+        """A Splitter's constructed space, or a chooser's enumerated piles."""
+        if legal["kind"] == "constructed":
+            self.check("SundaeSplitConstraints", legal["constraints"])
+            self.check("SundaeSplitSplit", legal["example"])
+            assert_valid_split(legal["example"], legal)
+            assert_valid_split(random_split(legal["constraints"], random.Random(0)), legal)
+        for action in legal.get("actions", []):
+            self.check("SundaeSplitChoose", action)
+        for action in legal.get("actions", [legal.get("example")]):
+            self.check("SundaeSplitAction", action)
+
+    def check(self, name: str, value: Any) -> None:
+        """The value follows the named component schema."""
+        if name not in self.validators:
+            self.validators[name] = component_validator(self.contract.document, name)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in self.validators[name].iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+        self.checked[name] += 1
 
 
 # --- the document itself ----------------------------------------------------------------------------
@@ -213,6 +267,68 @@ def test_icecream_examples_are_real_positions() -> None:
     legal_actions = load_document()["paths"]["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]
     listed = legal_actions["content"]["application/json"]["examples"]["toMove"]["value"]
     assert listed["actions"] == after_one.legal_actions(listed["seat"])
+
+
+def sundae_split_examples() -> dict[str, Any]:
+    """The document's Sundae Split examples, by name."""
+    document = load_document()
+    paths = document["paths"]
+    legal = paths["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]["content"]
+    actions = paths["/v1/matches/{match_id}/actions"]["post"]
+    requests = actions["requestBody"]["content"]["application/json"]["examples"]
+    refused = actions["responses"]["422"]["content"]["application/problem+json"]["examples"]
+    named = document["components"]["examples"]
+    return {
+        "split": legal["application/json"]["examples"]["split"]["value"],
+        "choose": legal["application/json"]["examples"]["choose"]["value"],
+        "split_request": requests["sundaeSplit"]["value"],
+        "choice_request": requests["sundaeSplitChoice"]["value"],
+        "illegal_split": refused["illegalSplit"]["value"],
+        "game": named["SundaeSplitGame"]["value"],
+        "match": named["SundaeSplitMatch"]["value"],
+        "log": named["SundaeSplitLog"]["value"],
+    }
+
+
+def test_sundae_split_examples_are_real_positions() -> None:
+    """The Sundae Split examples show what the engine really gives for 3 players and seed `sundae`."""
+    examples = sundae_split_examples()
+    game = get_game("sundae_split")
+    assert game is not None
+    start = game.start(3, {}, SUNDAE_SEED)
+    split = examples["split"]
+    assert start.acting_seats() == (split["seat"],) and split["version"] == 0
+    assert {key: split[key] for key in ("kind", "schema", "constraints", "example")} == start.action_space(0)
+
+    line = [(0, examples["split_request"]["action"]), (1, examples["choice_request"]["action"])]
+    assert [examples["split_request"]["expected_version"], examples["choice_request"]["expected_version"]] == [0, 1]
+    after_split = game.replay(3, {}, SUNDAE_SEED, line[:1])
+    choose = examples["choose"]
+    assert after_split.acting_seats() == (choose["seat"],) and choose["version"] == 1
+    assert choose["actions"] == after_split.legal_actions(choose["seat"])
+
+    after_choice = game.replay(3, {}, SUNDAE_SEED, line)
+    match = examples["match"]
+    assert match["view"] == after_choice.view(match["viewer"]) and match["version"] == len(line)
+    assert match["to_act"] == list(after_choice.acting_seats()) and match["options"] == after_choice.options
+    log = examples["log"]
+    assert [(e["seat"], e["version"]) for e in log["entries"]] == [(0, 1), (1, 2)] and log["viewer"] is None
+    shown = [after_choice.redact_action(seat, action, log["viewer"]) for seat, action in line]
+    assert [e["action"] for e in log["entries"]] == shown
+    assert None in shown[0]["piles"][0]["face_down"], "the example shows a hidden card"
+    for example in (match, log):
+        assert example["seed_commitment"] == hashlib.sha256(SUNDAE_SEED.encode()).hexdigest()
+
+    cards = split["constraints"]["cards"]
+    five_in_pile_0 = [(cards[3:5], cards[0:3]), (cards[5:7], []), (cards[7:8], [])]
+    with pytest.raises(IllegalAction) as refused:
+        start.clone().play(0, {"type": "split", "piles": [{"face_up": u, "face_down": d} for u, d in five_in_pile_0]})
+    assert examples["illegal_split"]["detail"] == refused.value.reason
+
+    entry = game.info.to_json()
+    catalog = examples["game"]
+    assert {**catalog, "assumptions": entry["assumptions"]} == entry
+    assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
 
 
 # --- scenarios: each drives the server through the checked client ----------------------------------
@@ -496,6 +612,56 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         broken.post("/v1/matches/abc/join", expect=500)
 
 
+def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplitContract:
+    """A whole Sundae Split match by one client per seat, then refusals; every answer checked."""
+    checked = SundaeSplitContract(contract)
+    table = Table.create(checked, players, None, random.Random(players))
+    final = table.play()
+    assert final["status"] == "finished" and table.recorder.leaks(table.hidden) == []
+    catalog = contract.get("/v1/games/sundae_split", expect=200, request_valid=True).json
+    assert (catalog["min_players"], catalog["max_players"]) == (2, 5)
+
+    # Refused actions answer problems the document lists.
+    table = Table.create(checked, players, "refusals", random.Random(1))
+    splitter = table.seats[table.public.read()["view"]["splitter"]]
+    chooser = table.seats[(splitter.seat + 1) % players]
+    legal = splitter.legal()
+    too_big = {"type": "split", "piles": [{"face_up": legal["constraints"]["cards"], "face_down": []}] * players}
+    for action, status in ((too_big, 422), ({"type": "choose", "pile": 0}, 422), ({"type": "split"}, 422)):
+        response = splitter.act(action, legal["version"])
+        assert response.status_code == status and response.get_json()["code"] == "illegal-action"
+    assert chooser.act(legal["example"], legal["version"]).get_json()["code"] == "not-your-turn"
+    assert splitter.act(legal["example"], legal["version"]).status_code == 200
+    assert chooser.act({"type": "choose", "pile": players}, legal["version"] + 1).status_code == 422
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_whole_sundae_split_match(contract: ContractClient, players: int) -> None:
+    checked = scenario_sundae_split(contract, players)
+    assert checked.checked["SundaeSplitConstraints"] >= 5 and checked.checked["SundaeSplitChoose"] >= 5
+    assert checked.checked["SundaeSplitView"] > 20 and checked.checked["SundaeSplitLoggedAction"] > 10
+
+
+def test_a_drifted_sundae_split_document_fails(app: Flask, client: FlaskClient) -> None:
+    """The constructed legal actions and the redacted log are really checked against the document."""
+
+    def no_example(document: dict[str, Any]) -> None:
+        constructed = document["components"]["schemas"]["ConstructedActions"]
+        del constructed["properties"]["example"]
+        constructed["required"].remove("example")
+
+    def no_null_cards(document: dict[str, Any]) -> None:
+        logged = document["components"]["schemas"]["SundaeSplitLoggedSplit"]
+        logged["properties"]["piles"]["items"]["properties"]["face_down"]["items"] = {"type": "string"}
+
+    for change, message in ((no_example, "does not match openapi.yaml"), (no_null_cards, "does not describe")):
+        drifted = SundaeSplitContract(ContractClient(app, client, _with(load_document(), change)))
+        with pytest.raises(AssertionError, match=message):
+            table = Table.create(drifted, 3, None, random.Random(3))
+            table.play()
+
+
 def test_catalog_and_health(contract: ContractClient) -> None:
     scenario_catalog(contract)
 
@@ -538,6 +704,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_errors(contract)
     scenario_store_down(contract)
     scenario_internal_errors(contract, monkeypatch)
+    scenario_sundae_split(contract, 3)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
