@@ -51,6 +51,12 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
     open_seats = sorted(set(request["open_seats"]))
     if any(seat >= players for seat in open_seats):
         raise InvalidRequest("open_seats names a seat the match does not have", errors={"open_seats": ["out of range"]})
+    if request["seed"] is not None and open_seats and game.info.chance:
+        # Whoever picks the seed can foresee every shuffle and roll; strangers who join must not face that.
+        raise InvalidRequest(
+            "a chosen seed lets its chooser foresee the game's chance: matches with open seats use a server seed",
+            errors={"seed": ["not allowed with open_seats in a game of chance"]},
+        )
     seed = request["seed"] or secrets.token_hex(32)
     state = game.start(players, request["options"], seed)
     match_id = secrets.token_urlsafe(12)

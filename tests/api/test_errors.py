@@ -39,6 +39,7 @@ def assert_problem(response, status: int, code: str) -> dict:
         ({"game": "icecream", "players": 2, "seed": ""}, "seed"),
         ({"game": "icecream", "players": 2, "open_seats": [5]}, "open_seats"),
         ({"game": "icecream", "players": 2, "extra": 1}, "extra"),
+        ({"game": "sundae_split", "players": 3, "seed": "known", "open_seats": [2]}, "seed"),
     ],
 )
 def test_create_refuses_bad_fields_by_name(client: FlaskClient, payload: dict, field: str) -> None:
