@@ -194,11 +194,14 @@ def run_sample_line(name: str, run: int, sample: Sample) -> str:
     )
 
 
+PLAYERS = {"icecream": "IceCreamPlayer", "sundae_split": "SundaeSplitPlayer"}  # game id -> Locust user class
+
+
 def benchmark(args: argparse.Namespace) -> int:
     """Start Redis and both servers, run the Locust rounds, print the table, stop everything."""
     settings = Settings.from_env(os.environ)
     targets = [
-        Target("Parlour", "api.wsgi:app", "IceCreamPlayer", "/v1/health", free_port()),
+        Target("Parlour", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port()),
         Target("baseline", "loadtests.baseline_app:app", "BaselineUser", "/health", free_port()),
     ]
     out = Path(args.out).resolve()
@@ -218,7 +221,7 @@ def benchmark(args: argparse.Namespace) -> int:
         supervisor.start()
         wait_healthy(targets, supervisor)
         print(
-            f"gunicorn gthread, {settings.workers} workers x {settings.threads} threads; "
+            f"{args.game}: gunicorn gthread, {settings.workers} workers x {settings.threads} threads; "
             f"Locust {args.users} users, spawn {args.spawn_rate}/s, {args.seconds} s; {args.runs} runs; "
             f"logs and CSV in {out}",
             flush=True,
@@ -246,6 +249,7 @@ def benchmark(args: argparse.Namespace) -> int:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", choices=sorted(PLAYERS), default="icecream", help="the game Parlour's users play")
     parser.add_argument("--runs", type=int, default=3, help="Locust runs per server (default 3)")
     parser.add_argument("--users", type=int, default=50, help="concurrent Locust users (default 50)")
     parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second (default 10)")
