@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engine.freeze_factory
 import engine.icecream
 import engine.sundae_split
 

@@ -46,6 +46,14 @@ class GameState(ABC):
     def acting_seats(self) -> tuple[int, ...]:
         """Seats that may act now, in seat order; empty once the game is over."""
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats the game waits on (whose turn it is); a subset of `acting_seats`.
+
+        The others in `acting_seats` may act out of turn (a FREEZE! claim) but need not. Both sets
+        are public, so neither may depend on what some seat cannot see.
+        """
+        return self.acting_seats()
+
     @abstractmethod
     def is_over(self) -> bool:
         """True once the game has ended."""

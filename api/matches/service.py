@@ -159,6 +159,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
     return {
         **identity_json(record),
         "to_act": list(state.acting_seats()) if record.status == ACTIVE else [],
+        "waiting_for": list(state.waiting_for()) if record.status == ACTIVE else [],
         "result": result.to_json() if result else None,
         "viewer": viewer,
         "view": state.view(viewer),

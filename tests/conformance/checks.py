@@ -103,10 +103,11 @@ def candidate_actions(state: GameState, seat: int, rng: Rng) -> list[Action]:
     space = state.action_space(seat)
     assert space["kind"] == ENUMERATED, f"legal_actions listed actions but action_space is {space['kind']!r}"
     assert canon(space["actions"]) == canon(legal), "action_space's actions differ from legal_actions"
-    assert legal, f"seat {seat} is acting but has no legal action"
+    if seat in state.waiting_for():
+        assert legal, f"the game waits for seat {seat} but it has no legal action"
     texts = [json.dumps(action, sort_keys=True) for action in legal]
     assert len(set(texts)) == len(texts), "legal_actions lists an action twice"
-    for _ in range(CONSTRUCTED_SAMPLES):
+    for _ in range(CONSTRUCTED_SAMPLES if legal else 0):
         sample = state.sample_action(seat, rng)
         assert canon(sample) in canon(legal), f"sample_action gave {sample!r}, which is not listed"
     return legal
@@ -154,12 +155,12 @@ def check_clone(state: GameState, rng: Rng) -> None:
     assert_same_outside(state, copy, "a clone")
     if state.is_over():
         return
-    seat = rng.choice(copy.acting_seats())
+    seat = rng.choice(copy.waiting_for())
     copy.play(seat, copy.sample_action(seat, rng))
     assert canon(state.to_json()) == before, "playing on a clone changed the original"
     source = state.clone()
     kept = source.clone()
-    seat = rng.choice(source.acting_seats())
+    seat = rng.choice(source.waiting_for())
     source.play(seat, source.sample_action(seat, rng))
     assert canon(kept.to_json()) == before, "playing on a state changed a clone taken before"
 
@@ -190,6 +191,7 @@ def check_views(state: GameState, secrets: Secrets, rng: Rng) -> None:
             assert guess is not state and guess.rng is not state.rng, "determinize must return a new state and RNG"
             assert canon(guess.view(viewer)) == seen, f"a determinization for {viewer} looks different to {viewer}"
             assert guess.acting_seats() == state.acting_seats(), "a determinization changed who acts"
+            assert guess.waiting_for() == state.waiting_for(), "a determinization changed whom the game waits for"
             if viewer is not None and viewer in state.acting_seats():
                 _assert_same_choices(state, guess, viewer)
         assert canon(state.to_json()) == before, f"determinize({viewer}) changed the original"
@@ -217,6 +219,8 @@ def check_running(state: GameState) -> None:
     assert not state.is_over()
     assert acting, "nobody may act but the game is not over"
     assert list(acting) == sorted(set(acting)), f"acting_seats must be distinct and in seat order: {acting}"
+    waiting = state.waiting_for()
+    assert waiting and set(waiting) <= set(acting), f"waiting_for {waiting} must be acting seats {acting}"
     assert all(0 <= seat < state.players for seat in acting), f"acting_seats out of range: {acting}"
     assert state.result() is None, "a running game has a result"
 

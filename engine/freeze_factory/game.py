@@ -1,0 +1,381 @@
+"""Freeze Factory rules: every rule of ../shared/rules/freeze-factory.txt, for 2 to 4 players.
+
+A turn is several actions: `roll` or `no_roll`, then `slide` steps (one movement point each),
+`fulfil` for a cone in hand matched by a line on the board, and `end_turn`. Any other seat may
+`freeze`: claim a cone matched by a line that the last slide formed (see assumption freeze-window).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import CorruptState, IllegalAction
+from engine.freeze_factory.board import DIRECTIONS, Board, index, lines, slide_target
+from engine.freeze_factory.components import (
+    ASSUMPTIONS,
+    CONES,
+    DIE_FACES,
+    FLAVOURS,
+    NO_ROLL_POINTS,
+    REMOVED_CONES,
+    SIZE,
+    START_SPACES,
+    STARTING_HAND,
+    SYMBOL,
+    cone_json,
+)
+from engine.info import GameInfo
+from engine.options import OptionSet, OptionSpec
+from engine.protocol import Action, Game, GameState, View
+from engine.result import Result
+from engine.rng import Rng
+
+ROLL, MOVE = "roll", "move"
+
+OPTIONS = OptionSet(
+    (
+        OptionSpec("auto_freeze", "bool", False, "The server calls FREEZE! for every seat that can claim a cone."),
+        OptionSpec(
+            "turn_limit",
+            "int",
+            0,
+            "End after this many turns, most cones winning; 0 means no limit.",
+            minimum=0,
+            maximum=10_000,
+        ),
+    )
+)
+
+INFO = GameInfo(
+    id="freeze_factory",
+    name="Freeze Factory",
+    min_players=2,
+    max_players=4,
+    summary="Slide flavour tiles round the ice cream machine to line up the cones in your hand; shout FREEZE!",
+    information="imperfect",
+    chance=True,
+    cooperative=False,
+    simultaneous=False,
+    options=OPTIONS,
+    assumptions=ASSUMPTIONS,
+)
+
+
+@dataclass
+class FreezeFactoryState(GameState):
+    """The board, the cone pile, hands, fulfilled cones, whose turn and how many points are left."""
+
+    players: int
+    options: dict[str, Any]
+    rng: Rng
+    board: Board
+    pile: list[int]
+    removed: list[int]
+    hands: list[list[int]]
+    fulfilled: list[list[int]] = field(default_factory=list)
+    active: int = 0
+    turn: int = 1
+    phase: str = ROLL
+    points_left: int = 0
+    last_roll: int | str | None = None
+    last_slider: int | None = None
+    fresh_lines: list[tuple[int, ...]] = field(default_factory=list)
+    outcome: Result | None = None
+
+    game_id = "freeze_factory"
+
+    # --- whose move -------------------------------------------------------------------------
+    def acting_seats(self) -> tuple[int, ...]:
+        """Every seat: the active player, and the others who may call FREEZE! (which only they can know)."""
+        return () if self.outcome else tuple(range(self.players))
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The player whose turn it is."""
+        return () if self.outcome else (self.active,)
+
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.outcome is not None
+
+    def result(self) -> Result | None:
+        """Most cones wins; 'In case of a tie, there are several winners.'"""
+        return self.outcome
+
+    # --- what may be done -------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The active player's roll choice or steps; another seat's FREEZE! claims."""
+        if self.outcome:
+            return []
+        if seat != self.active:
+            return [{"type": "freeze", "cone": cone} for cone in self.claimable(seat)]
+        if self.phase == ROLL:
+            return [{"type": "roll"}, {"type": "no_roll"}]
+        actions: list[Action] = [{"type": "fulfil", "cone": cone} for cone in self.fulfillable()]
+        if self.points_left:
+            actions += [
+                {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
+                for space, flavour in enumerate(self.board)
+                if flavour is not None
+                for direction in DIRECTIONS
+                if slide_target(self.board, SIZE, space, direction)[0] is not None
+            ]
+        return [*actions, {"type": "end_turn"}]
+
+    def fulfillable(self) -> list[int]:
+        """Cones in the active player's hand that a line on the board matches now."""
+        on_board = {line.flavours for line in lines(self.board, SIZE)}
+        return [cone for cone in self.hands[self.active] if CONES[cone] in on_board]
+
+    def claimable(self, seat: int) -> list[int]:
+        """Cones in the seat's hand matched by a line the last slide formed, unless the seat made that slide."""
+        if seat == self.last_slider:
+            return []
+        formed = {frozenset(self.board[s] for s in spaces) for spaces in self.fresh_lines}
+        return [cone for cone in self.hands[seat] if CONES[cone] in formed]
+
+    def check_action(self, seat: int, action: Action) -> None:
+        """Refuse anything the rules do not allow now, saying which rule."""
+        kind = action.get("type")
+        if seat != self.active:
+            self._check_freeze(seat, action)
+        elif self.phase == ROLL:
+            if action not in ({"type": "roll"}, {"type": "no_roll"}):
+                raise IllegalAction('first decide: {"type": "roll"} or {"type": "no_roll"} (exactly 3 points)')
+        elif kind == "slide":
+            self._check_slide(action)
+        elif kind == "fulfil":
+            cone = _cone_of(action)
+            if cone not in self.fulfillable():
+                raise IllegalAction(f"no line of three on the board matches cone {cone} in your hand")
+        elif action != {"type": "end_turn"}:
+            raise IllegalAction('send "slide", "fulfil" or "end_turn" during your turn')
+
+    def _check_freeze(self, seat: int, action: Action) -> None:
+        """FREEZE!: 'As proof, show everyone your cone, and you may then lay it in front of you if ... correct.'"""
+        if action.get("type") != "freeze":
+            raise IllegalAction(f"it is seat {self.active}'s turn; another seat may only call 'freeze'")
+        cone = _cone_of(action)
+        if cone not in self.claimable(seat):
+            raise IllegalAction(f"cone {cone} is not in your hand or no line formed by the last slide matches it")
+
+    def _check_slide(self, action: Action) -> None:
+        """One point: one tile, one step, orthogonally, onto an empty space (or wrapped to the opposite edge)."""
+        space, direction = action.get("space"), action.get("direction")
+        if set(action) != {"type", "space", "direction"} or direction not in DIRECTIONS:
+            raise IllegalAction(
+                'a slide is {"type": "slide", "space": [row, column], "direction": "up|down|left|right"}'
+            )
+        if (
+            not isinstance(space, list)
+            or len(space) != 2
+            or any(type(v) is not int or not 0 <= v < SIZE for v in space)
+        ):
+            raise IllegalAction(f"space must be [row, column], each 0 to {SIZE - 1}")
+        if self.points_left < 1:
+            raise IllegalAction("no movement points are left this turn")
+        start = index(SIZE, space[0], space[1])
+        if self.board[start] is None:
+            raise IllegalAction(f"there is no flavour tile on {space}")
+        target, reason = slide_target(self.board, SIZE, start, direction)
+        if target is None:
+            raise IllegalAction(reason)
+
+    # --- changing the state -----------------------------------------------------------------
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """Apply one action; turns pass and the game ends as the rules say."""
+        kind = action["type"]
+        if kind == "freeze":
+            self._fulfil(seat, action["cone"])
+        elif kind == "roll":
+            self._roll()
+        elif kind == "no_roll":
+            # 'If you do not roll the die, you have exactly 3 movement points available.'
+            self.phase, self.points_left, self.last_roll = MOVE, NO_ROLL_POINTS, None
+        elif kind == "slide":
+            self._slide(seat, index(SIZE, *action["space"]), action["direction"])
+        elif kind == "fulfil":
+            self._fulfil(seat, action["cone"])
+        else:
+            self._end_turn()
+        if not self.outcome and self.phase == MOVE and self.points_left == 0 and not self.fulfillable():
+            self._end_turn()
+
+    def _roll(self) -> None:
+        """'If you roll the die's symbol ... you must miss a turn, but you may take one more cone'."""
+        face = self.rng.choice(DIE_FACES)
+        self.last_roll = face
+        if face == SYMBOL:
+            if self.pile:
+                self.hands[self.active].append(self.pile.pop())
+            self._end_turn()
+        else:
+            self.phase, self.points_left = MOVE, int(face)
+
+    def _slide(self, seat: int, space: int, direction: str) -> None:
+        """Move the tile; the lines it forms open FREEZE! claims until the next slide."""
+        before = lines(self.board, SIZE)
+        target, _ = slide_target(self.board, SIZE, space, direction)
+        assert target is not None
+        self.board[target], self.board[space] = self.board[space], None
+        self.points_left -= 1
+        self.last_slider = seat
+        self.fresh_lines = sorted(line.spaces for line in lines(self.board, SIZE) - before)
+        if self.options["auto_freeze"]:
+            for other in range(self.players):
+                for cone in self.claimable(other):
+                    if not self.outcome:
+                        self._fulfil(other, cone)
+
+    def _fulfil(self, seat: int, cone: int) -> None:
+        """Lay the cone face up; 'If you now have no cone left in hand, draw a new one' or the game ends."""
+        self.hands[seat].remove(cone)
+        self.fulfilled[seat].append(cone)
+        if self.hands[seat]:
+            return
+        if self.pile:
+            self.hands[seat].append(self.pile.pop())
+        else:
+            # 'The game ends immediately when a player, after fulfilling a cone order, cannot draw a new cone'
+            self._finish(f"seat {seat} fulfilled a cone and the pile is empty")
+
+    def _end_turn(self) -> None:
+        """'Then the next player takes their turn.'"""
+        limit = self.options["turn_limit"]
+        if limit and self.turn >= limit:
+            self._finish(f"the turn limit of {limit} was reached")
+            return
+        self.active = (self.active + 1) % self.players
+        self.turn += 1
+        self.phase, self.points_left = ROLL, 0
+
+    def _finish(self, reason: str) -> None:
+        """'The player who has collected the most cones wins. In case of a tie, there are several winners.'"""
+        self.outcome = Result.ranked_by_score([len(cones) for cones in self.fulfilled], reason)
+
+    def clone(self) -> FreezeFactoryState:
+        """An independent copy."""
+        return FreezeFactoryState(
+            self.players,
+            self.options,
+            self.rng.clone(),
+            list(self.board),
+            list(self.pile),
+            list(self.removed),
+            [list(hand) for hand in self.hands],
+            [list(cones) for cones in self.fulfilled],
+            self.active,
+            self.turn,
+            self.phase,
+            self.points_left,
+            self.last_roll,
+            self.last_slider,
+            list(self.fresh_lines),
+            self.outcome,
+        )
+
+    # --- what each viewer sees --------------------------------------------------------------
+    def view(self, viewer: int | None) -> View:
+        """The board, the roll and fulfilled cones for all; a hand only for its owner."""
+        return {
+            "board": [
+                [FLAVOURS[f] if (f := self.board[index(SIZE, r, c)]) is not None else None for c in range(SIZE)]
+                for r in range(SIZE)
+            ],
+            "turn": self.turn,
+            "active": None if self.outcome else self.active,
+            "phase": None if self.outcome else self.phase,
+            "points_left": self.points_left,
+            "last_roll": self.last_roll,
+            "hand": [cone_json(c) for c in self.hands[viewer]] if viewer is not None else [],
+            "hand_counts": [len(hand) for hand in self.hands],
+            "fulfilled": [[cone_json(c) for c in cones] for cones in self.fulfilled],
+            "pile_count": len(self.pile),
+            "removed_count": len(self.removed),
+            "freeze_lines": [[list(divmod(s, SIZE)) for s in spaces] for spaces in self.fresh_lines],
+        }
+
+    def determinize(self, viewer: int | None, rng: Rng) -> FreezeFactoryState:
+        """Deal the cones the viewer cannot see (pile, removed, other hands) at random."""
+        copy = self.clone()
+        copy.rng = Rng(rng.next_u64())
+        hidden = [copy.pile, copy.removed, *(hand for seat, hand in enumerate(copy.hands) if seat != viewer)]
+        unknown = [cone for cones in hidden for cone in cones]
+        rng.shuffle(unknown)
+        for cones in hidden:
+            cones[:], unknown = unknown[: len(cones)], unknown[len(cones) :]
+        return copy
+
+    # --- storage ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON."""
+        return {
+            "game": self.game_id,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "board": list(self.board),
+            "pile": list(self.pile),
+            "removed": list(self.removed),
+            "hands": [list(hand) for hand in self.hands],
+            "fulfilled": [list(cones) for cones in self.fulfilled],
+            "active": self.active,
+            "turn": self.turn,
+            "phase": self.phase,
+            "points_left": self.points_left,
+            "last_roll": self.last_roll,
+            "last_slider": self.last_slider,
+            "fresh_lines": [list(spaces) for spaces in self.fresh_lines],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+
+def _cone_of(action: Action) -> int:
+    """The cone an action names; IllegalAction if the action is not {"type": ..., "cone": n}."""
+    cone = action.get("cone")
+    if set(action) != {"type", "cone"} or type(cone) is not int:
+        raise IllegalAction(f'send {{"type": "{action.get("type")}", "cone": <cone id>}}')
+    return cone
+
+
+class FreezeFactory(Game):
+    """The Freeze Factory game object."""
+
+    info = INFO
+
+    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> FreezeFactoryState:
+        """Tiles on their start spaces; cones shuffled, some removed, one dealt to each player."""
+        rng = Rng.from_seed(seed)
+        board: Board = [None] * (SIZE * SIZE)
+        for flavour, (row, column) in enumerate(START_SPACES):
+            board[index(SIZE, row, column)] = flavour
+        pile = list(range(len(CONES)))
+        rng.shuffle(pile)
+        removed = [pile.pop() for _ in range(REMOVED_CONES[players])]
+        hands = [[pile.pop() for _ in range(STARTING_HAND)] for _ in range(players)]
+        return FreezeFactoryState(players, options, rng, board, pile, removed, hands, [[] for _ in range(players)])
+
+    def state_from_json(self, data: dict[str, Any]) -> FreezeFactoryState:
+        """Read back a state written by `to_json`."""
+        try:
+            outcome = data["outcome"]
+            return FreezeFactoryState(
+                int(data["players"]),
+                OPTIONS.resolve(data["options"]),
+                Rng(int(data["rng"])),
+                list(data["board"]),
+                list(data["pile"]),
+                list(data["removed"]),
+                [list(hand) for hand in data["hands"]],
+                [list(cones) for cones in data["fulfilled"]],
+                int(data["active"]),
+                int(data["turn"]),
+                str(data["phase"]),
+                int(data["points_left"]),
+                data["last_roll"],
+                data["last_slider"],
+                [tuple(spaces) for spaces in data["fresh_lines"]],
+                Result.from_json(outcome) if outcome else None,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise CorruptState(f"not a Freeze Factory state: {error}") from error
