@@ -258,6 +258,9 @@ def test_icecream_examples_are_real_positions() -> None:
     assert game is not None
     after_one = game.replay(2, {}, "s", WINNING_LINE[:1])
     assert examples["RunningMatch"]["value"]["view"] == after_one.view(0)
+    for name, state in (("RunningMatch", after_one), ("FinishedMatch", game.replay(2, {}, "s", WINNING_LINE))):
+        example = examples[name]["value"]
+        assert example["to_act"] == list(state.acting_seats()) and example["waiting_for"] == list(state.waiting_for())
     finished = game.replay(2, {}, "s", WINNING_LINE)
     example = examples["FinishedMatch"]["value"]
     assert finished.result() is not None and example["result"] == finished.result().to_json()
@@ -311,6 +314,7 @@ def test_sundae_split_examples_are_real_positions() -> None:
     match = examples["match"]
     assert match["view"] == after_choice.view(match["viewer"]) and match["version"] == len(line)
     assert match["to_act"] == list(after_choice.acting_seats()) and match["options"] == after_choice.options
+    assert match["waiting_for"] == list(after_choice.waiting_for())
     log = examples["log"]
     assert [(e["seat"], e["version"]) for e in log["entries"]] == [(0, 1), (1, 2)] and log["viewer"] is None
     shown = [after_choice.redact_action(seat, action, log["viewer"]) for seat, action in line]
