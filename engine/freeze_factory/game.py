@@ -162,7 +162,11 @@ class FreezeFactoryState(GameState):
     def _check_slide(self, action: Action) -> None:
         """One point: one tile, one step, orthogonally, onto an empty space (or wrapped to the opposite edge)."""
         space, direction = action.get("space"), action.get("direction")
-        if set(action) != {"type", "space", "direction"} or direction not in DIRECTIONS:
+        if (
+            set(action) != {"type", "space", "direction"}
+            or not isinstance(direction, str)
+            or direction not in DIRECTIONS
+        ):
             raise IllegalAction(
                 'a slide is {"type": "slide", "space": [row, column], "direction": "up|down|left|right"}'
             )
