@@ -26,6 +26,7 @@ from werkzeug.test import TestResponse
 
 from engine import get_game
 from tests.api.conftest import bearer
+from tests.api.test_sundae_split_api import Opener
 
 GAME = "freeze_factory"
 SIZE = 5
@@ -38,7 +39,7 @@ END_TURN = {"type": "end_turn"}
 # Whole matches: (players, seed), each found to give at least one natural FREEZE! claim with this bot.
 MATCHES = [(2, "ff-2-2"), (3, "ff-3-8"), (4, "ff-4-7")]
 # A claim by construction (2 players, seed `freeze-0`): seat 0 takes 3 points and two slides form
-# a line of seat 1's cone 14 (hazelnut, vanilla, blueberry), with one point left for seat 0.
+# two lines, one of them (mint, peach, vanilla) seat 1's cone 14, with one point left for seat 0.
 CLAIM_SEED = "freeze-0"
 CLAIM_LINE = [
     (0, NO_ROLL),
@@ -231,7 +232,7 @@ class Claim:
 class Table:
     """A Freeze Factory match played by one client per seat, the public watching."""
 
-    client: FlaskClient
+    client: Opener
     players: int
     match_id: str
     options: dict[str, Any]
@@ -247,12 +248,12 @@ class Table:
     seed: str = ""  # the bots' own random choices derive from it
 
     @classmethod
-    def create(cls, client: FlaskClient, players: int, seed: str | None, **options: Any) -> Table:
+    def create(cls, client: Opener, players: int, seed: str | None, **options: Any) -> Table:
         """Create the match; each seat gets its own token; the hands are read by their owners."""
         request: dict[str, Any] = {"game": GAME, "players": players, "options": options}
         if seed is not None:
             request["seed"] = seed
-        response = client.post("/v1/matches", json=request)
+        response = client.open("/v1/matches", method="POST", json=request)
         assert response.status_code == 201, response.get_json()
         created = response.get_json()
         tokens = {seat["seat"]: seat["token"] for seat in created["tokens"]}
@@ -260,7 +261,8 @@ class Table:
         table.seats = [Player(table, seat, tokens[seat]) for seat in range(players)]
         table.public = Player(table, None, None)
         for seat, token in tokens.items():  # what each seat holds, before anyone is told anything
-            table.learn(seat, client.get(f"/v1/matches/{table.match_id}", headers=bearer(token)).get_json()["view"])
+            own = client.open(f"/v1/matches/{table.match_id}", method="GET", headers=bearer(token))
+            table.learn(seat, own.get_json()["view"])
         return table
 
     def keep(self, viewer: int | None, what: str, response: TestResponse) -> None:
@@ -343,7 +345,7 @@ class Table:
         raise AssertionError("the match did not end")
 
 
-def new_table(client: FlaskClient, players: int, seed: str, **options: Any) -> Table:
+def new_table(client: Opener, players: int, seed: str, **options: Any) -> Table:
     """A table with a chosen seed (its bots draw their choices from it too)."""
     return Table.create(client, players, seed, **options)
 
@@ -421,7 +423,7 @@ def test_the_leak_check_finds_a_cone_shown_to_another_seat() -> None:
 
 
 # --- a claim by construction, and a claim racing the next slide --------------------------------------
-def claim_position(client: FlaskClient) -> Table:
+def claim_position(client: Opener) -> Table:
     """Seed `freeze-0`, 2 players: seat 0's two slides make a line of seat 1's cone 14."""
     game = get_game(GAME)
     assert game is not None

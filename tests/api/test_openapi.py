@@ -38,6 +38,8 @@ from tests.api.openapi_support import (
     pointer_validator,
     resolve,
 )
+from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, claim_position, leaks
+from tests.api.test_freeze_factory_api import Table as FreezeFactoryTable
 from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
 
 # The shortest IceCream win from the start (found by breadth-first search): seat 0 stacks yellow.
@@ -123,6 +125,40 @@ class SundaeSplitContract:
             self.check("SundaeSplitChoose", action)
         for action in legal.get("actions", [legal.get("example")]):
             self.check("SundaeSplitAction", action)
+
+    def check(self, name: str, value: Any) -> None:
+        """The value follows the named component schema."""
+        if name not in self.validators:
+            self.validators[name] = component_validator(self.contract.document, name)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in self.validators[name].iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+        self.checked[name] += 1
+
+
+@dataclass
+class FreezeFactoryContract:
+    """Sends requests through the checked client, and checks Freeze Factory's parts of every answer."""
+
+    contract: ContractClient
+    checked: Counter[str] = field(default_factory=Counter)
+    validators: dict[str, OAS31Validator] = field(default_factory=dict)
+
+    def open(self, url: str, method: str = "GET", **kwargs: Any) -> TestResponse:
+        """One request, checked against the document; the game's shapes checked against its schemas."""
+        exchange = self.contract.call(method, url, request_valid=True, **kwargs)
+        if exchange.status in (200, 201):
+            body = exchange.json
+            if "options" in body:
+                self.check("FreezeFactoryOptions", body["options"])
+            if url.endswith("/legal-actions"):
+                for action in body["actions"]:
+                    self.check("FreezeFactoryAction", action)
+            elif url.endswith("/log"):
+                for entry in body["entries"]:
+                    self.check("FreezeFactoryAction", entry["action"])
+            elif "view" in body:
+                self.check("FreezeFactoryView", body["view"])
+        return exchange.response
 
     def check(self, name: str, value: Any) -> None:
         """The value follows the named component schema."""
@@ -331,6 +367,40 @@ def test_sundae_split_examples_are_real_positions() -> None:
 
     entry = game.info.to_json()
     catalog = examples["game"]
+    assert {**catalog, "assumptions": entry["assumptions"]} == entry
+    assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
+
+
+def test_freeze_factory_examples_are_real_positions() -> None:
+    """The Freeze Factory examples show what the engine gives for 2 players, seed `freeze-0`."""
+    document = load_document()
+    paths, named = document["paths"], document["components"]["examples"]
+    legal = paths["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]["content"]["application/json"]
+    actions = paths["/v1/matches/{match_id}/actions"]["post"]
+    requests = actions["requestBody"]["content"]["application/json"]["examples"]
+    refused = actions["responses"]["422"]["content"]["application/problem+json"]["examples"]
+    game = get_game("freeze_factory")
+    assert game is not None
+    state = game.replay(2, {}, CLAIM_SEED, CLAIM_LINE)
+
+    match = named["FreezeFactoryMatch"]["value"]
+    assert match["view"] == state.view(match["viewer"]) and match["version"] == len(CLAIM_LINE)
+    assert match["to_act"] == list(state.acting_seats()) == [0, 1] and match["waiting_for"] == list(state.waiting_for())
+    assert match["options"] == state.options
+    assert match["seed_commitment"] == hashlib.sha256(CLAIM_SEED.encode()).hexdigest()
+    freeze = legal["examples"]["freeze"]["value"]
+    assert freeze["version"] == len(CLAIM_LINE) and freeze["actions"] == state.legal_actions(freeze["seat"])
+    claim = requests["freezeFactoryClaim"]["value"]
+    assert claim == {"action": {"type": "freeze", "cone": CLAIMED_CONE}, "expected_version": len(CLAIM_LINE)}
+    slide = requests["freezeFactorySlide"]["value"]
+    assert (0, slide["action"]) == CLAIM_LINE[slide["expected_version"]]
+
+    with pytest.raises(IllegalAction) as refusal:
+        game.start(2, {}, CLAIM_SEED).play(1, {"type": "freeze", "cone": 3})
+    assert refused["illegalFreeze"]["value"]["detail"] == refusal.value.reason
+
+    entry = game.info.to_json()
+    catalog = named["FreezeFactoryGame"]["value"]
     assert {**catalog, "assumptions": entry["assumptions"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
 
@@ -638,6 +708,37 @@ def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplit
     assert splitter.act(legal["example"], legal["version"]).status_code == 200
     assert chooser.act({"type": "choose", "pile": players}, legal["version"] + 1).status_code == 422
     return checked
+
+
+def scenario_freeze_factory(contract: ContractClient, players: int) -> FreezeFactoryContract:
+    """A Freeze Factory match (shortened by turn_limit) by one client per seat, a claim, refusals."""
+    checked = FreezeFactoryContract(contract)
+    table = FreezeFactoryTable.create(checked, players, f"contract-{players}", turn_limit=10)
+    final = table.play(limit=1000)
+    assert final["status"] == "finished" and leaks(table.answers, table.flavours_of) == []
+    checked.open(f"/v1/matches/{table.match_id}/log")
+    catalog = contract.get("/v1/games/freeze_factory", expect=200, request_valid=True).json
+    assert [option["name"] for option in catalog["options"]] == ["auto_freeze", "turn_limit"]
+
+    # A claim out of turn, then refusals: each answer a documented problem.
+    table = claim_position(checked)
+    claimant, active = table.seats[1], table.seats[0]
+    version = len(CLAIM_LINE)
+    running = contract.get(f"/v1/matches/{table.match_id}", headers=bearer(table.tokens[1]), expect=200).json
+    assert running["to_act"] == [0, 1] and running["waiting_for"] == [0]
+    checked.open(f"/v1/matches/{table.match_id}/log")
+    assert claimant.act({"type": "slide", "space": [0, 0], "direction": "right"}, version).status_code == 422
+    assert claimant.act({"type": "freeze", "cone": CLAIMED_CONE}, version).status_code == 200
+    assert claimant.act({"type": "freeze", "cone": CLAIMED_CONE}, version).status_code == 409
+    assert active.act({"type": "slide", "space": [0, 0], "direction": "up"}, version + 1).status_code == 422
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_freeze_factory_match(contract: ContractClient, players: int) -> None:
+    checked = scenario_freeze_factory(contract, players)
+    assert checked.checked["FreezeFactoryView"] > 20 and checked.checked["FreezeFactoryAction"] > 50
+    assert checked.checked["FreezeFactoryOptions"] > 20
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
