@@ -194,7 +194,11 @@ def run_sample_line(name: str, run: int, sample: Sample) -> str:
     )
 
 
-PLAYERS = {"icecream": "IceCreamPlayer", "sundae_split": "SundaeSplitPlayer"}  # game id -> Locust user class
+PLAYERS = {
+    "icecream": "IceCreamPlayer",
+    "sundae_split": "SundaeSplitPlayer",
+    "freeze_factory": "FreezeFactoryPlayer",
+}  # game id -> Locust user class
 
 
 def benchmark(args: argparse.Namespace) -> int:

@@ -4,6 +4,10 @@
 * `SundaeSplitPlayer` plays whole Sundae Split matches for 2 to 5 players (chosen at random),
   holding every seat: the Splitter sends the constructed `example` or a random split built from
   `constraints`, a chooser a random pile.
+* `FreezeFactoryPlayer` plays Freeze Factory matches for 2 to 4 players (at random), holding every
+  seat, with the option `turn_limit` (60 turns) so that each user goes through many matches: the
+  seat whose turn it is (`waiting_for`) takes a random legal action, preferring `fulfil`; after
+  each of its slides the other seats poll their legal actions and call FREEZE! when they can.
 * `BaselineUser` does the same pattern of reads and compare-and-set writes against
   `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
 
@@ -24,6 +28,8 @@ from locust import FastHttpUser, constant, task
 MAX_STEPS = 2000  # random IceCream games end within a few hundred actions; this only bounds a bug
 SUNDAE_SPLIT_STEPS = 40  # a Sundae Split match takes 12 (2 players) to 25 (5 players) actions
 EXAMPLE_SPLITS = 0.3  # how often the Splitter sends the server's example instead of its own split
+FREEZE_FACTORY_TURNS = 60  # the turn_limit of a load-test match: random play needs 400-1100 turns to end
+FREEZE_FACTORY_STEPS = 2000  # 60 turns take about 250 actions (at most 5 slides each); this only bounds a bug
 BASELINE_STEPS = 100  # writes per baseline counter, about a random IceCream game's length
 
 MATCHES = "/v1/matches"
@@ -59,7 +65,7 @@ class MatchPlayer(FastHttpUser):
 
     def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
         """Ask the seat to act for its legal actions, post a random one; the match after it, or None."""
-        token = tokens[state["to_act"][0]]
+        token = tokens[state["waiting_for"][0]]  # whose turn it is (`to_act` may list more seats)
         legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
         if legal is None:
             return None
@@ -137,6 +143,47 @@ class SundaeSplitPlayer(MatchPlayer):
         if legal["kind"] == "constructed":
             return legal["example"] if random.random() < EXAMPLE_SPLITS else random_split(legal["constraints"])
         return super().choose_action(legal)
+
+
+class FreezeFactoryPlayer(MatchPlayer):
+    """Creates a Freeze Factory match for 2 to 4 (at random) with every seat; plays it to its turn limit."""
+
+    last_action: dict[str, Any] | None = None
+
+    @task
+    def play_match(self) -> None:
+        """One match: random turns, FREEZE! claims polled after every slide, until finished."""
+        request = {
+            "game": "freeze_factory",
+            "players": random.randint(2, 4),
+            "options": {"turn_limit": FREEZE_FACTORY_TURNS},
+        }
+        self.play_match_of(request, FREEZE_FACTORY_STEPS)
+
+    def choose_action(self, legal: dict[str, Any]) -> dict[str, Any] | None:
+        """A `fulfil` if there is one, else a random legal action."""
+        fulfil = [action for action in legal.get("actions", []) if action["type"] == "fulfil"]
+        self.last_action = fulfil[0] if fulfil else super().choose_action(legal)
+        return self.last_action
+
+    def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
+        """The active seat's action; after a slide, every other seat asks whether it can call FREEZE!."""
+        self.last_action = None
+        after = super().take_turn(match_id, tokens, state)
+        slid = self.last_action is not None and self.last_action["type"] == "slide"
+        if after is None or after["status"] != "active" or not slid or not after["view"]["freeze_lines"]:
+            return after
+        active = state["waiting_for"][0]
+        for seat, token in tokens.items():
+            if seat == active:
+                continue
+            legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
+            if legal is None or legal["version"] != after["version"]:
+                return None
+            if legal["actions"]:
+                body = {"action": legal["actions"][0], "expected_version": legal["version"]}
+                return self.send("POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body)  # type: ignore[no-any-return]
+        return after
 
 
 class BaselineUser(FastHttpUser):
