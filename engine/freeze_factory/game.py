@@ -227,9 +227,9 @@ class FreezeFactoryState(GameState):
         self.fresh_lines = sorted(line.spaces for line in lines(self.board, SIZE) - before)
         if self.options["auto_freeze"]:
             for other in range(self.players):
-                for cone in self.claimable(other):
-                    if not self.outcome:
-                        self._fulfil(other, cone)
+                # Again after each claim: a cone drawn after a claim may match a line this slide formed too.
+                while not self.outcome and (claims := self.claimable(other)):
+                    self._fulfil(other, claims[0])
 
     def _fulfil(self, seat: int, cone: int) -> None:
         """Lay the cone face up; 'If you now have no cone left in hand, draw a new one' or the game ends."""

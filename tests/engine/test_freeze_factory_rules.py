@@ -829,6 +829,26 @@ def test_auto_freeze_claims_for_every_seat() -> None:
     assert (state.active, state.points_left) == (0, 2)
 
 
+def test_auto_freeze_claims_a_drawn_cone_that_matches_too() -> None:
+    """Assumption auto-freeze-option: 'every open FREEZE!': a cone drawn after a claim may match another fresh line."""
+    t, a = "peach", "cherry"
+    b = third(t, a)
+    c = next(FLAVOURS[f] for f in range(13) if FLAVOURS[f] not in (t, a, b))
+    d = third(t, c)
+    row_cone, column_cone = cone(t, a, b), cone(t, c, d)
+    tiles = {(2, 0): a, (2, 1): b, (0, 2): c, (1, 2): d, (2, 3): t}
+    mine = unrelated_cone(row_cone, column_cone)
+    last = next(i for i in range(26) if i not in (row_cone, column_cone, mine))
+    manual = position(tiles, [[mine], [row_cone]], pile=[last, column_cone])
+    manual.play(0, slide(2, 3, "left"))
+    manual.play(1, freeze(row_cone))
+    assert manual.legal_actions(1) == [freeze(column_cone)]
+    auto = position(tiles, [[mine], [row_cone]], pile=[last, column_cone], options={"auto_freeze": True})
+    auto.play(0, slide(2, 3, "left"))
+    assert auto.fulfilled[1] == [row_cone, column_cone]
+    assert auto.hands[1] == [last] and auto.claimable(1) == []
+
+
 def test_auto_freeze_is_off_by_default() -> None:
     """Assumption auto-freeze-option: 'off by default because calling FREEZE! is part of the printed game'."""
     state = freeze_position()
