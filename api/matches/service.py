@@ -187,8 +187,10 @@ def summary_json(record: MatchRecord) -> dict[str, Any]:
 
 def legal_actions_json(record: MatchRecord, state: GameState, seat: int) -> dict[str, Any]:
     """What the seat may do now, in the form the actions endpoint accepts."""
-    may_act = record.status == ACTIVE and seat in state.acting_seats()
-    space = state.action_space(seat) if may_act else {"kind": "enumerated", "actions": []}
+    acting = record.status == ACTIVE and seat in state.acting_seats()
+    space = state.action_space(seat) if acting else {"kind": "enumerated", "actions": []}
+    # Only this seat reads its answer, so `may_act` can say whether it has anything to do (a claim).
+    may_act = acting and (space["kind"] != "enumerated" or bool(space["actions"]))
     return {"version": record.version, "seat": seat, "may_act": may_act, **space}
 
 

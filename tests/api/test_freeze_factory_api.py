@@ -320,7 +320,7 @@ class Table:
             for player in self.seats:
                 assert player.seat is not None
                 legal = player.legal()
-                assert legal["may_act"] and legal["version"] == public["version"]
+                assert legal["may_act"] == bool(legal["actions"]) and legal["version"] == public["version"]
                 if player.seat == active:
                     continue
                 assert all(a["type"] == "freeze" for a in legal["actions"])
