@@ -109,9 +109,9 @@ class FreezeFactoryState(GameState):
             return []
         if seat != self.active:
             return [{"type": "freeze", "cone": cone} for cone in self.claimable(seat)]
-        if self.phase == ROLL:
-            return [{"type": "roll"}, {"type": "no_roll"}]
         actions: list[Action] = [{"type": "fulfil", "cone": cone} for cone in self.fulfillable()]
+        if self.phase == ROLL:
+            return [{"type": "roll"}, {"type": "no_roll"}, *actions]
         if self.points_left:
             actions += [
                 {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
@@ -139,15 +139,15 @@ class FreezeFactoryState(GameState):
         kind = action.get("type")
         if seat != self.active:
             self._check_freeze(seat, action)
+        elif kind == "fulfil":
+            cone = _cone_of(action)
+            if cone not in self.fulfillable():
+                raise IllegalAction(f"no line of three on the board matches cone {cone} in your hand")
         elif self.phase == ROLL:
             if action not in ({"type": "roll"}, {"type": "no_roll"}):
                 raise IllegalAction('first decide: {"type": "roll"} or {"type": "no_roll"} (exactly 3 points)')
         elif kind == "slide":
             self._check_slide(action)
-        elif kind == "fulfil":
-            cone = _cone_of(action)
-            if cone not in self.fulfillable():
-                raise IllegalAction(f"no line of three on the board matches cone {cone} in your hand")
         elif action != {"type": "end_turn"}:
             raise IllegalAction('send "slide", "fulfil" or "end_turn" during your turn')
 

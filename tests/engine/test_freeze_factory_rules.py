@@ -1045,3 +1045,23 @@ def test_random_playouts_keep_every_cone_once() -> None:
             state.play(seat, state.sample_action(seat, rng))
             assert sorted(_all_cones(state)) == list(range(26))
             assert state.points_left >= 0
+
+
+def test_the_next_player_may_fulfil_before_deciding_to_roll() -> None:
+    """'If, during or at the end of your turn, you arrange three flavours ... you have fulfilled the order.'
+
+    The roll decision is part of the turn, so a line already on the board (here one the previous
+    player's last slide formed) may be fulfilled first (assumption own-lines); then the roll choice remains.
+    """
+    mine = cone_of_pair("mint", "peach")
+    state = position(
+        {(2, 0): "mint", (2, 1): "peach", (2, 3): third("mint", "peach")},
+        [[cone_of_pair("strawberry", "mint")], [mine]],
+        points=1,
+    )
+    state.play(0, slide(2, 3, "left"))
+    assert state.active == 1 and state.phase == ROLL
+    assert {"type": "fulfil", "cone": mine} in state.legal_actions(1)
+    state.play(1, fulfil(mine))
+    assert mine in state.fulfilled[1] and state.phase == ROLL and state.active == 1
+    assert state.legal_actions(1)[:2] == [{"type": "roll"}, {"type": "no_roll"}]
