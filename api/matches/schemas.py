@@ -48,7 +48,7 @@ class ActionRequestSchema(Schema):
     """POST /v1/matches/{id}/actions."""
 
     action = fields.Dict(keys=fields.String(), required=True)
-    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0))
 
 
 class SeatQuerySchema(Schema):

@@ -11,11 +11,12 @@ from typing import Any
 
 from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
-from api.store import Idempotent, MatchStore
+from api.store import CommitOutcome, Idempotent, MatchStore
 from api.tokens import SeatToken, matches_hash, new_token, token_hash
 from engine import EngineError, Game, GameState, IllegalAction, all_games, get_game
 
 log = logging.getLogger(__name__)
+UNPINNED_ATTEMPTS = 20  # compare-and-set attempts for an action sent without expected_version
 JOIN_ATTEMPTS = 20  # each failed attempt means another seat was taken, so few are ever needed
 
 
@@ -211,7 +212,7 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
 
 
 # --- acting ----------------------------------------------------------------------------------
-def request_fingerprint(action: dict[str, Any], expected_version: int) -> str:
+def request_fingerprint(action: dict[str, Any], expected_version: int | None) -> str:
     """A hash of what was asked, to tell a true retry from a reused Idempotency-Key."""
     canonical = json.dumps({"action": action, "expected_version": expected_version}, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -235,20 +236,48 @@ def apply_action(
     record: MatchRecord,
     seat: int,
     action: dict[str, Any],
-    expected_version: int,
+    expected_version: int | None,
     idempotency_key: str | None,
 ) -> dict[str, Any]:
-    """Check and apply one action with compare-and-set; the seat's view of the new version."""
+    """Check and apply one action with compare-and-set; the seat's view of the new version.
+
+    Without `expected_version` the action applies to whatever version is current: on a lost
+    compare-and-set the server reads the match again and re-checks the action, a few times.
+    """
     fingerprint = request_fingerprint(action, expected_version)
     if idempotency_key:
         prior = stored_answer(store, record, seat, idempotency_key, fingerprint)
         if prior is not None:
             return prior
+    for _ in range(UNPINNED_ATTEMPTS):
+        outcome, body = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint)
+        if outcome.kind == "ok":
+            return body
+        if outcome.kind == "replay" and outcome.replayed is not None:
+            return dict(json.loads(outcome.replayed)["body"])
+        if outcome.kind == "missing":
+            raise NotFound(f"no match {record.id!r} (it expired)")
+        if expected_version is not None:
+            raise StaleVersion(outcome.version or 0)
+        record = load_match(store, record.id)
+    raise StaleVersion(record.version)  # the match changed at every attempt
+
+
+def commit_action(
+    store: MatchStore,
+    record: MatchRecord,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> tuple[CommitOutcome, dict[str, Any]]:
+    """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
         raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
     if record.status == FINISHED:
         raise Conflict("match-over", "the match is over")
-    if expected_version != record.version:
+    if expected_version is not None and expected_version != record.version:
         raise StaleVersion(record.version)
     state = engine_state(record)
     play_checked(state, seat, action)
@@ -256,17 +285,10 @@ def apply_action(
     after.status = FINISHED if state.is_over() else ACTIVE
     body = match_json(after, state, seat)
     entry = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
-    answer = (
-        Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body})) if idempotency_key else None
-    )
-    outcome = store.commit(after, record.version, entry, answer, seat, previous_status=record.status)
-    if outcome.kind == "replay" and outcome.replayed is not None:
-        return dict(json.loads(outcome.replayed)["body"])
-    if outcome.kind == "stale":
-        raise StaleVersion(outcome.version or 0)
-    if outcome.kind == "missing":
-        raise NotFound(f"no match {record.id!r} (it expired)")
-    return body
+    answer = None
+    if idempotency_key:
+        answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))
+    return store.commit(after, record.version, entry, answer, seat, previous_status=record.status), body
 
 
 def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:

@@ -101,3 +101,19 @@ def test_concurrent_joins_never_give_one_seat_twice(app: Flask) -> None:
         assert len(seats) == len(set(seats)) <= 2
         state = app.test_client().get(match.url()).get_json()
         assert sum(seat["filled"] for seat in state["seats"]) == len(seats)
+
+
+def test_unpinned_actions_are_rechecked_on_the_current_version(app: Flask) -> None:
+    """Without expected_version the server retries its compare-and-set, re-checking the rules each time."""
+    match = create_match(app.test_client(), seed="unpinned")
+    headers = bearer(match.tokens[0])
+    answers = race(app, match, [({"action": MOVE_LEFT}, headers)] * 6)
+    statuses = sorted(status for status, _ in answers)
+    # Seat 0 has one movement point: one move applies, the rest are re-checked and refused as out of turn.
+    assert statuses == [200] + [409] * 5, answers
+    assert all(body["code"] == "not-your-turn" for status, body in answers if status == 409)
+    assert len(app.test_client().get(match.url("/log")).get_json()["entries"]) == 1
+    # Both seats acting at once, unpinned: each applies on whatever version is current, none is lost.
+    second = create_match(app.test_client(), seed="unpinned-2")
+    first = app.test_client().post(second.url("/actions"), json={"action": MOVE_LEFT}, headers=bearer(second.tokens[0]))
+    assert first.status_code == 200 and first.get_json()["version"] == 1

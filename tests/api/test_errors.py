@@ -117,7 +117,11 @@ def test_action_errors_have_their_codes(client: FlaskClient, match: Match) -> No
         client.post(url, json={"action": illegal, "expected_version": 0}, headers=seat0), 422, "illegal-action"
     )
     assert "movement points" in body["detail"]
-    body = assert_problem(client.post(url, json={"action": MOVE}, headers=seat0), 400, "invalid-request")
+    body = assert_problem(client.post(url, json={"expected_version": 0}, headers=seat0), 400, "invalid-request")
+    assert "action" in body["errors"]
+    body = assert_problem(
+        client.post(url, json={"action": MOVE, "expected_version": "0"}, headers=seat0), 400, "invalid-request"
+    )
     assert "expected_version" in body["errors"]
     bad_key = {**seat0, "Idempotency-Key": "k" * 500}
     assert_problem(

@@ -579,7 +579,7 @@ def scenario_errors(contract: ContractClient) -> None:
     contract.get(f"{url}/legal-actions?seat=x", headers=bearer(tokens[0]), expect=400, request_valid=False)
     seat0 = bearer(tokens[0])
     for bad in (
-        {"action": MOVE},
+        {"expected_version": 0},
         {"action": [1], "expected_version": 0},
         {**act, "seat": 0},
         {**act, "expected_version": -1},
