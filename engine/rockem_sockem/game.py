@@ -1,0 +1,341 @@
+"""Rock'em Sock'em Robots Dice Game rules: every rule of ../shared/rules/rockem-sockem-robots-dice.txt.
+
+A round: the flipper sends `flip` (the Match Coin picks colour or icon), then both seats race with
+`roll` actions that keep some dice and re-roll the rest. In `rounds` mode a roll is a step both
+seats answer before the server rolls for both; in `realtime` mode each roll happens at once and
+the first matching roll to arrive grabs the coin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import CorruptState, IllegalAction
+from engine.info import GameInfo
+from engine.options import OptionSet, OptionSpec
+from engine.protocol import Action, Game, GameState, View
+from engine.result import Result
+from engine.rng import Rng
+from engine.rockem_sockem.components import (
+    ASSUMPTIONS,
+    BLOCK,
+    COIN_SIDES,
+    DICE,
+    FACES,
+    HIT_CARDS,
+    KEEP_SETS,
+    KNOCKOUT,
+    MISS_CARDS,
+)
+
+FLIP, RACE = "flip", "race"
+ROUNDS, REALTIME = "rounds", "realtime"
+
+OPTIONS = OptionSet(
+    (
+        OptionSpec(
+            "mode",
+            "choice",
+            ROUNDS,
+            "rounds: each roll is a step both seats answer, fair to slow clients; realtime: roll whenever you like.",
+            choices=(ROUNDS, REALTIME),
+        ),
+    )
+)
+
+INFO = GameInfo(
+    id="rockem_sockem",
+    name="Rock'em Sock'em Robots Dice Game",
+    min_players=2,
+    max_players=2,
+    summary="Both robots roll at once to match the Match Coin; the loser of each round turns a Fight Card.",
+    information="imperfect",
+    chance=True,
+    cooperative=False,
+    simultaneous=True,
+    options=OPTIONS,
+    assumptions=ASSUMPTIONS,
+)
+
+
+@dataclass
+class Corner:
+    """One player's Fight Cards and dice: face-down HITs and MISSes, the cards shown, the dice rolled."""
+
+    hits_down: int = HIT_CARDS
+    misses_down: int = MISS_CARDS
+    hits_shown: int = 0
+    misses_shown: int = 0
+    dice: list[int] | None = None  # face indexes; None until the first roll of the round
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return dict(vars(self), dice=None if self.dice is None else list(self.dice))
+
+    def public_json(self) -> dict[str, Any]:
+        """What everyone sees: how many cards are face down, the cards shown, the dice."""
+        return {
+            "face_down": self.hits_down + self.misses_down,
+            "hits_shown": self.hits_shown,
+            "misses_shown": self.misses_shown,
+            "dice": None if self.dice is None else [FACES[f] for f in self.dice],
+        }
+
+
+@dataclass
+class RockemSockemState(GameState):
+    """Both corners, the coin, whose flip it is, and (rounds mode) the keeps already sent."""
+
+    players: int
+    options: dict[str, Any]
+    rng: Rng
+    corners: list[Corner] = field(default_factory=lambda: [Corner(), Corner()])
+    phase: str = FLIP
+    flipper: int = 0
+    coin: str | None = None
+    round: int = 1
+    pending: list[list[int] | None] = field(default_factory=lambda: [None, None])
+    last_round: dict[str, Any] | None = None
+    outcome: Result | None = None
+
+    game_id = "rockem_sockem"
+
+    # --- whose move -------------------------------------------------------------------------
+    def acting_seats(self) -> tuple[int, ...]:
+        """The flipper; then both racers (in rounds mode, those who have not answered this step)."""
+        if self.outcome:
+            return ()
+        if self.phase == FLIP:
+            return (self.flipper,)
+        if self.options["mode"] == REALTIME:
+            return (0, 1)
+        return tuple(seat for seat in (0, 1) if self.pending[seat] is None)
+
+    def is_over(self) -> bool:
+        """True after a knock-out."""
+        return self.outcome is not None
+
+    def result(self) -> Result | None:
+        """'The first player to show 3 HITS on their Fight Cards is KNOCKED OUT and loses!'"""
+        return self.outcome
+
+    # --- what may be done -------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The flip, or every set of dice to keep (none on the round's first roll)."""
+        if seat not in self.acting_seats():
+            return []
+        if self.phase == FLIP:
+            return [{"type": "flip"}]
+        if self.corners[seat].dice is None:
+            return [{"type": "roll", "keep": []}]
+        return [{"type": "roll", "keep": list(keep)} for keep in KEEP_SETS]
+
+    def check_action(self, seat: int, action: Action) -> None:
+        """A flip from the flipper, or a roll keeping distinct dice (not all four)."""
+        if self.phase == FLIP:
+            if action != {"type": "flip"}:
+                raise IllegalAction('the round starts with the flipper\'s {"type": "flip"}')
+            return
+        keep = action.get("keep")
+        if set(action) != {"type", "keep"} or action.get("type") != "roll" or not isinstance(keep, list):
+            raise IllegalAction('a roll is {"type": "roll", "keep": [indexes of the dice to keep]}')
+        if any(type(die) is not int or not 0 <= die < DICE for die in keep) or len(set(keep)) != len(keep):
+            raise IllegalAction(f"keep lists distinct dice, each 0 to {DICE - 1}")
+        if self.corners[seat].dice is None and keep:
+            raise IllegalAction("the first roll of a round rolls all four dice: keep nothing")
+        if len(keep) == DICE:
+            raise IllegalAction("keeping all four dice is not a roll")
+
+    # --- changing the state -----------------------------------------------------------------
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """Flip the coin, or roll (at once in realtime, when both have answered in rounds mode)."""
+        if action["type"] == "flip":
+            self._flip()
+        elif self.options["mode"] == REALTIME:
+            self._roll(seat, action["keep"])
+            if self._matched(seat):
+                self._grab(seat)
+        else:
+            self.pending[seat] = list(action["keep"])
+            if all(keep is not None for keep in self.pending):
+                self._roll_both()
+
+    def _flip(self) -> None:
+        """'one player will flip the Match Coin'; 'as soon as the coin is flipped, you can start rolling'."""
+        self.coin = self.rng.choice(COIN_SIDES)
+        self.phase = RACE
+        for corner in self.corners:
+            corner.dice = None
+        self.pending = [None, None]
+
+    def _roll(self, seat: int, keep: list[int]) -> None:
+        """Re-roll every die not kept."""
+        corner = self.corners[seat]
+        dice = corner.dice or [0] * DICE
+        corner.dice = [dice[i] if i in keep else self.rng.below(len(FACES)) for i in range(DICE)]
+
+    def _roll_both(self) -> None:
+        """Rounds mode: both answered, so both roll; a seat that alone matched grabs the coin."""
+        for seat in (0, 1):
+            self._roll(seat, self.pending[seat] or [])
+        self.pending = [None, None]
+        matched = [seat for seat in (0, 1) if self._matched(seat)]
+        if len(matched) == 1:
+            self._grab(matched[0])
+        elif matched:
+            # Both matched in the same roll: nobody was first (assumption both-match-in-one-roll).
+            self._next_round({"grabbed_by": None, "both_matched": True})
+
+    def _matched(self, seat: int) -> bool:
+        """All dice the same colour (colour side) or the same icon (icon side), or all blocks on either side."""
+        faces = [FACES[f] for f in self.corners[seat].dice or []]
+        if all(face["icon"] == BLOCK for face in faces):
+            return True
+        key = "colour" if self.coin == "colour" else "icon"
+        return len({face[key] for face in faces}) == 1
+
+    def _grab(self, seat: int) -> None:
+        """'grab the Match Coin! ... The player who DIDN'T get the coin has to turn over ONE Fight Card.'"""
+        loser = 1 - seat
+        event: dict[str, Any] = {"grabbed_by": seat, "both_matched": False, "healed": False, "turned": None}
+        blocks = all(FACES[f]["icon"] == BLOCK for f in self.corners[seat].dice or [])
+        if blocks:
+            # Down for the Count: turn one card back over, and reshuffle.
+            event["healed"] = self._heal(seat)
+        if not blocks or self.coin == "icon":
+            event["turned"] = self._turn_card(loser)
+        if self.corners[loser].hits_shown >= KNOCKOUT:
+            self.outcome = Result(
+                scores=tuple(1 if s == seat else 0 for s in (0, 1)),
+                ranking=((seat,), (loser,)),
+                winners=(seat,),
+                reason=f"seat {loser} shows {KNOCKOUT} HITs: knocked out",
+            )
+            self.last_round = event
+            return
+        self._next_round(event)
+
+    def _heal(self, seat: int) -> bool:
+        """Turn a shown HIT (else a shown MISS) back face down; True if a card was turned back."""
+        corner = self.corners[seat]
+        if corner.hits_shown:
+            corner.hits_shown, corner.hits_down = corner.hits_shown - 1, corner.hits_down + 1
+        elif corner.misses_shown:
+            corner.misses_shown, corner.misses_down = corner.misses_shown - 1, corner.misses_down + 1
+        else:
+            return False
+        return True
+
+    def _turn_card(self, seat: int) -> dict[str, Any]:
+        """Turn one face-down card at random: a HIT or a MISS."""
+        corner = self.corners[seat]
+        hit = self.rng.below(corner.hits_down + corner.misses_down) < corner.hits_down
+        if hit:
+            corner.hits_down, corner.hits_shown = corner.hits_down - 1, corner.hits_shown + 1
+        else:
+            corner.misses_down, corner.misses_shown = corner.misses_down - 1, corner.misses_shown + 1
+        return {"seat": seat, "card": "HIT" if hit else "MISS"}
+
+    def _next_round(self, event: dict[str, Any]) -> None:
+        """'Now the other player flips the Match Coin and play continues.'"""
+        self.last_round = event
+        self.flipper = 1 - self.flipper
+        self.phase, self.coin = FLIP, None
+        self.round += 1
+        self.pending = [None, None]
+
+    def clone(self) -> RockemSockemState:
+        """An independent copy."""
+        return RockemSockemState(
+            self.players,
+            self.options,
+            self.rng.clone(),
+            [Corner(**c.to_json()) for c in self.corners],
+            self.phase,
+            self.flipper,
+            self.coin,
+            self.round,
+            [None if keep is None else list(keep) for keep in self.pending],
+            None if self.last_round is None else dict(self.last_round),
+            self.outcome,
+        )
+
+    # --- what each viewer sees --------------------------------------------------------------
+    def view(self, viewer: int | None) -> View:
+        """Dice, coin and cards are public; a keep sent this step only to its sender."""
+        return {
+            "mode": self.options["mode"],
+            "round": self.round,
+            "phase": None if self.outcome else self.phase,
+            "flipper": self.flipper,
+            "coin": self.coin,
+            "corners": [corner.public_json() for corner in self.corners],
+            "answered": [keep is not None for keep in self.pending],
+            "my_keep": self.pending[viewer] if viewer is not None else None,
+            "last_round": self.last_round,
+        }
+
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        """A keep is hidden from the other seat while it waits for that seat's answer."""
+        if action.get("type") == "roll" and viewer != seat and self.pending[seat] is not None:
+            return {"type": "roll", "keep": None}
+        return action
+
+    def determinize(self, viewer: int | None, rng: Rng) -> RockemSockemState:
+        """Fresh chance, and any keep the viewer has not seen replaced by a random one."""
+        copy = self.clone()
+        copy.rng = Rng(rng.next_u64())
+        for seat in (0, 1):
+            if seat != viewer and copy.pending[seat] is not None:
+                options = [[]] if copy.corners[seat].dice is None else [list(k) for k in KEEP_SETS]
+                copy.pending[seat] = rng.choice(options)
+        return copy
+
+    # --- storage ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON."""
+        return {
+            "game": self.game_id,
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "corners": [corner.to_json() for corner in self.corners],
+            "phase": self.phase,
+            "flipper": self.flipper,
+            "coin": self.coin,
+            "round": self.round,
+            "pending": [None if keep is None else list(keep) for keep in self.pending],
+            "last_round": self.last_round,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+
+class RockemSockem(Game):
+    """The Rock'em Sock'em Robots Dice Game object."""
+
+    info = INFO
+
+    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RockemSockemState:
+        """Five Fight Cards shuffled face down and four dice each; seat 0 flips first."""
+        return RockemSockemState(players, options, Rng.from_seed(seed))
+
+    def state_from_json(self, data: dict[str, Any]) -> RockemSockemState:
+        """Read back a state written by `to_json`."""
+        try:
+            outcome = data["outcome"]
+            return RockemSockemState(
+                int(data["players"]),
+                OPTIONS.resolve(data["options"]),
+                Rng(int(data["rng"])),
+                [Corner(**corner) for corner in data["corners"]],
+                str(data["phase"]),
+                int(data["flipper"]),
+                data["coin"],
+                int(data["round"]),
+                [None if keep is None else list(keep) for keep in data["pending"]],
+                data["last_round"],
+                Result.from_json(outcome) if outcome else None,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise CorruptState(f"not a Rock'em Sock'em state: {error}") from error
