@@ -40,6 +40,8 @@ from tests.api.openapi_support import (
 )
 from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, claim_position, leaks
 from tests.api.test_freeze_factory_api import Table as FreezeFactoryTable
+from tests.api.test_rockem_sockem_api import FLIP
+from tests.api.test_rockem_sockem_api import Table as RockemSockemTable
 from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
 
 # The shortest IceCream win from the start (found by breadth-first search): seat 0 stacks yellow.
@@ -55,6 +57,15 @@ WINNING_LINE: list[tuple[int, dict[str, Any]]] = [
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
 SUNDAE_SEED = "sundae"  # the Sundae Split examples: 3 players, this seed, the line in the request examples
 UNREACHABLE_REDIS = "unix:///nonexistent-parlour-test/redis.sock"
+# The Rock'em Sock'em examples: rounds mode, seed `robots`; seat 0 flips, both roll all four dice,
+# then seat 0 answers the next step keeping dice 0 and 2.
+ROCKEM_SOCKEM_SEED = "robots"
+ROCKEM_SOCKEM_LINE: list[tuple[int, dict[str, Any]]] = [
+    (0, {"type": "flip"}),
+    (0, {"type": "roll", "keep": []}),
+    (1, {"type": "roll", "keep": []}),
+    (0, {"type": "roll", "keep": [0, 2]}),
+]
 
 
 @pytest.fixture
@@ -158,6 +169,44 @@ class FreezeFactoryContract:
                     self.check("FreezeFactoryAction", entry["action"])
             elif "view" in body:
                 self.check("FreezeFactoryView", body["view"])
+        return exchange.response
+
+    def check(self, name: str, value: Any) -> None:
+        """The value follows the named component schema."""
+        if name not in self.validators:
+            self.validators[name] = component_validator(self.contract.document, name)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in self.validators[name].iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+        self.checked[name] += 1
+
+
+@dataclass
+class RockemSockemContract:
+    """Sends requests through the checked client, and checks Rock'em Sock'em's parts of every answer."""
+
+    contract: ContractClient
+    checked: Counter[str] = field(default_factory=Counter)
+    validators: dict[str, OAS31Validator] = field(default_factory=dict)
+
+    def open(self, url: str, method: str = "GET", **kwargs: Any) -> TestResponse:
+        """One request, checked against the document; the game's shapes checked against its schemas."""
+        exchange = self.contract.call(method, url, request_valid=True, **kwargs)
+        if exchange.status in (200, 201):
+            body = exchange.json
+            if "options" in body:
+                self.check("RockemSockemOptions", body["options"])
+            if url.endswith("/legal-actions"):
+                for action in body["actions"]:
+                    self.check("RockemSockemAction", action)
+            elif url.endswith("/log"):
+                for entry in body["entries"]:
+                    self.check("RockemSockemLoggedAction", entry["action"])
+                    if entry["action"].get("keep", []) is None:
+                        self.checked["redacted keep"] += 1
+            elif "view" in body:
+                self.check("RockemSockemView", body["view"])
+                if body["view"]["last_round"] is not None:
+                    self.check("RockemSockemLastRound", body["view"]["last_round"])
         return exchange.response
 
     def check(self, name: str, value: Any) -> None:
@@ -403,6 +452,46 @@ def test_freeze_factory_examples_are_real_positions() -> None:
     catalog = named["FreezeFactoryGame"]["value"]
     assert {**catalog, "assumptions": entry["assumptions"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
+
+
+def test_rockem_sockem_examples_are_real_positions() -> None:
+    """The Rock'em Sock'em examples show what the engine gives for rounds mode, seed `robots`."""
+    document = load_document()
+    paths, named = document["paths"], document["components"]["examples"]
+    legal = paths["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]["content"]["application/json"]
+    actions = paths["/v1/matches/{match_id}/actions"]["post"]
+    requests = actions["requestBody"]["content"]["application/json"]["examples"]
+    refused = actions["responses"]["422"]["content"]["application/problem+json"]["examples"]
+    game = get_game("rockem_sockem")
+    assert game is not None
+    state = game.replay(2, {}, ROCKEM_SOCKEM_SEED, ROCKEM_SOCKEM_LINE)
+
+    match = named["RockemSockemMatch"]["value"]
+    assert match["view"] == state.view(match["viewer"]) and match["version"] == len(ROCKEM_SOCKEM_LINE)
+    assert match["viewer"] == 1 and match["view"]["my_keep"] is None and state.view(0)["my_keep"] == [0, 2]
+    assert match["to_act"] == list(state.acting_seats()) == [1] and match["waiting_for"] == list(state.waiting_for())
+    assert match["options"] == state.options
+    log = named["RockemSockemLog"]["value"]
+    assert [(e["version"], e["seat"]) for e in log["entries"]] == [(1, 0), (2, 0), (3, 1), (4, 0)]
+    shown = [state.redact_action(seat, action, log["viewer"]) for seat, action in ROCKEM_SOCKEM_LINE]
+    assert [e["action"] for e in log["entries"]] == shown and shown[-1] == {"type": "roll", "keep": None}
+    for example in (match, log):
+        assert example["seed_commitment"] == hashlib.sha256(ROCKEM_SOCKEM_SEED.encode()).hexdigest()
+
+    roll = legal["examples"]["rockemSockemRoll"]["value"]
+    assert roll["version"] == len(ROCKEM_SOCKEM_LINE) and roll["actions"] == state.legal_actions(roll["seat"])
+    assert requests["rockemSockemFlip"]["value"] == {"action": FLIP}
+    assert requests["rockemSockemRoll"]["value"] == {"action": ROCKEM_SOCKEM_LINE[-1][1]}  # unpinned
+    with pytest.raises(IllegalAction) as refusal:
+        state.clone().play(1, {"type": "roll", "keep": [0, 1, 2, 3]})
+    assert refused["illegalKeep"]["value"]["detail"] == refusal.value.reason
+
+    entry = game.info.to_json()
+    catalog = named["RockemSockemGame"]["value"]
+    assert {**catalog, "assumptions": entry["assumptions"]} == entry
+    assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
+    options = document["components"]["schemas"]["RockemSockemOptions"]["properties"]
+    assert options["mode"]["enum"] == entry["options"][0]["choices"] and options["mode"]["default"] == "rounds"
 
 
 # --- scenarios: each drives the server through the checked client ----------------------------------
@@ -732,6 +821,42 @@ def scenario_freeze_factory(contract: ContractClient, players: int) -> FreezeFac
     assert claimant.act({"type": "freeze", "cone": CLAIMED_CONE}, version).status_code == 409
     assert active.act({"type": "slide", "space": [0, 0], "direction": "up"}, version + 1).status_code == 422
     return checked
+
+
+def scenario_rockem_sockem(contract: ContractClient, mode: str) -> RockemSockemContract:
+    """A whole Rock'em Sock'em match by one client per seat, a hidden keep, refusals; every answer checked."""
+    checked = RockemSockemContract(contract)
+    table = RockemSockemTable.create(lambda: checked, mode, f"contract-{mode}")
+    zero, one, public = table.client(0), table.client(1), table.client(None)
+    assert one.act(FLIP)[1]["code"] == "not-your-turn"
+    assert zero.act({"type": "roll", "keep": []})[1]["code"] == "illegal-action"
+    assert zero.act(FLIP)[0] == 200
+    assert one.act({"type": "roll", "keep": [0]})[1]["code"] == "illegal-action"
+    assert zero.act({"type": "roll", "keep": []})[0] == 200
+    if mode == "rounds":
+        assert zero.act({"type": "roll", "keep": []})[1]["code"] == "not-your-turn"  # one answer per step
+        public.get("/log")  # seat 0's keep shown as null
+        assert one.get("/legal-actions")["may_act"] and not zero.get("/legal-actions")["may_act"]
+    final = table.play_in_turn()
+    assert final["status"] == "finished" and final["result"]["winners"]
+    table.check_against_replay(final)
+    assert zero.act(FLIP)[1]["code"] == "match-over"
+    stale = RockemSockemTable.create(lambda: checked, mode, f"contract-stale-{mode}")
+    assert stale.client(0).act(FLIP, expected_version=0)[0] == 200
+    assert stale.client(1).act({"type": "roll", "keep": []}, expected_version=0)[1]["code"] == "stale-version"
+    catalog = contract.get("/v1/games/rockem_sockem", expect=200, request_valid=True).json
+    assert [option["name"] for option in catalog["options"]] == ["mode"]
+    return checked
+
+
+@pytest.mark.parametrize("mode", ["rounds", "realtime"])
+def test_a_rockem_sockem_match(contract: ContractClient, mode: str) -> None:
+    checked = scenario_rockem_sockem(contract, mode)
+    assert checked.checked["RockemSockemView"] > 20 and checked.checked["RockemSockemAction"] > 20
+    assert checked.checked["RockemSockemLoggedAction"] > 20 and checked.checked["RockemSockemLastRound"] > 5
+    assert checked.checked["RockemSockemOptions"] > 20
+    if mode == "rounds":
+        assert checked.checked["redacted keep"] >= 1
 
 
 @pytest.mark.parametrize("players", [2, 4])
