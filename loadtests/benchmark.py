@@ -198,6 +198,7 @@ PLAYERS = {
     "icecream": "IceCreamPlayer",
     "sundae_split": "SundaeSplitPlayer",
     "freeze_factory": "FreezeFactoryPlayer",
+    "rockem_sockem": "RockemSockemPlayer",
 }  # game id -> Locust user class
 
 

@@ -8,6 +8,10 @@
   seat, with the option `turn_limit` (60 turns) so that each user goes through many matches: the
   seat whose turn it is (`waiting_for`) takes a random legal action, preferring `fulfil`; after
   each of its slides the other seats poll their legal actions and call FREEZE! when they can.
+* `RockemSockemPlayer` plays Rock'em Sock'em matches holding both seats, in `realtime` mode half
+  the time (`rounds` otherwise): the flipper flips, then every seat in `to_act` reads its legal
+  actions and rolls, keeping the dice of the largest group on the coin's side. Rolls are sent
+  without `expected_version`, as racing clients should send them.
 * `BaselineUser` does the same pattern of reads and compare-and-set writes against
   `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
 
@@ -30,6 +34,8 @@ SUNDAE_SPLIT_STEPS = 40  # a Sundae Split match takes 12 (2 players) to 25 (5 pl
 EXAMPLE_SPLITS = 0.3  # how often the Splitter sends the server's example instead of its own split
 FREEZE_FACTORY_TURNS = 60  # the turn_limit of a load-test match: random play needs 400-1100 turns to end
 FREEZE_FACTORY_STEPS = 2000  # 60 turns take about 250 actions (at most 5 slides each); this only bounds a bug
+ROCKEM_SOCKEM_STEPS = 500  # turns (one action per seat in to_act); a match takes 20-150 actions; this bounds a bug
+ROCKEM_SOCKEM_REALTIME = 0.5  # how often a match is played in realtime mode rather than rounds
 BASELINE_STEPS = 100  # writes per baseline counter, about a random IceCream game's length
 
 MATCHES = "/v1/matches"
@@ -183,6 +189,46 @@ class FreezeFactoryPlayer(MatchPlayer):
             if legal["actions"]:
                 body = {"action": legal["actions"][0], "expected_version": legal["version"]}
                 return self.send("POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body)  # type: ignore[no-any-return]
+        return after
+
+
+def favoured_keep(view: dict[str, Any], seat: int) -> list[int]:
+    """Rock'em Sock'em: the dice of the largest group on the coin's side (at most three); none on a first roll."""
+    dice = view["corners"][seat]["dice"]
+    if dice is None:
+        return []
+    key = "colour" if view["coin"] == "colour" else "icon"
+    values = [face[key] for face in dice]
+    best = max(values, key=values.count)
+    return [i for i, value in enumerate(values) if value == best][:3]
+
+
+class RockemSockemPlayer(MatchPlayer):
+    """Creates a Rock'em Sock'em match (realtime half the time) with both seats; plays it to a knock-out."""
+
+    @task
+    def play_match(self) -> None:
+        """One whole match: flips and unpinned rolls until a robot is knocked out."""
+        mode = "realtime" if random.random() < ROCKEM_SOCKEM_REALTIME else "rounds"
+        self.play_match_of({"game": "rockem_sockem", "players": 2, "options": {"mode": mode}}, ROCKEM_SOCKEM_STEPS)
+
+    def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
+        """Every seat in `to_act` acts once, without `expected_version`; the match after the last action."""
+        after: dict[str, Any] | None = state
+        for seat in state["to_act"]:
+            if after is None or after["status"] != "active" or seat not in after["to_act"]:
+                break  # the other seat's roll grabbed the coin (realtime), or the match ended
+            legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=tokens[seat])
+            if legal is None or not legal["actions"]:
+                self.report_failure(LEGAL_ACTIONS, "a seat in to_act has no legal action")
+                return None
+            action = legal["actions"][0] if legal["actions"][0]["type"] == "flip" else None
+            if action is None:
+                action = {"type": "roll", "keep": favoured_keep(after["view"], seat)}
+                if action not in legal["actions"]:
+                    action = random.choice(legal["actions"])
+            path = f"{MATCHES}/{match_id}/actions"
+            after = self.send("POST", path, ACTIONS, token=tokens[seat], json={"action": action})
         return after
 
 
