@@ -137,6 +137,8 @@ class RockemSockemState(GameState):
             if action != {"type": "flip"}:
                 raise IllegalAction('the round starts with the flipper\'s {"type": "flip"}')
             return
+        if action.get("type") == "flip":
+            raise IllegalAction("the coin is already flipped: race with rolls until someone grabs it")
         keep = action.get("keep")
         if set(action) != {"type", "keep"} or action.get("type") != "roll" or not isinstance(keep, list):
             raise IllegalAction('a roll is {"type": "roll", "keep": [indexes of the dice to keep]}')
@@ -188,22 +190,29 @@ class RockemSockemState(GameState):
             self._next_round({"grabbed_by": None, "both_matched": True})
 
     def _matched(self, seat: int) -> bool:
-        """All dice the same colour (colour side) or the same icon (icon side), or all blocks on either side."""
-        faces = [FACES[f] for f in self.corners[seat].dice or []]
-        if all(face["icon"] == BLOCK for face in faces):
-            return True
+        """All dice match the coin's side, or all show the block icon (on either side)."""
+        return self._matches_coin(seat) or self._all_blocks(seat)
+
+    def _matches_coin(self, seat: int) -> bool:
+        """All dice the same colour (colour side) or the same icon (icon side)."""
+        dice = self.corners[seat].dice
         key = "colour" if self.coin == "colour" else "icon"
-        return len({face[key] for face in faces}) == 1
+        return dice is not None and len({FACES[f][key] for f in dice}) == 1
+
+    def _all_blocks(self, seat: int) -> bool:
+        """'NO MATTER WHAT THE MATCH COIN SHOWS, if you roll all of this icon [block]'."""
+        dice = self.corners[seat].dice
+        return dice is not None and all(FACES[f]["icon"] == BLOCK for f in dice)
 
     def _grab(self, seat: int) -> None:
         """'grab the Match Coin! ... The player who DIDN'T get the coin has to turn over ONE Fight Card.'"""
         loser = 1 - seat
         event: dict[str, Any] = {"grabbed_by": seat, "both_matched": False, "healed": False, "turned": None}
-        blocks = all(FACES[f]["icon"] == BLOCK for f in self.corners[seat].dice or [])
-        if blocks:
+        if self._all_blocks(seat):
             # Down for the Count: turn one card back over, and reshuffle.
             event["healed"] = self._heal(seat)
-        if not blocks or self.coin == "icon":
+        if self._matches_coin(seat):
+            # A match of the coin's side (all blocks always are one on the icon side) costs the loser a card.
             event["turned"] = self._turn_card(loser)
         if self.corners[loser].hits_shown >= KNOCKOUT:
             self.outcome = Result(
@@ -272,9 +281,14 @@ class RockemSockemState(GameState):
             "coin": self.coin,
             "corners": [corner.public_json() for corner in self.corners],
             "answered": [keep is not None for keep in self.pending],
-            "my_keep": self.pending[viewer] if viewer is not None else None,
+            "my_keep": self._own_keep(viewer),
             "last_round": self.last_round,
         }
+
+    def _own_keep(self, viewer: int | None) -> list[int] | None:
+        """The keep the viewer sent this step, if it is waiting for the other seat."""
+        keep = None if viewer is None else self.pending[viewer]
+        return None if keep is None else list(keep)
 
     def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
         """A keep is hidden from the other seat while it waits for that seat's answer."""

@@ -265,7 +265,7 @@ def assert_refusals_are_reasoned(table: Table) -> Counter[tuple[int, str]]:
 def grabs_per_flip(final: dict[str, Any], entries: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
     """Replay the log one action at a time: exactly one roll ends each coin flip (a grab, or a tie in
     rounds mode) and no roll applies between the end of a round and the next flip. The loser of a
-    grab turns exactly one card, except on Down for the Count on the colour side (none). Returns
+    grab turns exactly one card, except on Down for the Count with mixed colours on the colour side (none). Returns
     (seat, last_round) for every grab."""
     game = get_game(GAME)
     assert game is not None
@@ -291,8 +291,10 @@ def grabs_per_flip(final: dict[str, Any], entries: list[dict[str, Any]]) -> list
             grabs.append((grabber, event))
             shown = [c.hits_shown + c.misses_shown for c in state.corners]
             shown_before = [c.hits_shown + c.misses_shown for c in before.corners]
-            blocks = all(FACES[f]["icon"] == BLOCK for f in state.corners[grabber].dice or [])
-            expected = 0 if blocks and before.coin == "colour" else 1
+            dice = [FACES[f] for f in state.corners[grabber].dice or []]
+            blocks = all(face["icon"] == BLOCK for face in dice)
+            one_colour = len({face["colour"] for face in dice}) == 1
+            expected = 0 if blocks and before.coin == "colour" and not one_colour else 1
             assert shown[loser] - shown_before[loser] == expected, (event, before.coin)
             assert (event["turned"] is not None) == (expected == 1)
     assert state.is_over() and ended_this_flip == 1
@@ -478,7 +480,7 @@ def test_refused_actions_say_why(client: FlaskClient, opener: Any) -> None:
     refused(flipper, {"type": "roll", "keep": []}, 422, "illegal-action", "flip")
     refused(flipper, {"type": "flip", "coin": "colour"}, 422, "illegal-action", "flip")
     assert flipper.act(FLIP)[0] == 200
-    refused(flipper, FLIP, 422, "illegal-action", "a roll is")
+    refused(flipper, FLIP, 422, "illegal-action", "already flipped")
     refused(other, {"type": "roll", "keep": [0]}, 422, "illegal-action", "first roll")
     refused(other, {"type": "roll"}, 422, "illegal-action", "a roll is")
     refused(other, {"type": "roll", "keep": [], "extra": 1}, 422, "illegal-action", "a roll is")

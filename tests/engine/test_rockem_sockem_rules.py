@@ -473,7 +473,7 @@ def test_two_hits_shown_is_not_a_knock_out() -> None:
 def test_down_for_the_count_on_the_colour_side_heals_and_turns_nothing() -> None:
     """'if you roll all of this icon [block] and grab the Match Coin, you may turn one Fight Card back over'.
 
-    Assumption block-on-colour-side: 'on the colour side the opponent turns no card'.
+    Assumption block-on-colour-side: on the colour side, blocks of mixed colours cost the opponent no card.
     """
     grabber = Corner(hits_down=2, misses_down=1, hits_shown=1, misses_shown=1, dice=[*ALL_BLOCKS[:3], RED_PUNCH])
     rng = ScriptedRng(ALL_BLOCKS[3])
@@ -483,6 +483,24 @@ def test_down_for_the_count_on_the_colour_side_heals_and_turns_nothing() -> None
     assert state.corners[1] == Corner(dice=list(NO_MATCH))
     assert state.last_round == {"grabbed_by": 0, "both_matched": False, "healed": True, "turned": None}
     assert rng.draws == [] and rng.asked == [len(FACES)]  # no card drawn for the opponent
+
+
+def test_four_blocks_of_one_colour_on_the_colour_side_heal_and_turn_a_card() -> None:
+    """'The player who DIDN'T get the coin has to turn over ONE Fight Card': four red blocks are also an ordinary
+    colour match, so besides the heal the opponent turns a card (assumption block-on-colour-side).
+    """
+    grabber = Corner(hits_down=2, misses_down=1, hits_shown=1, misses_shown=1, dice=[RED_BLOCK] * 3 + [RED_PUNCH])
+    rng = ScriptedRng(RED_BLOCK, 0)
+    state = race("colour", [grabber, Corner(dice=list(NO_MATCH))], mode=REALTIME, rng=rng)
+    state.play(0, roll(0, 1, 2))
+    assert (state.corners[0].hits_shown, state.corners[0].hits_down) == (0, 3)
+    assert state.corners[1].hits_shown == 1
+    assert state.last_round == {
+        "grabbed_by": 0,
+        "both_matched": False,
+        "healed": True,
+        "turned": {"seat": 1, "card": "HIT"},
+    }
 
 
 def test_down_for_the_count_on_the_icon_side_also_turns_an_opponent_card() -> None:
