@@ -122,6 +122,10 @@ class GameState(ABC):
         """The form of a logged action that a viewer may see while the game runs."""
         return action
 
+    def redact_log(self, moves: list[tuple[int, Action]], viewer: int | None) -> list[Action]:
+        """Every logged (seat, action) as the viewer may see it while the game runs."""
+        return [self.redact_action(seat, action, viewer) for seat, action in moves]
+
     def determinize(self, viewer: int | None, rng: Rng) -> GameState:
         """A state the viewer cannot tell from this one, hidden parts sampled with `rng`.
 

@@ -199,7 +199,8 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
     """The applied actions in order; hidden parts left out for the viewer until the match ends."""
     if record.status != FINISHED:
         state = engine_state(record)
-        entries = [{**e, "action": state.redact_action(e["seat"], e["action"], viewer)} for e in entries]
+        shown = state.redact_log([(e["seat"], e["action"]) for e in entries], viewer)
+        entries = [{**entry, "action": action} for entry, action in zip(entries, shown, strict=True)]
     return {
         "id": record.id,
         "version": record.version,

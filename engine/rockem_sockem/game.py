@@ -296,6 +296,15 @@ class RockemSockemState(GameState):
             return {"type": "roll", "keep": None}
         return action
 
+    def redact_log(self, moves: list[tuple[int, Action]], viewer: int | None) -> list[Action]:
+        """Only the last roll of a seat whose keep is still pending is hidden; earlier steps are resolved."""
+        hidden = {
+            max(i for i, (s, a) in enumerate(moves) if s == seat and a.get("type") == "roll")
+            for seat in (0, 1)
+            if seat != viewer and self.pending[seat] is not None
+        }
+        return [{"type": "roll", "keep": None} if i in hidden else action for i, (_, action) in enumerate(moves)]
+
     def determinize(self, viewer: int | None, rng: Rng) -> RockemSockemState:
         """Fresh chance, and any keep the viewer has not seen replaced by a random one."""
         copy = self.clone()

@@ -748,3 +748,18 @@ def test_random_playouts_end_in_a_knock_out(mode: str) -> None:
         (loser,) = result.ranking[1]
         assert state.corners[loser].hits_shown == KNOCKOUT
         assert state.corners[1 - loser].hits_shown < KNOCKOUT
+
+
+def test_the_log_hides_only_the_pending_keep() -> None:
+    """A keep waits hidden for the other seat's answer (rounds mode); keeps of resolved steps stay shown."""
+    state = GAME.start(2, None, "log")
+    moves: list[tuple[int, dict[str, Any]]] = [(0, {"type": "flip"}), (0, roll()), (1, roll())]
+    for seat, action in moves:
+        state.play(seat, action)
+    if state.phase == FLIP:  # somebody matched on the first roll; this seed is chosen so nobody does
+        pytest.fail("seed 'log' should leave the race running")
+    pending = (0, {"type": "roll", "keep": [0, 1]})
+    state.play(*pending)
+    shown = state.redact_log([*moves, pending], viewer=1)
+    assert shown[1] == roll() and shown[3] == {"type": "roll", "keep": None}
+    assert state.redact_log([*moves, pending], viewer=0)[3] == pending[1]
