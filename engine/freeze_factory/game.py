@@ -305,6 +305,7 @@ class FreezeFactoryState(GameState):
         copy.rng = Rng(rng.next_u64())
         hidden = [copy.pile, copy.removed, *(hand for seat, hand in enumerate(copy.hands) if seat != viewer)]
         unknown = [cone for cones in hidden for cone in cones]
+        unknown.sort()  # the sample must not depend on where the hidden cones really are
         rng.shuffle(unknown)
         for cones in hidden:
             cones[:], unknown = unknown[: len(cones)], unknown[len(cones) :]

@@ -244,6 +244,7 @@ class SundaeSplitState(GameState):
             slots += [(copy.hand, i) for i in range(len(copy.hand))]
             slots += [(p.face_down, i) for p in copy.piles if p.taken_by is None for i in range(len(p.face_down))]
         unknown = [cards[i] for cards, i in slots]
+        unknown.sort()  # the sample must not depend on where the hidden cards really are
         rng.shuffle(unknown)
         for (cards, i), card in zip(slots, unknown, strict=True):
             cards[i] = card

@@ -173,3 +173,22 @@ def test_random_playouts(game: Game, players: int) -> None:
         playout = play_out(game, players, index)
         assert playout.state.is_over()
         steps += len(playout.log)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_determinization_ignores_what_the_viewer_cannot_see(game: Game, players: int) -> None:
+    """Two states a seat cannot tell apart give that seat the same sample for the same seed (fair AI)."""
+    for index in range(20):
+        state, rng = game.start(players, None, f"fair:{index}"), Rng.from_seed(f"steps:{index}")
+        for _ in range(index * 3):  # some mid-game positions too
+            if state.is_over():
+                break
+            seat = rng.choice(seats_with_actions(state))
+            state.play(seat, state.sample_action(seat, rng))
+        if state.is_over():
+            continue
+        for viewer in (None, *range(players)):
+            twin = state.determinize(viewer, Rng.from_seed(f"twin:{index}"))  # same view, hidden parts moved
+            first = state.determinize(viewer, Rng.from_seed("sample")).to_json()
+            second = twin.determinize(viewer, Rng.from_seed("sample")).to_json()
+            assert canon(first) == canon(second), f"{viewer}'s sample depends on hidden information"
