@@ -119,9 +119,8 @@ class ParlourState:
             passed = self.passed | {self.mover}
             mover, claiming = next_mover(self.state, self.last, passed)
             return self._child(self.state, mover, claiming, self.last, passed)
-        actions = self._actions if self._actions is not None else {}
         child = self.state.clone()
-        child.apply_trusted(self.mover, actions[key])
+        child.apply_trusted(self.mover, self.action(key))
         last = self.last if self.claiming else self.mover
         mover, claiming = next_mover(child, last, frozenset())
         return self._child(child, mover, claiming, last, frozenset())
@@ -135,6 +134,11 @@ class ParlourState:
         return self.state.rewards()[self.perspective]
 
     # --- what the per-seat searcher adds ----------------------------------------------------
+    def action(self, key: str) -> Action:
+        """The Parlour action behind one of this node's keys."""
+        assert self._actions is not None, "getPossibleActions lists the keys first"
+        return self._actions[key]
+
     def rewards(self) -> list[float]:
         """Every seat's reward (zeros while the game runs)."""
         return self.state.rewards()

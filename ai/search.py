@@ -27,19 +27,23 @@ if TYPE_CHECKING:
 
 EXPLORATION = 1 / math.sqrt(2)
 MAX_ROLLOUT_STEPS = 2000
+"""A playout cut off here scores zeros (random Freeze Factory games without a turn limit run ~3000 steps)."""
 
 
 class PerSeatMCTS(mcts.mcts):  # type: ignore[misc]
     """The package's searcher with one reward per seat and the child chosen by the parent's mover."""
 
-    def __init__(self, iterations: int, rng: Rng, exploration: float = EXPLORATION) -> None:
+    def __init__(
+        self, iterations: int, rng: Rng, exploration: float = EXPLORATION, max_rollout_steps: int = MAX_ROLLOUT_STEPS
+    ) -> None:
         super().__init__(iterationLimit=iterations, explorationConstant=exploration)
         self.rng = rng
+        self.max_rollout_steps = max_rollout_steps
 
     def executeRound(self) -> None:
         """Select and expand, play out at random, back up every seat's reward."""
         node = self.selectNode(self.root)
-        self.backpropogate(node, node.state.rollout(self.rng, MAX_ROLLOUT_STEPS))
+        self.backpropogate(node, node.state.rollout(self.rng, self.max_rollout_steps))
 
     def backpropogate(self, node: Any, reward: list[float]) -> None:
         """Add the reward vector to every node up to the root."""
@@ -70,8 +74,7 @@ def package_search(state: GameState, seat: int, iterations: int) -> Action:
     """The unmodified package searcher on one state (a baseline; it uses the global `random`)."""
     root = ParlourState.root(state, seat, Rng(0))
     searcher = mcts.mcts(iterationLimit=iterations)
-    key = searcher.search(root)
-    return root._actions[key] if root._actions else {}
+    return root.action(searcher.search(root))
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,7 @@ class MctsAgent:
     determinizations: int = 4
     split_samples: int = 8
     exploration: float = EXPLORATION
+    max_rollout_steps: int = MAX_ROLLOUT_STEPS
 
     def choose(self, state: GameState, seat: int, budget: int, seed: int | str) -> Action:
         """The root action with the most visits over every determinization (ties: best mean, then first)."""
@@ -99,7 +103,7 @@ class MctsAgent:
                     return candidates[0]
             iterations = max(1, budget // runs + (run < budget % runs))
             root = ParlourState.root(world, seat, Rng(rng.next_u64()), candidates, self.split_samples)
-            searcher = PerSeatMCTS(iterations, Rng(rng.next_u64()), self.exploration)
+            searcher = PerSeatMCTS(iterations, Rng(rng.next_u64()), self.exploration, self.max_rollout_steps)
             searcher.search(root)
             for key, child in searcher.root.children.items():
                 visits[key] = visits.get(key, 0) + child.numVisits

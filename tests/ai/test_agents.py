@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ai import Agent, MctsAgent, RandomAgent
-from ai.mcts_adapter import has_actions
+from ai.mcts_adapter import PASS, ParlourState, has_actions, next_mover
 from ai.search import package_search
 from engine.protocol import Game, GameState
 from engine.registry import all_games, get_game
@@ -107,12 +107,19 @@ def test_same_seed_and_budget_same_action(game: Game, players: int, options: dic
 def test_hidden_parts_do_not_change_the_decision(game_id: str, players: int, options: dict[str, Any]) -> None:
     game = get_game(game_id)
     assert game is not None
+    differs = 0
     for seed in range(3):
         for state in positions(game, players, options, seed):
             for seat in seats_with_actions(state):
                 other_world = state.determinize(seat, Rng.from_seed(f"world:{seed}"))
+                differs += without_rng(other_world) != without_rng(state)
                 for agent in AGENTS.values():
                     assert agent.choose(other_world, seat, 24, seed) == agent.choose(state, seat, 24, seed)
+    assert differs, "no position had a hidden part to change"
+
+
+def without_rng(state: GameState) -> dict[str, Any]:
+    return {key: value for key, value in state.to_json().items() if key != "rng"}
 
 
 # --- legal answers ----------------------------------------------------------------------------
@@ -126,24 +133,58 @@ def test_every_agent_answers_an_action_play_accepts(game: Game, players: int, op
                     state.clone().play(seat, action)
 
 
-def test_freeze_claims_are_answered_with_a_legal_claim() -> None:
+def claim_positions(count: int) -> Iterator[tuple[GameState, int]]:
+    """Freeze Factory positions from random games where a seat not waited for may call FREEZE!."""
     game = get_game("freeze_factory")
     assert game is not None
-    claims = 0
+    found = 0
     for seed in range(40):
         state = game.start(3, {}, seed)
         rng = Rng.from_seed(seed)
-        for _ in range(300):
-            if state.is_over():
-                break
+        while not state.is_over():
             for seat in state.acting_seats():
                 if seat not in state.waiting_for() and state.legal_actions(seat):
-                    claims += 1
-                    action = MctsAgent().choose(state, seat, 8, seed)
-                    assert action["type"] == "freeze"
-                    state.clone().play(seat, action)
+                    yield state.clone(), seat
+                    found += 1
+                    if found == count:
+                        return
             seat = state.waiting_for()[0]
             state.apply_trusted(seat, state.sample_action(seat, rng))
-        if claims >= 2:
-            break
-    assert claims >= 2
+
+
+def test_freeze_claims_are_answered_with_a_legal_claim() -> None:
+    found = list(claim_positions(3))
+    assert len(found) == 3
+    for state, seat in found:
+        action = MctsAgent().choose(state, seat, 8, 0)
+        assert action["type"] == "freeze"
+        state.clone().play(seat, action)
+
+
+def test_a_claim_window_is_the_claimers_choice_with_a_pass() -> None:
+    state, claimer = next(claim_positions(1))
+    active = state.waiting_for()[0]
+    mover, claiming = next_mover(state, active, frozenset())
+    assert (mover, claiming) == (claimer, True)
+    node = ParlourState(state, mover, active, Rng(0), claiming=True, last=active)
+    keys = node.getPossibleActions()
+    assert keys[-1] == PASS
+    assert [node.action(key) for key in keys[:-1]] == state.legal_actions(claimer)
+    after_pass = node.takeAction(PASS)
+    assert after_pass.state is state
+    assert after_pass.mover != claimer
+
+
+def test_a_split_node_samples_a_fixed_set_of_distinct_splits() -> None:
+    game = get_game("sundae_split")
+    assert game is not None
+    state = game.start(3, {}, 5)
+    splitter = state.waiting_for()[0]
+    node = ParlourState.root(state, splitter, Rng(9), split_samples=6)
+    keys = node.getPossibleActions()
+    assert 1 < len(keys) <= 6
+    assert len(set(keys)) == len(keys)
+    assert node.getPossibleActions() == keys
+    assert ParlourState.root(state, splitter, Rng(9), split_samples=6).getPossibleActions() == keys
+    for key in keys:
+        state.clone().play(splitter, node.action(key))

@@ -25,7 +25,7 @@ class TicTacToeState(GameState):
 
     @classmethod
     def from_text(cls, text: str) -> TicTacToeState:
-        """A board from nine characters of X, O and '.' (row by row)."""
+        """A board from X, O and '.' row by row; other characters (a '/' between rows) are skipped."""
         marks: dict[str, int | None] = {"X": 0, "O": 1, ".": None}
         return cls([marks[c] for c in text if c in marks])
 
