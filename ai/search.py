@@ -6,7 +6,8 @@ played for the searching seat. `PerSeatMCTS` keeps a reward vector per node (eve
 parent; ties and rollouts draw from a seeded `Rng`, so a search is a function of its seed.
 
 Hidden information: `MctsAgent` searches several determinizations, `state.determinize(seat, rng)`,
-each with a share of the budget, and adds up the visits of every root action. The root actions
+each with a share of the budget, and adds up the visits of every root action (a registered game
+of perfect information without chance gets one tree and the whole budget). The root actions
 are the seat's own legal actions (sampled once for a huge space), the same in every sample.
 """
 
@@ -20,6 +21,7 @@ import mcts  # type: ignore[import-untyped]
 
 from ai.agent import action_key
 from ai.mcts_adapter import ParlourState, sampled_actions
+from engine.registry import get_game
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -77,6 +79,12 @@ def package_search(state: GameState, seat: int, iterations: int) -> Action:
     return root.action(searcher.search(root))
 
 
+def needs_sampling(state: GameState) -> bool:
+    """False for a registered game of perfect information without chance: one tree sees it all."""
+    game = get_game(state.game_id)
+    return game is None or game.info.information == "imperfect" or game.info.chance
+
+
 @dataclass(frozen=True)
 class MctsAgent:
     """Determinized per-seat MCTS: `budget` iterations shared by up to `determinizations` samples."""
@@ -89,7 +97,7 @@ class MctsAgent:
     def choose(self, state: GameState, seat: int, budget: int, seed: int | str) -> Action:
         """The root action with the most visits over every determinization (ties: best mean, then first)."""
         rng = Rng.from_seed(f"mcts-agent:{seed}")
-        runs = max(1, min(self.determinizations, budget))
+        runs = max(1, min(self.determinizations if needs_sampling(state) else 1, budget))
         candidates: list[Action] = []
         visits: dict[str, int] = {}
         totals: dict[str, float] = {}

@@ -74,9 +74,11 @@ def test_package_searcher_fails_to_block_a_one_move_threat() -> None:
     assert chosen.count(BLOCK) <= 1
 
 
-def test_per_seat_searcher_blocks_the_threat() -> None:
+@pytest.mark.parametrize("determinizations", [1, 4], ids=["one-tree", "default"])
+def test_per_seat_searcher_blocks_the_threat(determinizations: int) -> None:
+    agent = MctsAgent(determinizations=determinizations)
     for seed in range(10):
-        assert MctsAgent().choose(TicTacToeState.from_text(THREAT), 0, BUDGET, seed) == BLOCK
+        assert agent.choose(TicTacToeState.from_text(THREAT), 0, BUDGET, seed) == BLOCK
 
 
 def test_per_seat_searcher_takes_a_win() -> None:
