@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ai.perfect import PerfectAgent
 from ai.random_agent import RandomAgent
 from ai.search import MctsAgent
 
@@ -29,6 +30,7 @@ LEVELS: dict[str, Level] = {
         Level("easy", MctsAgent(), 50),
         Level("medium", MctsAgent(), 300),
         Level("hard", MctsAgent(), 1500),
+        Level("perfect", PerfectAgent(), 0),  # IceCream only
     )
 }
 

@@ -14,7 +14,7 @@ def test_levels_grow_in_effort() -> None:
 
 
 def test_an_unknown_level_is_refused_with_the_list() -> None:
-    with pytest.raises(ValueError, match="levels: random, easy, medium, hard"):
+    with pytest.raises(ValueError, match="levels: random, easy, medium, hard, perfect"):
         level_named("grandmaster")
 
 
