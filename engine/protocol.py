@@ -40,6 +40,7 @@ class GameState(ABC):
     players: int
     options: dict[str, Any]
     rng: Rng
+    outcome: Result | None  # set by the game when it ends; is_over() and result() read it
 
     # --- whose move -------------------------------------------------------------------------
     @abstractmethod
@@ -54,13 +55,13 @@ class GameState(ABC):
         """
         return self.acting_seats()
 
-    @abstractmethod
     def is_over(self) -> bool:
-        """True once the game has ended."""
+        """True once the game has ended (its `outcome` is set)."""
+        return self.outcome is not None
 
-    @abstractmethod
     def result(self) -> Result | None:
         """The outcome, or None while the game runs."""
+        return self.outcome
 
     # --- what may be done -------------------------------------------------------------------
     @abstractmethod

@@ -94,14 +94,6 @@ class FreezeFactoryState(GameState):
         """The player whose turn it is."""
         return () if self.outcome else (self.active,)
 
-    def is_over(self) -> bool:
-        """True once the game has ended."""
-        return self.outcome is not None
-
-    def result(self) -> Result | None:
-        """Most cones wins; 'In case of a tie, there are several winners.'"""
-        return self.outcome
-
     # --- what may be done -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
         """The active player's roll choice or steps; another seat's FREEZE! claims."""

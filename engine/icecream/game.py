@@ -93,14 +93,6 @@ class IceCreamState(GameState):
         """The player to move, or nobody once the game is over."""
         return () if self.outcome else (self.to_move,)
 
-    def is_over(self) -> bool:
-        """True once someone has won or the turn limit drew the game."""
-        return self.outcome is not None
-
-    def result(self) -> Result | None:
-        """The outcome, or None while the game runs."""
-        return self.outcome
-
     def points_this_turn(self) -> int:
         """'The first player gets one movement point', then one more each turn than the last."""
         return self.turn

@@ -112,14 +112,6 @@ class RockemSockemState(GameState):
             return (0, 1)
         return tuple(seat for seat in (0, 1) if self.pending[seat] is None)
 
-    def is_over(self) -> bool:
-        """True after a knock-out."""
-        return self.outcome is not None
-
-    def result(self) -> Result | None:
-        """'The first player to show 3 HITS on their Fight Cards is KNOCKED OUT and loses!'"""
-        return self.outcome
-
     # --- what may be done -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
         """The flip, or every set of dice to keep (none on the round's first roll)."""
@@ -214,6 +206,7 @@ class RockemSockemState(GameState):
         if self._matches_coin(seat):
             # A match of the coin's side (all blocks always are one on the icon side) costs the loser a card.
             event["turned"] = self._turn_card(loser)
+        # "The first player to show 3 HITS on their Fight Cards is KNOCKED OUT and loses!"
         if self.corners[loser].hits_shown >= KNOCKOUT:
             self.outcome = Result(
                 scores=tuple(1 if s == seat else 0 for s in (0, 1)),

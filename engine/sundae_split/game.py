@@ -81,14 +81,6 @@ class SundaeSplitState(GameState):
             return ()
         return (self.splitter,) if self.phase == SPLIT else (self.chooser,)  # type: ignore[return-value]
 
-    def is_over(self) -> bool:
-        """True once the last round is over."""
-        return self.outcome is not None
-
-    def result(self) -> Result | None:
-        """The final scoring, or None while the game runs."""
-        return self.outcome
-
     # --- what may be done -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
         """The piles a chooser may take; a split has too many forms to list (see action_space)."""
