@@ -16,11 +16,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Level:
-    """A level: its agent and its budget (MCTS iterations)."""
+    """A level: its agent, its budget (MCTS iterations) and an optional cap on its thinking time."""
 
     name: str
     agent: Agent
     budget: int
+    time_cap: float | None = None
 
 
 LEVELS: dict[str, Level] = {
@@ -40,6 +41,14 @@ def level_named(name: str) -> Level:
     if name not in LEVELS:
         raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}")
     return LEVELS[name]
+
+
+PERFECT_GAMES = ("icecream",)
+
+
+def levels_for(game_id: str) -> list[str]:
+    """The level names a game's seats may play at (`perfect` only where a solver plays it)."""
+    return [name for name in LEVELS if name != "perfect" or game_id in PERFECT_GAMES]
 
 
 def choose(state: GameState, seat: int, level: str, seed: int | str) -> Action:
