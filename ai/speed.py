@@ -1,0 +1,154 @@
+"""MCTS speed per game: `python -m ai.speed --runs 5 --iterations 200 [--game icecream]`.
+
+For each game (its smallest player count, default options) it times `MctsAgent` (the per-seat
+searcher `PerSeatMCTS`) at two positions: the opening (the first position where the seat to move
+has a choice) and a mid-game position (half-way through a seeded random game, then on to the next
+choice). It prints the median iterations per CPU second over the runs. For IceCream it also times
+the unmodified package's searcher on the same positions and budget, runs interleaved with ours,
+and prints the ratio ours / package. A benchmark that prints figures, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ai.agent import action_key
+from ai.search import MctsAgent, package_search
+from engine.protocol import Game, GameState, TooManyActions
+from engine.registry import all_games, get_game
+from engine.rng import Rng
+
+PACKAGE_GAMES = ("icecream",)
+"""Games where the unmodified package's searcher is timed too (its rollouts clone at every step)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A state to search from and the seat that searches."""
+
+    name: str
+    state: GameState
+    seat: int
+
+
+def has_choice(state: GameState, seat: int) -> bool:
+    """True if the seat has more than one action (a search would not be skipped)."""
+    try:
+        return len({action_key(action) for action in state.legal_actions(seat)}) > 1
+    except TooManyActions:
+        return True
+
+
+def next_choice(state: GameState, rng: Rng) -> Position | None:
+    """Play random actions until the seat waited for has a choice; None if the game ends first."""
+    while not state.is_over():
+        seat = state.waiting_for()[0]
+        if has_choice(state, seat):
+            return Position("", state, seat)
+        state.apply_trusted(seat, state.sample_action(seat, rng))
+    return None
+
+
+def random_game_length(game: Game, players: int, seed: str) -> int:
+    """Actions in a seeded random game (the seats waited for act, lowest first)."""
+    state, rng, length = game.start(players, {}, seed), Rng.from_seed(seed), 0
+    while not state.is_over():
+        seat = state.waiting_for()[0]
+        state.apply_trusted(seat, state.sample_action(seat, rng))
+        length += 1
+    return length
+
+
+def positions(game: Game, players: int) -> list[Position]:
+    """The opening and a mid-game position of the game, each at a choice."""
+    seed = f"speed:{game.info.id}"
+    opening = next_choice(game.start(players, {}, seed), Rng.from_seed(seed))
+    state, rng = game.start(players, {}, seed), Rng.from_seed(seed)
+    for _ in range(random_game_length(game, players, seed) // 2):
+        seat = state.waiting_for()[0]
+        state.apply_trusted(seat, state.sample_action(seat, rng))
+    middle = next_choice(state, rng)
+    found = []
+    for name, position in (("opening", opening), ("mid-game", middle)):
+        if position is not None:
+            found.append(Position(name, position.state, position.seat))
+    return found
+
+
+def cpu_seconds(search: Callable[[], object]) -> float:
+    """CPU time of one search (the machine may be shared, so wall time would mislead)."""
+    started = time.process_time()
+    search()
+    return max(time.process_time() - started, 1e-9)
+
+
+def ours(position: Position, iterations: int, run: int) -> float:
+    """Iterations per CPU second of `MctsAgent` from the position."""
+    agent = MctsAgent()
+    state = position.state.clone()
+    return iterations / cpu_seconds(lambda: agent.choose(state, position.seat, iterations, f"speed:{run}"))
+
+
+def package(position: Position, iterations: int, run: int) -> float:
+    """Iterations per CPU second of the unmodified package searcher (global `random` seeded per run)."""
+    saved = random.getstate()
+    random.seed(run)
+    try:
+        state = position.state.clone()
+        return iterations / cpu_seconds(lambda: package_search(state, position.seat, iterations))
+    finally:
+        random.setstate(saved)
+
+
+def measure_game(game: Game, runs: int, iterations: int) -> str:
+    """One line of figures for a game: medians per position, and ours / package where timed."""
+    players = game.info.min_players
+    compare = game.info.id in PACKAGE_GAMES
+    parts, ratios, package_parts = [], [], []
+    for position in positions(game, players):
+        our_rates, package_rates = [], []
+        for run in range(runs):
+            our_rates.append(ours(position, iterations, run))
+            if compare:
+                package_rates.append(package(position, iterations, run))
+        mine = statistics.median(our_rates)
+        parts.append(f"{position.name} {mine:,.0f} it/s")
+        if compare:
+            theirs = statistics.median(package_rates)
+            package_parts.append(f"{position.name} {theirs:,.0f} it/s")
+            ratios.append(f"{position.name} {mine / theirs:.2f}")
+    line = f"{game.info.id} ({players}p): ours " + ", ".join(parts)
+    if compare:
+        line += "; package " + ", ".join(package_parts) + "; ours/package " + ", ".join(ratios)
+    return line
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse options, measure each game, print a header and one line per game."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=5, help="searches per position; the median is printed")
+    parser.add_argument("--iterations", type=int, default=200, help="MCTS iterations per search")
+    parser.add_argument("--game", default=None, help="one game id (default: every registered game)")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.iterations < 1:
+        parser.error("--runs and --iterations must be at least 1")
+    if args.game is None:
+        games = all_games()
+    else:
+        game = get_game(args.game)
+        if game is None:
+            parser.error(f"unknown game {args.game!r}")
+        games = [game]
+    print(f"MCTS iterations per CPU second, median of {args.runs} searches of {args.iterations} iterations")
+    print(f"agent: {MctsAgent()!r}")
+    for game in games:
+        print(measure_game(game, args.runs, args.iterations), flush=True)
+
+
+if __name__ == "__main__":
+    main()
