@@ -1,11 +1,11 @@
-"""Playing levels: each names an agent and the budget it searches with."""
+"""Playing levels: each names an agent, the budget it searches with and an optional time cap."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ai.perfect import PerfectAgent
+from ai.perfect import PERFECT_GAMES, PerfectAgent
 from ai.random_agent import RandomAgent
 from ai.search import MctsAgent
 
@@ -16,22 +16,28 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Level:
-    """A level: its agent, its budget (MCTS iterations) and an optional cap on its thinking time."""
+    """A level: its agent, its budget (MCTS iterations), a time cap in seconds and the games it plays.
+
+    When the search reaches `time_cap` it answers with its best action so far; below the cap a
+    level's answer depends only on the state, the seed and the budget. `games` is None for a
+    level every game offers.
+    """
 
     name: str
     agent: Agent
     budget: int
     time_cap: float | None = None
+    games: frozenset[str] | None = None
 
 
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("random", RandomAgent(), 1),
-        Level("easy", MctsAgent(), 50),
-        Level("medium", MctsAgent(), 300),
-        Level("hard", MctsAgent(), 1500),
-        Level("perfect", PerfectAgent(), 0),  # IceCream only
+        Level("easy", MctsAgent(), 50, time_cap=2.0),
+        Level("medium", MctsAgent(), 300, time_cap=5.0),
+        Level("hard", MctsAgent(), 1500, time_cap=10.0),
+        Level("perfect", PerfectAgent(), 0, games=PERFECT_GAMES),
     )
 }
 
@@ -43,15 +49,15 @@ def level_named(name: str) -> Level:
     return LEVELS[name]
 
 
-PERFECT_GAMES = ("icecream",)
-
-
 def levels_for(game_id: str) -> list[str]:
-    """The level names a game's seats may play at (`perfect` only where a solver plays it)."""
-    return [name for name in LEVELS if name != "perfect" or game_id in PERFECT_GAMES]
+    """The names of the levels offered for a game, weakest first."""
+    return [name for name, level in LEVELS.items() if level.games is None or game_id in level.games]
 
 
-def choose(state: GameState, seat: int, level: str, seed: int | str) -> Action:
-    """The level's move for the seat: deterministic for a seed."""
+def choose(state: GameState, seat: int, level: str, seed: int | str, time_cap: float | None = None) -> Action:
+    """The level's move for the seat: deterministic for a seed unless the time cap (default: the level's) is hit."""
     chosen = level_named(level)
+    cap = chosen.time_cap if time_cap is None else time_cap
+    if isinstance(chosen.agent, MctsAgent):
+        return chosen.agent.choose(state, seat, chosen.budget, seed, time_cap=cap)
     return chosen.agent.choose(state, seat, chosen.budget, seed)

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 # From `python -m ai.solve_icecream`: reachable sets repeat with period 2 from 31 points, and
 # from turn 31 every position is decided within one turn, so tables of turns 31/32 serve all later turns.
+PERFECT_GAMES = frozenset({"icecream"})
+"""The games the `perfect` level plays."""
+
 STATIONARY_FROM = 31
 SETTLED_HORIZON = 1
 

@@ -14,6 +14,7 @@ are the seat's own legal actions (sampled once for a huge space), the same in ev
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,15 @@ class PerSeatMCTS(mcts.mcts):  # type: ignore[misc]
         super().__init__(iterationLimit=iterations, explorationConstant=exploration)
         self.rng = rng
         self.max_rollout_steps = max_rollout_steps
+
+    def search(self, initialState: Any, deadline: float | None = None) -> Any:
+        """Run the iterations, stopping early at `deadline` (a `time.perf_counter()` value); the best action."""
+        self.root = mcts.treeNode(initialState, None)
+        for done in range(self.searchLimit):
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self.executeRound()
+        return self.getAction(self.root, self.getBestChild(self.root, 0))
 
     def executeRound(self) -> None:
         """Select and expand, play out at random, back up every seat's reward."""
@@ -94,8 +104,11 @@ class MctsAgent:
     exploration: float = EXPLORATION
     max_rollout_steps: int = MAX_ROLLOUT_STEPS
 
-    def choose(self, state: GameState, seat: int, budget: int, seed: int | str) -> Action:
+    def choose(
+        self, state: GameState, seat: int, budget: int, seed: int | str, time_cap: float | None = None
+    ) -> Action:
         """The root action with the most visits over every determinization (ties: best mean, then first)."""
+        deadline = None if time_cap is None else time.perf_counter() + time_cap
         rng = Rng.from_seed(f"mcts-agent:{seed}")
         runs = max(1, min(self.determinizations if needs_sampling(state) else 1, budget))
         candidates: list[Action] = []
@@ -112,7 +125,7 @@ class MctsAgent:
             iterations = max(1, budget // runs + (run < budget % runs))
             root = ParlourState.root(world, seat, Rng(rng.next_u64()), candidates, self.split_samples)
             searcher = PerSeatMCTS(iterations, Rng(rng.next_u64()), self.exploration, self.max_rollout_steps)
-            searcher.search(root)
+            searcher.search(root, deadline)
             for key, child in searcher.root.children.items():
                 visits[key] = visits.get(key, 0) + child.numVisits
                 totals[key] = totals.get(key, 0.0) + child.totalReward[seat]
