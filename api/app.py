@@ -6,8 +6,11 @@ from flask import Flask
 from flask_cors import CORS
 
 from api import games, health
+from api.ai_turns import AiTurns
 from api.config import Settings
 from api.errors import register_error_handlers
+from api.jobs import views as jobs
+from api.jobs.queue import JobQueue
 from api.matches import views as matches
 from api.store import MatchStore
 
@@ -19,9 +22,11 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["parlour.settings"] = settings
-    app.extensions["parlour.store"] = MatchStore.from_url(
-        settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl
-    )
+    store = MatchStore.from_url(settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
+    queue = JobQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
+    app.extensions["parlour.store"] = store
+    app.extensions["parlour.jobs"] = queue
+    app.extensions["parlour.ai_turns"] = AiTurns(store, queue)
     CORS(
         app,
         origins=settings.cors_origins,
@@ -29,7 +34,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
         max_age=600,
     )
-    for blueprint in (health.blueprint, games.blueprint, matches.blueprint):
+    for blueprint in (health.blueprint, games.blueprint, matches.blueprint, jobs.blueprint):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     return app

@@ -27,4 +27,6 @@ class Settings:
     finished_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_FINISHED_TTL", 24 * 3600))
     idle_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDLE_TTL", 7 * 24 * 3600))
     idempotency_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDEMPOTENCY_TTL", 24 * 3600))
+    job_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_JOB_TTL", 3600))
+    ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify
 
+from ai.levels import levels_for
 from api.errors import NotFound
-from engine import all_games, get_game
+from engine import Game, all_games, get_game
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 
@@ -13,7 +16,7 @@ blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 @blueprint.get("")
 def list_games() -> Response:
     """Every game: players, options with defaults and allowed values, recorded assumptions."""
-    return jsonify({"items": [game.info.to_json() for game in all_games()]})
+    return jsonify({"items": [catalog_entry(game) for game in all_games()]})
 
 
 @blueprint.get("/<game_id>")
@@ -22,4 +25,9 @@ def get_game_entry(game_id: str) -> Response:
     game = get_game(game_id)
     if game is None:
         raise NotFound(f"no game {game_id!r}")
-    return jsonify(game.info.to_json())
+    return jsonify(catalog_entry(game))
+
+
+def catalog_entry(game: Game) -> dict[str, Any]:
+    """A game's catalog entry: its engine info and the AI levels its seats may play at."""
+    return {**game.info.to_json(), "ai_levels": levels_for(game.info.id)}

@@ -24,20 +24,26 @@ def seed_commitment(seed: str) -> str:
 
 @dataclass
 class SeatRecord:
-    """One seat: filled when a token hash is stored for it."""
+    """One seat: filled when a token hash is stored for it, or played by the server's AI."""
 
     seat: int
     token_hash: str | None = None
     name: str | None = None
+    ai_level: str | None = None
 
     @property
     def filled(self) -> bool:
-        """True once someone holds this seat's token."""
-        return self.token_hash is not None
+        """True once someone holds this seat's token, or the AI plays it."""
+        return self.token_hash is not None or self.ai_level is not None
+
+    @property
+    def kind(self) -> str:
+        """`ai` for a seat the server plays, `human` otherwise (a person or an external bot)."""
+        return "ai" if self.ai_level is not None else "human"
 
     def public_json(self) -> dict[str, Any]:
         """What anyone may see of the seat (never the hash)."""
-        return {"seat": self.seat, "filled": self.filled, "name": self.name}
+        return {"seat": self.seat, "filled": self.filled, "name": self.name, "type": self.kind, "level": self.ai_level}
 
 
 @dataclass

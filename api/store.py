@@ -5,6 +5,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:match:{<id>}`            hash: `version` and `record` (MatchRecord JSON)
 * `parlour:match:{<id>}:log`        list: one JSON entry per applied action, oldest first
 * `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
+* `parlour:match:{<id>}:ai:<seat>:<version>`  string: the id of the job that plays that AI turn,
+  so each turn is computed by one job even when several changes ask for it
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
 """
@@ -50,6 +52,11 @@ def log_key(match_id: str) -> str:
 def idempotency_key(match_id: str, seat: int, key: str) -> str:
     """The stored answer to a request sent with an Idempotency-Key."""
     return f"{match_key(match_id)}:idem:{seat}:{key}"
+
+
+def ai_turn_key(match_id: str, seat: int, version: int) -> str:
+    """Which job plays an AI seat's turn at one version of a match."""
+    return f"{match_key(match_id)}:ai:{seat}:{version}"
 
 
 def index_key(game: str | None, status: str | None) -> str:
@@ -165,6 +172,13 @@ class MatchStore:
     def stored_answer(self, match_id: str, seat: int, key: str) -> str | None:
         """The answer stored for an Idempotency-Key, if any."""
         return self.client.get(idempotency_key(match_id, seat, key))
+
+    def claim_ai_turn(self, match_id: str, seat: int, version: int, job_id: str) -> bool:
+        """True if this job plays the AI seat at this version: the first to ask, or a retry of it."""
+        key = ai_turn_key(match_id, seat, version)
+        if self.client.set(key, job_id, nx=True, ex=self.idle_ttl):
+            return True
+        return self.client.get(key) == job_id
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """Every applied action of a match, oldest first."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.record import STATUSES
 
@@ -23,6 +23,25 @@ class SeedField(fields.Field):
         return text
 
 
+SEAT_TYPES = ("human", "open", "ai")
+
+
+class SeatSpecSchema(Schema):
+    """One entry of `seats` when creating a match: who plays that seat."""
+
+    type = fields.String(required=True, validate=validate.OneOf(SEAT_TYPES))
+    level = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32))
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
+
+    @validates_schema
+    def level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """An AI seat needs a level; other seats take none."""
+        if data["type"] == "ai" and data["level"] is None:
+            raise ValidationError("an AI seat needs a level", "level")
+        if data["type"] != "ai" and data["level"] is not None:
+            raise ValidationError("only an AI seat has a level", "level")
+
+
 class CreateMatchSchema(Schema):
     """POST /v1/matches."""
 
@@ -35,6 +54,19 @@ class CreateMatchSchema(Schema):
         load_default=list,
         validate=validate.Length(max=MAX_SEATS),
     )
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), load_default=None, validate=validate.Length(min=1, max=MAX_SEATS)
+    )
+
+    @validates_schema
+    def seats_match_players(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """`seats`, when given, has one entry per player and replaces `open_seats`."""
+        if data["seats"] is None:
+            return
+        if len(data["seats"]) != data["players"]:
+            raise ValidationError(f"seats lists {len(data['seats'])} seats for {data['players']} players", "seats")
+        if data["open_seats"]:
+            raise ValidationError('give open seats as {"type": "open"} in seats, not both', "open_seats")
 
 
 class JoinSchema(Schema):
@@ -42,6 +74,13 @@ class JoinSchema(Schema):
 
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
+
+
+class AiMoveRequestSchema(Schema):
+    """POST /v1/matches/{id}/ai-move."""
+
+    level = fields.String(load_default="medium", validate=validate.Length(min=1, max=32))
+    apply = fields.Boolean(load_default=False)
 
 
 class ActionRequestSchema(Schema):

@@ -6,14 +6,16 @@ import hashlib
 import json
 import logging
 import secrets
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ai.levels import Level, level_named, levels_for
 from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.tokens import SeatToken, matches_hash, new_token, token_hash
-from engine import EngineError, Game, GameState, IllegalAction, all_games, get_game
+from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, all_games, get_game
 
 log = logging.getLogger(__name__)
 UNPINNED_ATTEMPTS = 20  # compare-and-set attempts for an action sent without expected_version
@@ -45,24 +47,22 @@ def engine_state(record: MatchRecord) -> GameState:
 
 
 # --- creating and joining --------------------------------------------------------------------
-def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, list[SeatToken]]:
-    """Start a match; every seat not left open gets a token, returned once."""
+def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, GameState, list[SeatToken]]:
+    """Start a match; every human seat gets a token, returned once; AI seats are played by workers."""
     game = game_or_400(request["game"])
     players = request["players"]
-    open_seats = sorted(set(request["open_seats"]))
-    if any(seat >= players for seat in open_seats):
-        raise InvalidRequest("open_seats names a seat the match does not have", errors={"open_seats": ["out of range"]})
+    seats, humans = seats_requested(game, players, request)
+    open_seats = [seat.seat for seat in seats if not seat.filled and seat.seat not in humans]
     if request["seed"] is not None and open_seats and game.info.chance:
         # Whoever picks the seed can foresee every shuffle and roll; strangers who join must not face that.
         raise InvalidRequest(
             "a chosen seed lets its chooser foresee the game's chance: matches with open seats use a server seed",
-            errors={"seed": ["not allowed with open_seats in a game of chance"]},
+            errors={"seed": ["not allowed with open seats in a game of chance"]},
         )
     seed = request["seed"] or secrets.token_hex(32)
     state = game.start(players, request["options"], seed)
     match_id = secrets.token_urlsafe(12)
-    tokens = [new_token(match_id, seat) for seat in range(players) if seat not in open_seats]
-    seats = [SeatRecord(seat) for seat in range(players)]
+    tokens = [new_token(match_id, seat) for seat in humans]
     for token in tokens:
         seats[token.seat].token_hash = token_hash(token)
     record = MatchRecord(
@@ -76,7 +76,26 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
         status=WAITING if open_seats else ACTIVE,
     )
     store.create(record)
-    return record, tokens
+    return record, state, tokens
+
+
+def seats_requested(game: Game, players: int, request: dict[str, Any]) -> tuple[list[SeatRecord], list[int]]:
+    """The seats as asked (`seats`: human, open or AI at a level; else `open_seats`) and the human ones."""
+    if request["seats"] is None:
+        open_seats = set(request["open_seats"])
+        if any(seat >= players for seat in open_seats):
+            raise InvalidRequest(
+                "open_seats names a seat the match does not have", errors={"open_seats": ["out of range"]}
+            )
+        return [SeatRecord(seat) for seat in range(players)], [s for s in range(players) if s not in open_seats]
+    seats, humans = [], []
+    for seat, spec in enumerate(request["seats"]):
+        if spec["type"] == "ai":
+            ai_level_or_400(game.info.id, spec["level"])
+        seats.append(SeatRecord(seat, None, spec["name"], spec["level"] if spec["type"] == "ai" else None))
+        if spec["type"] == "human":
+            humans.append(seat)
+    return seats, humans
 
 
 def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
@@ -110,6 +129,27 @@ def choose_open_seat(record: MatchRecord, seat: int | None) -> int:
     if seat not in open_seats:
         raise Conflict("seat-taken", f"seat {seat} is taken; open seats: {open_seats}")
     return seat
+
+
+def ai_level_or_400(game_id: str, name: str) -> Level:
+    """The AI level if the game offers it, or a 400 naming the levels it offers."""
+    offered = levels_for(game_id)
+    if name not in offered:
+        raise InvalidRequest(
+            f"{game_id} has no AI level {name!r}; levels: {', '.join(offered)}",
+            errors={"level": [f"one of: {', '.join(offered)}"]},
+        )
+    return level_named(name)
+
+
+def check_may_act(record: MatchRecord, state: GameState, seat: int) -> None:
+    """A 409 saying why the seat has no move to ask the AI for, if it has none."""
+    if record.status == WAITING:
+        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+    if record.status == FINISHED:
+        raise Conflict("match-over", "the match is over")
+    if not seat_may_act(record, state, seat):
+        raise Conflict("not-your-turn", f"seat {seat} has nothing to do now; waiting for {state.waiting_for()}")
 
 
 # --- who is asking ---------------------------------------------------------------------------
@@ -195,6 +235,16 @@ def legal_actions_json(record: MatchRecord, state: GameState, seat: int) -> dict
     return {"version": record.version, "seat": seat, "may_act": may_act, **space}
 
 
+def seat_may_act(record: MatchRecord, state: GameState, seat: int) -> bool:
+    """True when the match runs and the seat has at least one legal action now (a claim counts)."""
+    if record.status != ACTIVE or seat not in state.acting_seats():
+        return False
+    try:
+        return bool(state.legal_actions(seat))
+    except TooManyActions:
+        return True
+
+
 def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
     """The applied actions in order; hidden parts left out for the viewer until the match ends."""
     if record.status != FINISHED:
@@ -232,6 +282,10 @@ def stored_answer(
     return dict(answer["body"])
 
 
+OnCommit = Callable[[MatchRecord, GameState], None]
+"""Called after each change is stored, with the new record and state (to schedule AI turns)."""
+
+
 def apply_action(
     store: MatchStore,
     record: MatchRecord,
@@ -239,6 +293,7 @@ def apply_action(
     action: dict[str, Any],
     expected_version: int | None,
     idempotency_key: str | None,
+    on_commit: OnCommit | None = None,
 ) -> dict[str, Any]:
     """Check and apply one action with compare-and-set; the seat's view of the new version.
 
@@ -251,9 +306,12 @@ def apply_action(
         if prior is not None:
             return prior
     for _ in range(UNPINNED_ATTEMPTS):
-        outcome, body = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint)
+        attempt = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint)
+        outcome = attempt.outcome
         if outcome.kind == "ok":
-            return body
+            if on_commit is not None:
+                on_commit(attempt.record, attempt.state)
+            return attempt.body
         if outcome.kind == "replay" and outcome.replayed is not None:
             return dict(json.loads(outcome.replayed)["body"])
         if outcome.kind == "missing":
@@ -264,6 +322,16 @@ def apply_action(
     raise StaleVersion(record.version)  # the match changed at every attempt
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """One compare-and-set attempt: its outcome, and the record, state and answer it tried to write."""
+
+    outcome: CommitOutcome
+    record: MatchRecord
+    state: GameState
+    body: dict[str, Any]
+
+
 def commit_action(
     store: MatchStore,
     record: MatchRecord,
@@ -272,7 +340,7 @@ def commit_action(
     expected_version: int | None,
     idempotency_key: str | None,
     fingerprint: str,
-) -> tuple[CommitOutcome, dict[str, Any]]:
+) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
         raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
@@ -289,7 +357,8 @@ def commit_action(
     answer = None
     if idempotency_key:
         answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))
-    return store.commit(after, record.version, entry, answer, seat, previous_status=record.status), body
+    outcome = store.commit(after, record.version, entry, answer, seat, previous_status=record.status)
+    return Attempt(outcome, after, state, body)
 
 
 def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:

@@ -6,10 +6,19 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
+from api.ai_turns import AiTurns
 from api.errors import InvalidRequest, Unauthorized
 from api.http import bearer_token, json_body, load, load_query
+from api.jobs.queue import JobQueue
 from api.matches import service
-from api.matches.schemas import ActionRequestSchema, CreateMatchSchema, JoinSchema, ListQuerySchema, SeatQuerySchema
+from api.matches.schemas import (
+    ActionRequestSchema,
+    AiMoveRequestSchema,
+    CreateMatchSchema,
+    JoinSchema,
+    ListQuerySchema,
+    SeatQuerySchema,
+)
 from api.store import Cursor, MatchStore
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
@@ -19,6 +28,16 @@ MAX_IDEMPOTENCY_KEY = 200
 def store() -> MatchStore:
     """The app's match store."""
     return current_app.extensions["parlour.store"]  # type: ignore[no-any-return]
+
+
+def ai_turns() -> AiTurns:
+    """The app's scheduler of AI seats' turns."""
+    return current_app.extensions["parlour.ai_turns"]  # type: ignore[no-any-return]
+
+
+def job_queue() -> JobQueue:
+    """The app's AI job queue."""
+    return current_app.extensions["parlour.jobs"]  # type: ignore[no-any-return]
 
 
 def seat_of_request(record: Any, required: bool) -> int | None:
@@ -39,7 +58,8 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
-    record, tokens = service.create_match(store(), load(CreateMatchSchema(), json_body()))
+    record, state, tokens = service.create_match(store(), load(CreateMatchSchema(), json_body()))
+    ai_turns().after_change(record, state)
     location = url_for("matches.get_match", match_id=record.id)
     return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
 
@@ -99,7 +119,9 @@ def post_action(match_id: str) -> Response:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
-    answer = service.apply_action(store(), record, seat, body["action"], body["expected_version"], key)
+    answer = service.apply_action(
+        store(), record, seat, body["action"], body["expected_version"], key, on_commit=ai_turns().after_change
+    )
     response = jsonify(answer)
     response.headers["ETag"] = f'"{answer["version"]}"'
     return response
@@ -111,6 +133,7 @@ def join_match(match_id: str) -> tuple[Response, int]:
     data = json_body() if request.get_data(cache=True).strip() else {}
     body = load(JoinSchema(), data)
     record, token = service.join_match(store(), match_id, body["seat"], body["name"])
+    ai_turns().after_change(record, service.engine_state(record))
     answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
     return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
 
@@ -121,3 +144,23 @@ def match_log(match_id: str) -> Response:
     record = service.load_match(store(), match_id)
     viewer = seat_of_request(record, required=False)
     return jsonify(service.log_json(record, store().log(match_id), viewer))
+
+
+@blueprint.post("/<match_id>/ai-move")
+def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
+    """Ask the AI for the token's seat's move (a hint, or applied with `apply`); 202 with the job's URL."""
+    record = service.load_match(store(), match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    data = json_body() if request.get_data(cache=True).strip() else {}
+    body = load(AiMoveRequestSchema(), data)
+    level = service.ai_level_or_400(record.game, body["level"])
+    service.check_may_act(record, service.engine_state(record), seat)
+    job_id = job_queue().enqueue_move(record.id, seat, record.version, level.name, body["apply"], level.time_cap)
+    location = url_for("jobs.get_job", job_id=job_id)
+    answer = {"id": job_id, "url": location, "status": "queued", "match": record.id, "seat": seat}
+    return (
+        jsonify({**answer, "version": record.version, "level": level.name, "apply": body["apply"]}),
+        202,
+        {"Location": location},
+    )

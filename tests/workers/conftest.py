@@ -1,0 +1,72 @@
+"""Fixtures for the AI workers: real `python -m workers` processes on the test Redis."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from rq import Worker
+
+from tests.api.conftest import app, client, match, settings  # noqa: F401  (the API fixtures, on the same Redis)
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+
+
+def worker_names(redis_url: str) -> set[str]:
+    """The names of the RQ workers registered on the server."""
+    return {worker.name for worker in Worker.all(connection=redis.Redis.from_url(redis_url))}
+
+
+def horse_pids(worker: subprocess.Popen[bytes]) -> list[int]:
+    """The work-horse processes a worker forked (the processes that run its jobs)."""
+    children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a worker and its work-horse (which runs in a process group of its own), whatever their state."""
+    if process.poll() is None:
+        for pid in horse_pids(process):
+            os.kill(pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+StartWorker = Callable[[str], subprocess.Popen[bytes]]
+
+
+@pytest.fixture
+def start_worker(redis_url: str, tmp_path: Path) -> Iterator[StartWorker]:
+    """Start a named worker (its own process group) and wait until it is registered; all stopped after."""
+    started: list[subprocess.Popen[bytes]] = []
+    env = {**os.environ, "REDIS_URL": redis_url, "PARLOUR_WORKER_MAINTENANCE": "2"}
+
+    def start(name: str) -> subprocess.Popen[bytes]:
+        log = (tmp_path / f"{name}.log").open("wb")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "workers", "--name", name],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            process_group=0,
+        )
+        started.append(process)
+        deadline = time.monotonic() + START_TIMEOUT
+        while name not in worker_names(redis_url):
+            assert process.poll() is None, (tmp_path / f"{name}.log").read_text()
+            assert time.monotonic() < deadline, f"worker {name} did not register"
+            time.sleep(0.1)
+        return process
+
+    yield start
+    for process in started:
+        stop(process)

@@ -1,0 +1,185 @@
+"""AI seats play by themselves on real RQ workers; hints and applied moves through /ai-move and /jobs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.api.conftest import Match, bearer, create_match
+from tests.workers.conftest import StartWorker
+
+WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    """Poll until `check()` is truthy and return it; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def finished(client: FlaskClient, match_id: str) -> dict[str, Any] | None:
+    """The public match once it is over, else None."""
+    body = client.get(f"/v1/matches/{match_id}").get_json()
+    return body if body["status"] == "finished" else None
+
+
+def ai_seats(*levels: str) -> list[dict[str, str]]:
+    """A `seats` list with one AI seat per level."""
+    return [{"type": "ai", "level": level} for level in levels]
+
+
+def assert_log_is_a_game(client: FlaskClient, match_id: str) -> list[dict[str, Any]]:
+    """Every version from 1 up has exactly one log entry: no lost and no doubled move."""
+    log = client.get(f"/v1/matches/{match_id}/log").get_json()
+    assert [entry["version"] for entry in log["entries"]] == list(range(1, log["version"] + 1))
+    return list(log["entries"])
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "levels", "options"),
+    [
+        ("icecream", 2, ("easy", "medium"), {}),
+        ("sundae_split", 3, ("easy", "random", "easy"), {}),
+        ("rockem_sockem", 2, ("easy", "random"), {"mode": "rounds"}),
+        ("freeze_factory", 2, ("random", "random"), {"turn_limit": 30}),
+    ],
+)
+def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
+    client: FlaskClient, start_worker: StartWorker, game: str, players: int, levels: tuple[str, ...], options: dict
+) -> None:
+    start_worker("w1")
+    start_worker("w2")
+    match = create_match(client, game=game, players=players, seats=ai_seats(*levels), options=options)
+    assert match.tokens == {} and match.body["status"] == "active"
+    over = wait_for(lambda: finished(client, match.id), f"{game} AI match to finish")
+    assert over["result"] is not None
+    assert [seat["type"] for seat in over["seats"]] == ["ai"] * players
+    entries = assert_log_is_a_game(client, match.id)
+    assert {entry["seat"] for entry in entries} == set(range(players))
+
+
+def test_an_ai_seat_answers_a_human_and_waits_for_them(client: FlaskClient, start_worker: StartWorker) -> None:
+    start_worker("w1")
+    match = create_match(client, seed="vs-ai", seats=[{"type": "human", "name": "ann"}, *ai_seats("easy")])
+    assert set(match.tokens) == {0}
+    token = match.tokens[0]
+    for _ in range(3):  # three exchanges: the human plays a whole turn, then the AI does
+        while (mine := client.get(match.url("/legal-actions"), headers=bearer(token)).get_json())["may_act"]:
+            client.post(
+                match.url("/actions"),
+                json={"action": mine["actions"][0], "expected_version": mine["version"]},
+                headers=bearer(token),
+            )
+        wait_for(lambda: client.get(match.url()).get_json()["waiting_for"] == [0], "the AI to hand the turn back")
+    time.sleep(0.5)  # a wrongly queued extra AI move would show up meanwhile
+    entries = assert_log_is_a_game(client, match.id)
+    movers = [entry["seat"] for entry in entries]
+    assert movers[0] == 0 and 1 in movers and movers[-1] == 1
+    assert client.get(match.url()).get_json()["waiting_for"] == [0]
+
+
+def request_move(client: FlaskClient, match: Match, seat: int, **body: Any) -> dict[str, Any]:
+    """POST ai-move for a seat; the 202 answer."""
+    response = client.post(match.url("/ai-move"), json=body, headers=bearer(match.tokens[seat]))
+    assert response.status_code == 202, response.get_json()
+    assert response.headers["Location"] == response.get_json()["url"]
+    return dict(response.get_json())
+
+
+def job_done(client: FlaskClient, url: str, token: str) -> dict[str, Any] | None:
+    """The job once it finished or failed, else None."""
+    body = client.get(url, headers=bearer(token)).get_json()
+    return body if body["status"] in ("finished", "failed") else None
+
+
+def test_a_hint_is_a_legal_move_and_is_not_applied(
+    client: FlaskClient, match: Match, start_worker: StartWorker
+) -> None:
+    start_worker("w1")
+    job = request_move(client, match, 0, level="easy")
+    assert job["status"] == "queued" and job["apply"] is False
+    done = wait_for(lambda: job_done(client, job["url"], match.tokens[0]), "the hint")
+    assert done["status"] == "finished" and done["error"] is None
+    assert done["result"]["applied"] is False and done["result"]["version"] == 0
+    assert client.get(match.url()).get_json()["version"] == 0
+    played = client.post(
+        match.url("/actions"),
+        json={"action": done["result"]["action"], "expected_version": 0},
+        headers=bearer(match.tokens[0]),
+    )
+    assert played.status_code == 200
+
+
+def test_an_applied_ai_move_goes_through_compare_and_set(
+    client: FlaskClient, match: Match, start_worker: StartWorker
+) -> None:
+    start_worker("w1")
+    job = request_move(client, match, 0, level="random", apply=True)
+    done = wait_for(lambda: job_done(client, job["url"], match.tokens[0]), "the applied move")
+    assert done["result"]["applied"] is True and done["result"]["applied_version"] == 1
+    entries = assert_log_is_a_game(client, match.id)
+    assert entries == [{**entries[0], "seat": 0, "action": done["result"]["action"]}]
+
+
+def test_a_job_is_only_shown_to_the_seat_that_asked(client: FlaskClient, match: Match) -> None:
+    job = request_move(client, match, 0)
+    assert client.get(job["url"]).status_code == 401
+    other = client.get(job["url"], headers=bearer(match.tokens[1]))
+    assert other.status_code == 403 and other.content_type == "application/problem+json"
+    queued = client.get(job["url"], headers=bearer(match.tokens[0])).get_json()
+    assert queued["status"] == "queued" and queued["result"] is None
+    missing = client.get("/v1/jobs/no-such-job", headers=bearer(match.tokens[0]))
+    assert missing.status_code == 404
+
+
+def test_ai_move_refuses_what_cannot_be_asked(client: FlaskClient, match: Match) -> None:
+    not_mine = client.post(match.url("/ai-move"), json={}, headers=bearer(match.tokens[1]))
+    assert not_mine.status_code == 409 and not_mine.get_json()["code"] == "not-your-turn"
+    bad_level = client.post(match.url("/ai-move"), json={"level": "godlike"}, headers=bearer(match.tokens[0]))
+    assert bad_level.status_code == 400 and "godlike" in bad_level.get_json()["detail"]
+    assert client.post(match.url("/ai-move"), json={}).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("seats", "field"),
+    [
+        ([{"type": "ai", "level": "easy"}], "seats"),  # one entry for two players
+        ([{"type": "ai"}, {"type": "human"}], "seats"),  # an AI seat needs a level
+        ([{"type": "human", "level": "easy"}, {"type": "human"}], "seats"),  # only AI seats have levels
+        ([{"type": "robot"}, {"type": "human"}], "seats"),
+    ],
+)
+def test_creating_with_bad_seats_is_a_400(client: FlaskClient, seats: list[dict[str, Any]], field: str) -> None:
+    response = client.post("/v1/matches", json={"game": "icecream", "players": 2, "seats": seats})
+    assert response.status_code == 400 and field in response.get_json()["errors"]
+
+
+def test_a_level_the_game_does_not_offer_is_a_400(client: FlaskClient) -> None:
+    catalog = client.get("/v1/games/sundae_split").get_json()
+    assert "perfect" not in catalog["ai_levels"] and "hard" in catalog["ai_levels"]
+    response = client.post(
+        "/v1/matches", json={"game": "sundae_split", "players": 2, "seats": ai_seats("perfect", "easy")}
+    )
+    assert response.status_code == 400 and "perfect" in response.get_json()["detail"]
+
+
+def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(client: FlaskClient, start_worker: StartWorker) -> None:
+    start_worker("w1")
+    match = create_match(client, seats=[*ai_seats("easy"), {"type": "open"}])
+    assert match.body["status"] == "waiting" and match.body["open_seats"] == [1]
+    time.sleep(0.5)
+    assert client.get(match.url()).get_json()["version"] == 0  # nobody moves before the match starts
+    joined = client.post(match.url("/join"), json={}).get_json()
+    assert joined["status"] == "active"
+    wait_for(lambda: client.get(match.url()).get_json()["version"] == joined["version"] + 1, "the AI's first move")
+    entries = client.get(match.url("/log")).get_json()["entries"]
+    assert [(entry["version"], entry["seat"]) for entry in entries] == [(joined["version"] + 1, 0)]

@@ -1,0 +1,47 @@
+"""Run one AI worker: `python -m workers` (REDIS_URL as for the API; `--burst` stops when the queue is empty)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+
+import redis
+from rq import Worker
+from rq.serializers import JSONSerializer
+
+import ai.levels  # noqa: F401  (imported before forking, so each job's work-horse starts warm)
+import engine.games  # noqa: F401
+from api.config import Settings
+from api.jobs.queue import QUEUE_NAME
+
+JOB_MONITORING_INTERVAL = 5
+"""Seconds between a busy worker's heartbeats; a dead worker's job is given up ~60 s after its last one."""
+WORKER_TTL = 20
+"""An idle worker wakes every WORKER_TTL - 15 s, so its maintenance (retrying the jobs of dead
+workers, every PARLOUR_WORKER_MAINTENANCE seconds) is never starved by a long wait on the queue."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Work the AI queue until stopped (or, with --burst, until it is empty)."""
+    parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__)
+    parser.add_argument("--burst", action="store_true", help="stop once the queue is empty")
+    parser.add_argument("--name", default=None, help="the worker's name (default: host and pid)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
+    settings = Settings()
+    worker = Worker(
+        [QUEUE_NAME],
+        connection=redis.Redis.from_url(settings.redis_url),
+        serializer=JSONSerializer,
+        name=args.name,
+        job_monitoring_interval=JOB_MONITORING_INTERVAL,
+        worker_ttl=WORKER_TTL,
+        maintenance_interval=int(os.environ.get("PARLOUR_WORKER_MAINTENANCE", "15")),
+    )
+    worker.work(burst=args.burst, logging_level="INFO")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

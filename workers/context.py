@@ -1,0 +1,29 @@
+"""What a job needs, built once per process from the same environment the API reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from api.ai_turns import AiTurns
+from api.config import Settings
+from api.jobs.queue import JobQueue
+from api.store import MatchStore
+
+
+@dataclass(frozen=True)
+class Context:
+    """The match store, the job queue and the AI-turn scheduler of one worker process."""
+
+    store: MatchStore
+    queue: JobQueue
+    turns: AiTurns
+
+
+@cache
+def context() -> Context:
+    """This process's context (REDIS_URL and the PARLOUR_* settings, as for the API)."""
+    settings = Settings()
+    store = MatchStore.from_url(settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
+    queue = JobQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
+    return Context(store, queue, AiTurns(store, queue))

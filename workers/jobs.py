@@ -1,0 +1,96 @@
+"""The RQ jobs: compute an AI move for (match, seat, version) and play it through the checked path.
+
+A move is committed with compare-and-set on the version it was computed for, exactly like a
+human's. When the match moved on meanwhile (a stale version) the job reads it again and
+computes again, so a move is never lost, doubled, or applied to a position it was not meant for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any
+
+from rq import get_current_job
+
+from ai.levels import choose
+from api.errors import ApiError, StaleVersion
+from api.matches.service import apply_action, engine_state, seat_may_act
+from api.record import ACTIVE, MatchRecord
+from engine import ActionRejected
+from workers.context import context
+
+log = logging.getLogger(__name__)
+MAX_RECOMPUTES = 20
+"""Stale versions one job computes again for before it fails (and RQ retries it)."""
+
+
+def ai_seed(record: MatchRecord, seat: int, level: str) -> str:
+    """The search seed of a seat's move: fixed per match, seat, version and level, unguessable without the seed."""
+    return hashlib.sha256(f"parlour-ai:{record.seed}:{seat}:{record.version}:{level}".encode()).hexdigest()
+
+
+def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
+    """Play an AI seat's turn; when the match moved on, play the newer turn unless another job has it."""
+    ctx = context()
+    job = get_current_job()
+    job_id = job.id if job is not None else f"inline-{match_id}-{seat}-{version}"
+    record = ctx.store.load(match_id)
+    for _ in range(MAX_RECOMPUTES):
+        if record is None or record.status != ACTIVE:
+            return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}
+        if record.version != version:
+            version = record.version
+            if not ctx.store.claim_ai_turn(match_id, seat, version, job_id):
+                return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}
+        state = engine_state(record)
+        if not seat_may_act(record, state, seat):
+            return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}
+        level = record.seats[seat].ai_level
+        if level is None:
+            return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}
+        action = choose(state, seat, level, ai_seed(record, seat, level))
+        try:
+            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.turns.after_change)
+        except StaleVersion:
+            log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
+            record = ctx.store.load(match_id)
+            continue
+        except (ApiError, ActionRejected) as rejected:  # the match ended between reading and writing it
+            return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}
+        log.info("match %s: AI seat %d (%s) moved at version %d", match_id, seat, level, version)
+        return {"outcome": "applied", "match": match_id, "seat": seat, "version": version}
+    raise RuntimeError(f"match {match_id} kept changing while seat {seat} thought")
+
+
+def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool) -> dict[str, Any]:
+    """A move a seat asked the AI for: a hint, or applied for it; computed at the current version."""
+    ctx = context()
+    record = ctx.store.load(match_id)
+    for _ in range(MAX_RECOMPUTES):
+        if record is None:
+            return refused("not-found", f"match {match_id} expired")
+        state = engine_state(record)
+        if not seat_may_act(record, state, seat):
+            code = "not-your-turn" if record.status == ACTIVE else "match-over"
+            return refused(code, f"seat {seat} has nothing to do at version {record.version}")
+        action = choose(state, seat, level, ai_seed(record, seat, level))
+        answer = {"action": action, "version": record.version, "applied": False, "applied_version": None}
+        if not apply:
+            return answer
+        try:
+            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.turns.after_change)
+        except StaleVersion:
+            record = ctx.store.load(match_id)
+            continue
+        except ApiError as error:
+            return refused(error.code, error.detail)
+        except ActionRejected as error:
+            return refused(error.code, error.reason)
+        return {**answer, "applied": True, "applied_version": record.version + 1}
+    return refused("stale-version", "the match kept changing while the AI thought; ask again")
+
+
+def refused(code: str, detail: str) -> dict[str, Any]:
+    """The answer of a requested move that could not be given: the job fails with this error."""
+    return {"error": {"code": code, "detail": detail}}
