@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from rq import Worker
 
 from api.service import Child, ConfigError, Settings, Supervisor, describe_redis
 
@@ -155,3 +157,34 @@ def test_a_second_service_on_the_same_data_is_refused(service_factory: Any) -> N
     assert second.process.wait(timeout=30) != 0
     assert request(f"{first.base}/v1/health")[0] == 200
     assert first.stop(signal.SIGTERM) == 0
+
+
+def registered_workers(data_dir: Path) -> dict[str, int]:
+    """The RQ workers registered on the service's embedded Redis, by name, with their pids."""
+    connection = redis.Redis.from_url(f"unix://{data_dir / 'redis' / 'redis.sock'}")
+    return {worker.name: worker.pid for worker in Worker.all(connection=connection)}
+
+
+def wait_until(check: Any, timeout: float = 90.0) -> Any:
+    """Poll `check()` until it is truthy (and return it), failing after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := check():
+            return value
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+def test_the_service_runs_ai_workers_and_restarts_a_dead_one(service_factory: Any, tmp_path: Path) -> None:
+    service = service_factory()
+    assert service.wait_ready().endswith("AI workers: 2)")
+    workers = wait_until(lambda: (found := registered_workers(tmp_path / "data")) and len(found) == 2 and found)
+    os.kill(next(iter(workers.values())), signal.SIGKILL)
+    wait_until(lambda: len(set(registered_workers(tmp_path / "data")) - set(workers)) == 1)  # a new one took over
+    seats = [{"type": "ai", "level": "easy"}, {"type": "ai", "level": "easy"}]
+    status, created = request(f"{service.base}/v1/matches", {"game": "icecream", "players": 2, "seats": seats})
+    assert status == 201 and created["tokens"] == []
+    url = f"{service.base}/v1/matches/{created['id']}"
+    finished = wait_until(lambda: (match := request(url)[1])["status"] == "finished" and match)
+    assert finished["result"] is not None
+    assert service.stop(signal.SIGTERM) == 0

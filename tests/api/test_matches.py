@@ -157,7 +157,13 @@ def test_lobby_open_seat_join_and_start(client: FlaskClient) -> None:
     body = joined.get_json()
     assert body["seat"] == 1 and body["status"] == "active" and body["version"] == 1
     state = client.get(match.url(), headers=bearer(body["token"])).get_json()
-    assert state["viewer"] == 1 and state["seats"][1] == {"seat": 1, "filled": True, "name": "bea"}
+    assert state["viewer"] == 1 and state["seats"][1] == {
+        "seat": 1,
+        "filled": True,
+        "name": "bea",
+        "type": "human",
+        "level": None,
+    }
     assert client.get("/v1/matches?status=waiting").get_json()["items"] == []
     again = client.post(match.url("/join"), json={})
     assert again.status_code == 409 and again.get_json()["code"] == "no-open-seat"

@@ -24,6 +24,7 @@ from werkzeug.test import TestResponse
 from api.app import create_app
 from api.config import Settings
 from api.errors import ApiError
+from api.games import catalog_entry
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from tests.api.conftest import bearer
 from tests.api.openapi_support import (
@@ -414,7 +415,7 @@ def test_sundae_split_examples_are_real_positions() -> None:
         start.clone().play(0, {"type": "split", "piles": [{"face_up": u, "face_down": d} for u, d in five_in_pile_0]})
     assert examples["illegal_split"]["detail"] == refused.value.reason
 
-    entry = game.info.to_json()
+    entry = catalog_entry(game)
     catalog = examples["game"]
     assert {**catalog, "assumptions": entry["assumptions"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
@@ -448,7 +449,7 @@ def test_freeze_factory_examples_are_real_positions() -> None:
         game.start(2, {}, CLAIM_SEED).play(1, {"type": "freeze", "cone": 3})
     assert refused["illegalFreeze"]["value"]["detail"] == refusal.value.reason
 
-    entry = game.info.to_json()
+    entry = catalog_entry(game)
     catalog = named["FreezeFactoryGame"]["value"]
     assert {**catalog, "assumptions": entry["assumptions"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
@@ -486,7 +487,7 @@ def test_rockem_sockem_examples_are_real_positions() -> None:
         state.clone().play(1, {"type": "roll", "keep": [0, 1, 2, 3]})
     assert refused["illegalKeep"]["value"]["detail"] == refusal.value.reason
 
-    entry = game.info.to_json()
+    entry = catalog_entry(game)
     catalog = named["RockemSockemGame"]["value"]
     assert {**catalog, "assumptions": entry["assumptions"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
@@ -748,6 +749,8 @@ def scenario_store_down(contract: ContractClient) -> None:
         down.get(f"{url}{path}", headers=headers, expect=503)
     down.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=headers, expect=503)
     down.post(f"{url}/join", expect=503)
+    down.post(f"{url}/ai-move", headers=headers, expect=503)
+    down.get("/v1/jobs/abc", headers=headers, expect=503)
 
 
 def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -773,6 +776,38 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
             broken.get(f"/v1/matches/abc{path}", expect=500)
         broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
         broken.post("/v1/matches/abc/join", expect=500)
+        broken.post("/v1/matches/abc/ai-move", expect=500)
+        patch.setattr(app.extensions["parlour.jobs"], "fetch", boom)
+        broken.get("/v1/jobs/abc", headers=bearer("abc.0.secret"), expect=500)
+
+
+def scenario_ai(contract: ContractClient) -> None:
+    """AI seats, hints and jobs, with no worker running (tests/workers checks finished jobs)."""
+    ai_seat = {"type": "ai", "level": "easy"}
+    body = created(contract, seed="ai", seats=[{"type": "human", "name": "Ada"}, ai_seat])
+    url, token = f"/v1/matches/{body['id']}", tokens_of(body)[0]
+    assert list(tokens_of(body)) == [0] and body["status"] == "active"
+    seats = contract.get(url, expect=200).json["seats"]
+    assert seats[1] == {"seat": 1, "filled": True, "name": None, "type": "ai", "level": "easy"}
+    asked = contract.post(f"{url}/ai-move", json={}, headers=bearer(token), expect=202, request_valid=True).json
+    assert asked == {**asked, "status": "queued", "seat": 0, "version": 0, "level": "medium", "apply": False}
+    job = contract.get(asked["url"], headers=bearer(token), expect=200).json
+    assert job == {**job, "status": "queued", "result": None, "error": None, "ended_at": None}
+    other = created(contract)
+    contract.get(asked["url"], expect=401)
+    contract.get(asked["url"], headers=bearer(tokens_of(other)[0]), expect=403)
+    contract.get("/v1/jobs/no-such-job", headers=bearer(token), expect=404)
+    contract.post(f"{url}/ai-move", json={"level": "godlike"}, headers=bearer(token), expect=400, request_valid=False)
+    contract.post(f"{url}/ai-move", json={"level": "perfect", "apply": True}, headers=bearer(token), expect=202)
+    contract.post(f"{url}/ai-move", json={}, expect=401)
+    contract.post(f"{url}/ai-move", json={}, headers=bearer(tokens_of(other)[0]), expect=403)
+    contract.post("/v1/matches/nope/ai-move", json={}, headers=bearer(token), expect=404)
+    refused = contract.post(f"/v1/matches/{other['id']}/ai-move", headers=bearer(tokens_of(other)[1]), expect=409)
+    assert refused.json["code"] == "not-your-turn"
+    huge = "[" + "0," * 40_000 + "0]"
+    contract.post(f"{url}/ai-move", data=huge, content_type="application/json", headers=bearer(token), expect=413)
+    bad = {"game": "sundae_split", "players": 2, "seats": [{"type": "ai", "level": "perfect"}, ai_seat]}
+    assert "perfect" in contract.post("/v1/matches", json=bad, expect=400, request_valid=True).json["detail"]
 
 
 def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplitContract:
@@ -892,6 +927,10 @@ def test_a_drifted_sundae_split_document_fails(app: Flask, client: FlaskClient) 
             table.play()
 
 
+def test_ai_seats_hints_and_jobs(contract: ContractClient) -> None:
+    scenario_ai(contract)
+
+
 def test_catalog_and_health(contract: ContractClient) -> None:
     scenario_catalog(contract)
 
@@ -935,6 +974,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_store_down(contract)
     scenario_internal_errors(contract, monkeypatch)
     scenario_sundae_split(contract, 3)
+    scenario_ai(contract)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)

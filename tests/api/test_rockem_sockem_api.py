@@ -339,9 +339,9 @@ def test_realtime_many_rollers_never_grab_one_coin_twice(opener: Any, monkeypatc
     commit_action = service.commit_action
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        outcome, body = commit_action(*args, **kwargs)
-        commits[outcome.kind] += 1
-        return outcome, body
+        attempt = commit_action(*args, **kwargs)
+        commits[attempt.outcome.kind] += 1
+        return attempt
 
     monkeypatch.setattr(service, "commit_action", counted)
     for number in range(4):

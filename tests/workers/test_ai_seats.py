@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.api.conftest import Match, bearer, create_match
+from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
 
 WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
@@ -183,3 +185,28 @@ def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(client: FlaskClie
     wait_for(lambda: client.get(match.url()).get_json()["version"] == joined["version"] + 1, "the AI's first move")
     entries = client.get(match.url("/log")).get_json()["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(joined["version"] + 1, 0)]
+
+
+def test_finished_and_failed_jobs_follow_the_contract(
+    app: Flask, client: FlaskClient, match: Match, start_worker: StartWorker
+) -> None:
+    contract = ContractClient(app, client)
+    token = bearer(match.tokens[0])
+    hint = contract.post(match.url("/ai-move"), json={"level": "easy"}, headers=token, expect=202).json
+    late = contract.post(match.url("/ai-move"), json={"apply": True}, headers=token, expect=202).json
+    while (mine := client.get(match.url("/legal-actions"), headers=token).get_json())["may_act"]:
+        client.post(match.url("/actions"), json={"action": mine["actions"][0]}, headers=token)
+    start_worker("w1")  # both jobs run now that seat 0's turn is over
+    for job in (hint, late):
+        wait_for(lambda url=job["url"]: job_done(client, url, match.tokens[0]), "the job")
+    failed = contract.get(hint["url"], headers=token, expect=200).json
+    assert failed["status"] == "failed" and failed["error"]["code"] == "not-your-turn" and failed["result"] is None
+    assert contract.get(late["url"], headers=token, expect=200).json["error"]["code"] == "not-your-turn"
+    mine = client.get(match.url(), headers=token).get_json()
+    assert [entry["seat"] for entry in client.get(match.url("/log")).get_json()["entries"]] == [0] * mine["version"]
+    wait_for(lambda: client.get(match.url()).get_json()["waiting_for"] == [1], "nothing: seat 1 is human")
+    seat1 = bearer(match.tokens[1])
+    answer = contract.post(match.url("/ai-move"), json={"level": "random"}, headers=seat1, expect=202).json
+    wait_for(lambda: job_done(client, answer["url"], match.tokens[1]), "the hint for seat 1")
+    done = contract.get(answer["url"], headers=seat1, expect=200).json
+    assert done["status"] == "finished" and done["result"]["version"] == mine["version"]
