@@ -1,0 +1,148 @@
+"""AI move latency through the API: from the change that queues an AI turn to the AI's move applied.
+
+    .venv/bin/python -m loadtests.ai_latency [--runs 3] [--moves 30] [--levels random,easy,medium,hard]
+
+Starts the whole service (`python -m api.service`: embedded Redis, API, AI workers) on a free port
+and a temporary data folder, then, per game and level, plays matches whose seats are all AI at that
+level. Each log entry's latency is its commit time minus the commit time of the change before it
+(the change that queued its job), both stamped by the server, so polling adds nothing. Prints p50
+and p95 per run and their medians over `--runs` runs, and each level's median p50 as a ratio to
+`random` (the queue and worker overhead alone), measured in the same run. Not a test: nothing is
+asserted. Rock'em Sock'em's rounds are simultaneous, so its figure for the second seat of a step
+counts from the first seat's move rather than from the step's start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("icecream", 2, {}),
+    ("sundae_split", 2, {}),
+    ("freeze_factory", 2, {"turn_limit": 40}),
+    ("rockem_sockem", 2, {"mode": "rounds"}),
+]
+MATCH_TIMEOUT = 600.0
+
+
+@dataclass
+class Service:
+    """The service under measurement."""
+
+    process: subprocess.Popen[bytes]
+    base: str
+
+    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """GET, or POST a JSON body; the JSON answer."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return dict(json.loads(response.read()))
+
+
+def start_service(data_dir: Path, workers: int) -> Service:
+    """`python -m api.service` on a free port; returns once the API answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir), PARLOUR_AI_WORKERS=str(workers))
+    log = (data_dir / "service.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.service"], env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
+    )
+    service = Service(process, f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            service.call("/v1/health")
+            time.sleep(2)  # let the workers register
+            return service
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the service did not start")
+
+
+def stamp(text: str) -> float:
+    """A server timestamp in seconds."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def move_latencies(
+    service: Service, game: str, players: int, options: dict[str, Any], level: str, moves: int
+) -> list[float]:
+    """Seconds from each change to the AI move it queued, over the first `moves` moves of one AI match."""
+    seats = [{"type": "ai", "level": level}] * players
+    created = service.call("/v1/matches", {"game": game, "players": players, "options": options, "seats": seats})
+    match = service.call(f"/v1/matches/{created['id']}")
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while match["status"] != "finished" and match["version"] < moves and time.monotonic() < deadline:
+        time.sleep(0.2)
+        match = service.call(f"/v1/matches/{created['id']}")
+    entries = service.call(f"/v1/matches/{created['id']}/log")["entries"][:moves]
+    times = [stamp(match["created_at"])] + [stamp(entry["at"]) for entry in entries]
+    return [after - before for before, after in itertools.pairwise(times)]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the table."""
+    parser = argparse.ArgumentParser(prog="python -m loadtests.ai_latency", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=30, help="AI moves measured per run")
+    parser.add_argument("--levels", default="random,easy,medium,hard")
+    parser.add_argument("--games", default=",".join(game for game, _, _ in GAMES))
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    levels = args.levels.split(",")
+    with tempfile.TemporaryDirectory(prefix="parlour-ai-latency-") as folder:
+        service = start_service(Path(folder), args.workers)
+        try:
+            print(
+                f"{'game':15} {'level':7} {'p50 ms (runs)':28} {'p95 ms (runs)':28} {'median p50':>10} {'x random':>8}"
+            )
+            for game, players, options in GAMES:
+                if game not in args.games.split(","):
+                    continue
+                baseline = None
+                for level in levels:
+                    runs = [
+                        move_latencies(service, game, players, options, level, args.moves) for _ in range(args.runs)
+                    ]
+                    p50s = [1000 * statistics.median(run) for run in runs if run]
+                    p95s = [1000 * percentile(run, 0.95) for run in runs if run]
+                    median_p50 = statistics.median(p50s)
+                    baseline = baseline or median_p50
+                    print(
+                        f"{game:15} {level:7} {' '.join(f'{v:7.0f}' for v in p50s):28} "
+                        f"{' '.join(f'{v:7.0f}' for v in p95s):28} {median_p50:10.0f} {median_p50 / baseline:8.1f}",
+                        flush=True,
+                    )
+        finally:
+            os.killpg(service.process.pid, signal.SIGTERM)
+            service.process.wait(timeout=60)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
