@@ -126,7 +126,8 @@ def service_children(settings: Settings) -> list[Child]:
     """Every process the service runs besides Redis: the web server and the AI workers."""
     web = gunicorn_command(WSGI_APP, settings.host, settings.port, settings.workers, settings.threads)
     workers = [
-        Child(f"ai-worker-{n}", [sys.executable, "-m", "workers"], restart=True) for n in range(settings.ai_workers)
+        Child(f"ai-worker-{n}", [sys.executable, "-m", "workers", "--warm-up"], restart=True)
+        for n in range(settings.ai_workers)
     ]
     return [Child("web", web), *workers]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import time
 
 import redis
 from rq import Worker
@@ -12,6 +13,7 @@ from rq.serializers import JSONSerializer
 
 import ai.levels  # noqa: F401  (imported before forking, so each job's work-horse starts warm)
 import engine.games  # noqa: F401
+from ai.perfect import solution_for
 from api.config import Settings
 from api.jobs.queue import QUEUE_NAME
 
@@ -27,8 +29,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__)
     parser.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     parser.add_argument("--name", default=None, help="the worker's name (default: host and pid)")
+    parser.add_argument(
+        "--warm-up", action="store_true", help="solve IceCream before taking jobs, so `perfect` answers at once"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
+    if args.warm_up:
+        warm_up()
     settings = Settings()
     worker = Worker(
         [QUEUE_NAME],
@@ -41,6 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     worker.work(burst=args.burst, logging_level="INFO")
     return 0
+
+
+def warm_up() -> None:
+    """Compute what every job would otherwise compute again in its forked work-horse: IceCream's solution."""
+    started = time.perf_counter()
+    solution_for(0)
+    logging.getLogger(__name__).info("IceCream solved for perfect play in %.1f s", time.perf_counter() - started)
 
 
 if __name__ == "__main__":
