@@ -55,6 +55,7 @@ class Settings:
     workers: int = DEFAULT_WORKERS
     threads: int = DEFAULT_THREADS
     ai_workers: int = DEFAULT_AI_WORKERS
+    ai_warm_up: bool = True
     redis_url: str | None = None
     data_dir: Path = Path(DEFAULT_DATA_DIR)
 
@@ -67,6 +68,7 @@ class Settings:
             workers=env_int(env, "WEB_CONCURRENCY", DEFAULT_WORKERS, minimum=1, maximum=64),
             threads=env_int(env, "PARLOUR_THREADS", DEFAULT_THREADS, minimum=1, maximum=256),
             ai_workers=env_int(env, "PARLOUR_AI_WORKERS", DEFAULT_AI_WORKERS, minimum=0, maximum=64),
+            ai_warm_up=env_int(env, "PARLOUR_AI_WARM_UP", 1, minimum=0, maximum=1) == 1,
             redis_url=env.get("REDIS_URL") or None,
             data_dir=Path(env.get("PARLOUR_DATA_DIR") or DEFAULT_DATA_DIR),
         )
