@@ -65,6 +65,8 @@ def index_key(game: str | None, status: str | None) -> str:
 
 
 _TIE_MARGIN = 50
+AI_TURN_CLAIM_TTL = 3600
+"""Seconds a turn's claim is kept: longer than any job with all its retries (4 x 330 s at most)."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ class MatchStore:
     def claim_ai_turn(self, match_id: str, seat: int, version: int, job_id: str) -> bool:
         """True if this job plays the AI seat at this version: the first to ask, or a retry of it."""
         key = ai_turn_key(match_id, seat, version)
-        if self.client.set(key, job_id, nx=True, ex=self.idle_ttl):
+        if self.client.set(key, job_id, nx=True, ex=AI_TURN_CLAIM_TTL):
             return True
         return self.client.get(key) == job_id
 

@@ -91,7 +91,7 @@ def seats_requested(game: Game, players: int, request: dict[str, Any]) -> tuple[
     seats, humans = [], []
     for seat, spec in enumerate(request["seats"]):
         if spec["type"] == "ai":
-            ai_level_or_400(game.info.id, spec["level"])
+            ai_level_or_400(game.info.id, spec["level"], seat)
         seats.append(SeatRecord(seat, None, spec["name"], spec["level"] if spec["type"] == "ai" else None))
         if spec["type"] == "human":
             humans.append(seat)
@@ -131,13 +131,15 @@ def choose_open_seat(record: MatchRecord, seat: int | None) -> int:
     return seat
 
 
-def ai_level_or_400(game_id: str, name: str) -> Level:
-    """The AI level if the game offers it, or a 400 naming the levels it offers."""
+def ai_level_or_400(game_id: str, name: str, seat: int | None = None) -> Level:
+    """The AI level if the game offers it, or a 400 naming the levels it offers (and the seat asked for)."""
     offered = levels_for(game_id)
     if name not in offered:
+        message = [f"one of: {', '.join(offered)}"]
+        where = "" if seat is None else f"seat {seat}: "
         raise InvalidRequest(
-            f"{game_id} has no AI level {name!r}; levels: {', '.join(offered)}",
-            errors={"level": [f"one of: {', '.join(offered)}"]},
+            f"{where}{game_id} has no AI level {name!r}; levels: {', '.join(offered)}",
+            errors={"level": message} if seat is None else {"seats": {str(seat): {"level": message}}},
         )
     return level_named(name)
 

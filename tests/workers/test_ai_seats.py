@@ -172,6 +172,7 @@ def test_a_level_the_game_does_not_offer_is_a_400(client: FlaskClient) -> None:
         "/v1/matches", json={"game": "sundae_split", "players": 2, "seats": ai_seats("perfect", "easy")}
     )
     assert response.status_code == 400 and "perfect" in response.get_json()["detail"]
+    assert response.get_json()["errors"] == {"seats": {"0": {"level": ["one of: random, easy, medium, hard"]}}}
 
 
 def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(client: FlaskClient, start_worker: StartWorker) -> None:
