@@ -7,6 +7,7 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
 * `parlour:match:{<id>}:ai:<seat>:<version>`  string: the id of the job that plays that AI turn,
   so each turn is computed by one job even when several changes ask for it
+* `parlour:ai-matches`              set: ids of matches with AI seats, swept for turns that lost their job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
 """
@@ -64,6 +65,14 @@ def index_key(game: str | None, status: str | None) -> str:
     return f"parlour:index:{game or '*'}:{status or '*'}"
 
 
+AI_MATCHES_KEY = "parlour:ai-matches"
+_RECLAIM = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0
+"""
 _TIE_MARGIN = 50
 AI_TURN_CLAIM_TTL = 3600
 """Seconds a turn's claim is kept: longer than any job with all its retries (4 x 330 s at most)."""
@@ -123,6 +132,7 @@ class MatchStore:
         self.idle_ttl = idle_ttl
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(_COMMIT)
+        self._reclaim = client.register_script(_RECLAIM)
 
     def ping(self) -> bool:
         """True when Redis answers."""
@@ -181,6 +191,27 @@ class MatchStore:
         if self.client.set(key, job_id, nx=True, ex=AI_TURN_CLAIM_TTL):
             return True
         return self.client.get(key) == job_id
+
+    def ai_turn_claim(self, match_id: str, seat: int, version: int) -> str | None:
+        """The id of the job given an AI seat's turn at this version, if any."""
+        return self.client.get(ai_turn_key(match_id, seat, version))
+
+    def reclaim_ai_turn(self, match_id: str, seat: int, version: int, lost_job: str, job_id: str) -> bool:
+        """Hand a turn whose job was lost to a new job, unless someone else already did."""
+        key = ai_turn_key(match_id, seat, version)
+        return bool(self._reclaim(keys=[key], args=[lost_job, job_id, AI_TURN_CLAIM_TTL]))
+
+    def track_ai_match(self, match_id: str) -> None:
+        """Remember a running match with AI seats, for the sweep."""
+        self.client.sadd(AI_MATCHES_KEY, match_id)
+
+    def untrack_ai_match(self, match_id: str) -> None:
+        """Forget a match that finished or expired."""
+        self.client.srem(AI_MATCHES_KEY, match_id)
+
+    def ai_matches(self) -> list[str]:
+        """Every tracked match with AI seats."""
+        return sorted(self.client.smembers(AI_MATCHES_KEY))
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """Every applied action of a match, oldest first."""

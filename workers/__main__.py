@@ -8,7 +8,6 @@ import os
 import time
 
 import redis
-from rq import Worker
 from rq.serializers import JSONSerializer
 
 import ai.levels  # noqa: F401  (imported before forking, so each job's work-horse starts warm)
@@ -16,6 +15,7 @@ import engine.games  # noqa: F401
 from ai.perfect import solution_for
 from api.config import Settings
 from api.jobs.queue import QUEUE_NAME
+from workers.worker import ParlourWorker
 
 JOB_MONITORING_INTERVAL = 5
 """Seconds between a busy worker's heartbeats; a dead worker's job is given up ~60 s after its last one."""
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.warm_up:
         warm_up()
     settings = Settings()
-    worker = Worker(
+    worker = ParlourWorker(
         [QUEUE_NAME],
         connection=redis.Redis.from_url(settings.redis_url),
         serializer=JSONSerializer,

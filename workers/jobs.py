@@ -45,6 +45,7 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
                 return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}
         state = engine_state(record)
         if not seat_may_act(record, state, seat):
+            ctx.turns.after_change(record, state)  # make sure the seats that may act now have their jobs
             return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}
         level = record.seats[seat].ai_level
         if level is None:

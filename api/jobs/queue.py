@@ -85,6 +85,14 @@ class JobQueue:
         self._enqueue(MOVE_JOB, job_id, [match_id, seat, version, level, apply], meta, time_cap)
         return job_id
 
+    def is_pending(self, job_id: str) -> bool:
+        """True while the job waits or runs (a dead worker's job counts: RQ retries it itself)."""
+        try:
+            job = Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
+        except NoSuchJobError:
+            return False
+        return STATUS_NAMES.get(job.get_status(refresh=False) or JobStatus.QUEUED) in ("queued", "started")
+
     def fetch(self, job_id: str) -> JobInfo | None:
         """A requested move's job, or None once it expired (or never was)."""
         try:

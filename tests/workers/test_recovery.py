@@ -1,4 +1,4 @@
-"""A worker killed in the middle of a search does not stall its match: the turn is played again."""
+"""No AI turn is left unplayed: a killed worker's job is retried, a lost job is queued again by the sweep."""
 
 from __future__ import annotations
 
@@ -6,12 +6,15 @@ import os
 import signal
 import time
 
+import pytest
 import redis
 from flask.testing import FlaskClient
+from rq import Queue
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from api.config import Settings
+from api.jobs.queue import QUEUE_NAME
 from api.store import ai_turn_key
 from tests.api.conftest import create_match
 from tests.workers.conftest import StartWorker, horse_pids
@@ -62,3 +65,18 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     entries = client.get(match.url("/log")).get_json()["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(1, 0)]
     assert turn_job(redis_url, match.id, 0, 0).retries_left == Settings().ai_retries - 1
+
+
+@pytest.mark.parametrize("claim_lost", [False, True])
+def test_a_turn_whose_job_was_lost_is_queued_again_by_the_sweep(
+    client: FlaskClient, redis_url: str, start_worker: StartWorker, claim_lost: bool
+) -> None:
+    seats = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
+    match = create_match(client, seed="lost-job", seats=seats)
+    connection = redis.Redis.from_url(redis_url)
+    Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer).empty()  # as if never queued
+    if claim_lost:
+        connection.delete(ai_turn_key(match.id, 0, 0))  # as if the API died right after storing the match
+    start_worker("w1")
+    over = wait_for(lambda: (body := client.get(match.url()).get_json())["status"] == "finished" and body, "the sweep")
+    assert over["result"] is not None

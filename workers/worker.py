@@ -1,0 +1,24 @@
+"""The RQ worker of the AI queue: RQ's own maintenance, plus the sweep for AI turns left without a job."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from rq import Worker
+
+from workers.context import context
+
+log = logging.getLogger(__name__)
+
+
+class ParlourWorker(Worker):  # type: ignore[misc]
+    """An RQ worker that, at each maintenance, also queues again any AI turn whose job was lost."""
+
+    def run_maintenance_tasks(self) -> None:
+        """RQ's maintenance (retrying the jobs of dead workers), then the AI-turn sweep."""
+        super().run_maintenance_tasks()
+        try:
+            context().turns.sweep()
+        except redis.RedisError as error:
+            log.warning("AI-turn sweep skipped: %s", error)
