@@ -1,0 +1,223 @@
+"""What a seat may do, why anything else is refused, and applying an action.
+
+The action vocabulary, by phase (every action is a JSON object with a "type"):
+
+* player phase, start of a turn (only when the catch-up draw is allowed): `draw_up`, `decline_draw_up`;
+* draw step: `{"type": "keep", "cards": [sorted card ids]}`;
+* the rest of the turn: `{"type": "attack", "column": n, "cards": [...], "upgrade": null or an id}`,
+  `{"type": "use_boost", "boost": id, ...its choice}`, `{"type": "refill", "weaponize": bool}` (ends the
+  turn), `end_turn`;
+* store phase: `{"type": "buy", "boost": id}`, `flush`, `pass`, and `use_boost` to resolve a bought
+  immediate Boost that needs a choice;
+* equip phase: `{"type": "equip", "upgrades": [sorted ids]}`;
+* Ice Cream Social (Variant D): `{"type": "share", "cards": [card or null for each seat]}`, `share_randomly`.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalAction
+from engine.protocol import Action
+from engine.robots_love_ice_cream import phases, sets
+from engine.robots_love_ice_cream.data import DATA
+from engine.robots_love_ice_cream.effects import ACTIVATED
+from engine.robots_love_ice_cream.schema import EFFECTS
+
+if TYPE_CHECKING:
+    from engine.robots_love_ice_cream.state import RobotsState
+
+END_TURN: Action = {"type": "end_turn"}
+
+
+def legal_actions(state: RobotsState, seat: int) -> list[Action]:
+    """Every action the seat may take now; empty unless it is the seat's decision."""
+    if seat not in state.acting_seats():
+        return []
+    if state.phase == phases.PLAYER:
+        if state.step == phases.DRAW_UP:
+            return [{"type": "draw_up"}, {"type": "decline_draw_up"}]
+        if state.step == phases.KEEP:
+            return keep_choices(state, seat)
+        return turn_actions(state, seat)
+    if state.phase == phases.STORE:
+        return store_actions(state, seat)
+    if state.phase == phases.EQUIP:
+        return [{"type": "equip", "upgrades": upgrades} for upgrades in equip_choices(state, seat)]
+    cards = phases.social_assignments(state)
+    return [*({"type": "share", "cards": choice} for choice in cards), {"type": "share_randomly"}]
+
+
+def keep_choices(state: RobotsState, seat: int) -> list[Action]:
+    """Each distinct choice of the cards to keep from the draw."""
+    kept = sorted({tuple(c) for c in combinations(state.drawn, state.keep_count(seat))})
+    return [{"type": "keep", "cards": list(cards)} for cards in kept]
+
+
+def boost_uses(state: RobotsState, seat: int) -> list[Action]:
+    """Once-per-planet Boosts in play that the seat may use now, with each of their choices."""
+    found: list[Action] = []
+    for boost in state.active_boosts(seat):
+        if EFFECTS[boost.ability.effect].kind != "activated" or boost.id in state.used:
+            continue
+        for choice in ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params):
+            found.append({"type": "use_boost", "boost": boost.id, **choice})
+    return found
+
+
+def turn_actions(state: RobotsState, seat: int) -> list[Action]:
+    """Attacks, Boost uses, refills and ending the turn."""
+    found = [*sets.legal_attacks(state, seat), *boost_uses(state, seat)]
+    found += [{"type": "refill", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
+    return [*found, END_TURN]
+
+
+def store_actions(state: RobotsState, seat: int) -> list[Action]:
+    """The buyer's purchases, flush and pass; or the choice a bought immediate Boost needs."""
+    if state.pending is not None:
+        boost = DATA.boosts[state.pending]
+        choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
+        return [{"type": "use_boost", "boost": boost.id, **choice} for choice in choices]
+    found: list[Action] = [{"type": "buy", "boost": boost} for boost in phases.affordable(state, seat)]
+    if phases.can_flush(state, seat):
+        found.append({"type": "flush"})
+    return [*found, {"type": "pass"}]
+
+
+def equip_choices(state: RobotsState, seat: int) -> list[list[str]]:
+    """Every set of owned upgrades that fits the truck's slots (the empty set included)."""
+    owned = sorted([*state.spares[seat], *state.equipped[seat]])
+    slots = min(state.upgrade_slots(seat), len(owned))
+    return [list(chosen) for size in range(slots + 1) for chosen in combinations(owned, size)]
+
+
+# --- refusing, with the rule ------------------------------------------------------------------
+
+
+def check_action(state: RobotsState, seat: int, action: Action) -> None:
+    """IllegalAction naming the rule, unless the action is one of the seat's legal actions."""
+    legal = legal_actions(state, seat)
+    if action in legal:
+        return
+    raise IllegalAction(why_illegal(state, seat, action, legal))
+
+
+def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Action]) -> str:
+    """The reason an action is refused: the step's expected actions, or the rule it breaks."""
+    kind = action.get("type")
+    allowed = sorted({str(a["type"]) for a in legal})
+    if kind not in allowed:
+        where = f"the {state.phase} phase" + (f" ({state.step} step)" if state.step else "")
+        return f"during {where} you may send: {', '.join(allowed)}"
+    if kind == "keep":
+        choices = [a["cards"] for a in legal if a["type"] == "keep"]
+        return f"keep exactly {state.keep_count(seat)} of the cards you drew, sorted: one of {choices}"
+    if kind == "attack":
+        return sets.why_not(state, seat, action)
+    if kind == "use_boost":
+        return _why_not_boost(state, seat, action)
+    if kind == "refill":
+        return _why_not_refill(state, seat, action)
+    if kind == "buy":
+        boost = DATA.boosts.get(str(action.get("boost")))
+        if set(action) != {"type", "boost"} or boost is None or boost.id not in state.store_row:
+            return f"buy one of the face-up Boosts: {state.store_row}"
+        if not phases.purchase_allowed(state):
+            return "Variant F: 'During each store phase, players may only purchase 1 Boost card.'"
+        return f"{boost.title} costs {boost.price} Sprinkletonium; you have {state.sprinkles[seat]}"
+    if kind == "equip":
+        return (
+            f"equip at most {state.upgrade_slots(seat)} of your upgrades "
+            f"{sorted([*state.spares[seat], *state.equipped[seat]])}, listed once each in sorted order"
+        )
+    return f"send one of the listed actions; {action!r} is not one of them"
+
+
+def _why_not_boost(state: RobotsState, seat: int, action: Action) -> str:
+    boost = DATA.boosts.get(str(action.get("boost")))
+    if boost is None:
+        return f"there is no Boost {action.get('boost')!r}"
+    if state.pending is not None and boost.id != state.pending:
+        return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
+    if state.pending is None and boost not in state.active_boosts(seat):
+        return f"{boost.title} is not in play in front of you"
+    if EFFECTS[boost.ability.effect].kind != "activated":
+        return f"{boost.title} works by itself: {boost.text}"
+    if boost.id in state.used:
+        return f"{boost.title} was already used on this planet ('Effect may only be used once per planet')"
+    choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
+    if not choices:
+        return f"{boost.title} has nothing to act on now"
+    return f"{boost.title} takes one of these choices: {choices}"
+
+
+def _why_not_refill(state: RobotsState, seat: int, action: Action) -> str:
+    if set(action) != {"type", "weaponize"} or not isinstance(action["weaponize"], bool):
+        return 'a refill is {"type": "refill", "weaponize": false} (true for Variant B)'
+    if action["weaponize"] and not state.options["weaponized_sprinkletonium"]:
+        return "weaponizing Sprinkletonium is Variant B, which this game does not use"
+    if state.hand_count(seat) >= state.refill_target(seat):
+        return f"your hand already holds {state.refill_target(seat)} cards: 'fill their ... hand back up to 7'"
+    return "refilling costs 1 Sprinkletonium ('spend one of them'; to weaponize one more is needed)"
+
+
+# --- applying ---------------------------------------------------------------------------------
+
+
+def apply_action(state: RobotsState, seat: int, action: Action) -> None:
+    """Apply a legal action and run the game on to the next decision."""
+    kind = action["type"]
+    if kind == "draw_up":
+        phases.draw_up(state, seat)
+    elif kind == "decline_draw_up":
+        phases.draw_step(state)
+    elif kind == "keep":
+        phases.keep(state, seat, list(action["cards"]))
+    elif kind == "attack":
+        attack(state, seat, action)
+    elif kind == "use_boost":
+        use_boost(state, seat, action)
+    elif kind == "refill":
+        phases.refill(state, seat, bool(action["weaponize"]))
+    elif kind == "end_turn":
+        phases.end_turn(state)
+    elif kind == "buy":
+        phases.buy(state, seat, action["boost"])
+    elif kind == "flush":
+        phases.flush(state, seat)
+    elif kind == "pass":
+        phases.stop_buying(state)
+    elif kind == "equip":
+        phases.equip(state, seat, list(action["upgrades"]))
+    elif kind == "share":
+        phases.share(state, list(action["cards"]))
+        phases.next_planet(state)
+    else:
+        phases.share_randomly(state)
+        phases.next_planet(state)
+
+
+def attack(state: RobotsState, seat: int, action: Action) -> None:
+    """Discard the set, then A3 Clean Up for the destroyed robot."""
+    for card in action["cards"]:
+        state.discard(seat, card)
+    if action["upgrade"] is None:
+        state.attacks += 1
+    else:
+        state.extras.append(action["upgrade"])
+    column = action["column"]
+    target = state.target(column)
+    assert target is not None
+    state.destroy(seat, column, target[0])
+
+
+def use_boost(state: RobotsState, seat: int, action: Action) -> None:
+    """Resolve a Boost: the choice a bought immediate one waits for, or a once-per-planet use."""
+    choice: dict[str, Any] = {k: v for k, v in action.items() if k not in ("type", "boost")}
+    if state.pending is not None:
+        phases.resolve_immediate(state, seat, state.pending, choice)
+        return
+    boost = DATA.boosts[action["boost"]]
+    state.used.append(boost.id)
+    ACTIVATED[boost.ability.effect].resolve(state, seat, boost.ability.params, choice)

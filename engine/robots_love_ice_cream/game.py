@@ -1,0 +1,100 @@
+"""Robots Love Ice Cream: the game object, its options (solo planets, Challenge Variants A-F, open hands)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.info import GameInfo
+from engine.options import OptionSet, OptionSpec
+from engine.protocol import Game
+from engine.rng import Rng
+from engine.robots_love_ice_cream import phases
+from engine.robots_love_ice_cream.data import DATA
+from engine.robots_love_ice_cream.state import RobotsState
+
+VARIANTS = (
+    "harder_robots",
+    "weaponized_sprinkletonium",
+    "all_red_spinstons",
+    "ice_cream_social",
+    "attack_twice",
+    "boost_limit",
+)
+"""The Challenge Variants A to F, in the rulebook's order; any may be combined."""
+
+OPTIONS = OptionSet(
+    (
+        OptionSpec(
+            "solo_planets",
+            "choice",
+            "2",
+            "Solo play: the planet cards used ('the 2 player planet cards'; '3' for 'a harder challenge').",
+            choices=("2", "3"),
+        ),
+        OptionSpec("harder_robots", "bool", False, "Variant A: remove 6 Lil Chips, 2 Peaboties and 2 Punk Rockits."),
+        OptionSpec(
+            "weaponized_sprinkletonium",
+            "bool",
+            False,
+            "Variant B: a refill may pull one of your Sprinkletonium into your hand as a Brain Freeze.",
+        ),
+        OptionSpec("all_red_spinstons", "bool", False, "Variant C: all Spinstons are Red Spinston 2.0."),
+        OptionSpec(
+            "ice_cream_social",
+            "bool",
+            False,
+            "Variant D: after equipping, one face-up card per player; the first player shares them out (or at random).",
+        ),
+        OptionSpec("attack_twice", "bool", False, "Variant E: players may perform two attacks per turn."),
+        OptionSpec("boost_limit", "bool", False, "Variant F: each player may buy only 1 Boost per store phase."),
+        OptionSpec(
+            "open_hands",
+            "bool",
+            False,
+            "Every hand is shown to every player ('Players are allowed to discuss their plans').",
+        ),
+        OptionSpec(
+            "stop_when_lost",
+            "bool",
+            False,
+            "End the game as soon as more than 3 Ice Cream tokens are captured (the mission can no longer succeed).",
+        ),
+    )
+)
+
+INFO = GameInfo(
+    id="robots_love_ice_cream",
+    name="Robots Love Ice Cream",
+    min_players=1,
+    max_players=4,
+    summary="Fire matching sets of weaponized ice cream at invading robots on five planets; save 10 of 13 ice creams.",
+    information="imperfect",
+    chance=True,
+    cooperative=True,
+    simultaneous=False,
+    options=OPTIONS,
+    assumptions=DATA.assumptions,
+)
+
+
+class RobotsLoveIceCream(Game):
+    """The Robots Love Ice Cream game object."""
+
+    info = INFO
+
+    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RobotsState:
+        """Set up the table and reveal the first planet."""
+        state = RobotsState.blank(players, options, Rng.from_seed(seed))
+        phases.set_up(state)
+        state.events = []
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> RobotsState:
+        """Read back a state written by `to_json`."""
+        from engine.errors import CorruptState
+
+        try:
+            options = OPTIONS.resolve(data["options"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise CorruptState(f"not a Robots Love Ice Cream state: {error!r}") from error
+        return RobotsState.from_json(data, options)
