@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ai.ismcts import IsmctsAgent
 from ai.perfect import PERFECT_GAMES, PerfectAgent
 from ai.random_agent import RandomAgent
 from ai.search import MctsAgent
@@ -34,9 +35,9 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("random", RandomAgent(), 1),
-        Level("easy", MctsAgent(), 50, time_cap=2.0),
-        Level("medium", MctsAgent(), 300, time_cap=5.0),
-        Level("hard", MctsAgent(), 1500, time_cap=10.0),
+        Level("easy", IsmctsAgent(), 50, time_cap=2.0),
+        Level("medium", IsmctsAgent(), 300, time_cap=5.0),
+        Level("hard", IsmctsAgent(), 1500, time_cap=10.0),
         Level("perfect", PerfectAgent(), 0, games=PERFECT_GAMES),
     )
 }
@@ -56,8 +57,12 @@ def levels_for(game_id: str) -> list[str]:
 
 def choose(state: GameState, seat: int, level: str, seed: int | str, time_cap: float | None = None) -> Action:
     """The level's move for the seat: deterministic for a seed unless the time cap (default: the level's) is hit."""
-    chosen = level_named(level)
-    cap = chosen.time_cap if time_cap is None else time_cap
-    if isinstance(chosen.agent, MctsAgent):
-        return chosen.agent.choose(state, seat, chosen.budget, seed, time_cap=cap)
-    return chosen.agent.choose(state, seat, chosen.budget, seed)
+    return level_move(level_named(level), state, seat, seed, time_cap)
+
+
+def level_move(level: Level, state: GameState, seat: int, seed: int | str, time_cap: float | None = None) -> Action:
+    """A level's move for the seat, its search stopped at `time_cap` (default: the level's cap)."""
+    cap = level.time_cap if time_cap is None else time_cap
+    if isinstance(level.agent, IsmctsAgent | MctsAgent):
+        return level.agent.choose(state, seat, level.budget, seed, time_cap=cap)
+    return level.agent.choose(state, seat, level.budget, seed)

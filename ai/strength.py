@@ -1,23 +1,33 @@
 """Measure a level's strength: `python -m ai.strength --game icecream --level hard --games 200`.
 
-Plays the level against an opponent level with seats rotated (the level takes each seat in turn;
-every other seat plays the opponent), and prints wins, draws, losses and the win rate with its
-95% Wilson interval. A benchmark that prints figures, not a test: nothing here is timed.
+Plays the level against an opponent (a level, or `greedy`: the one-ply baseline of ai/greedy)
+with seats rotated (the level takes each seat in turn; every other seat plays the opponent), and
+prints wins, draws, losses, the win rate with its 95% Wilson interval, and the level's seconds
+per move. Seats that may act out of turn (Freeze Factory's FREEZE!) are asked after every action
+and claim what their agent chooses; where several seats must act at once (Rock'em Sock'em) a
+seeded draw picks which one acts first. A benchmark that prints figures, not a test: nothing
+here is timed against a limit.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ai.levels import choose
+from ai.levels import Level, level_move, level_named
+from ai.search import MctsAgent
 from engine import get_game
 from engine.protocol import GameState
+from engine.rng import Rng
 
 Z95 = 1.959964
+OPPONENTS = ("greedy", "determinized")
+"""Players that are not levels (for measuring only): the greedy baseline, and the package-based
+determinized MCTS (`ai.search.MctsAgent`) with the hard level's budget and cap."""
 
 
 @dataclass
@@ -45,13 +55,30 @@ class Tally:
         return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(state: GameState, levels: Sequence[str], seed: str, tally: Tally, measured: int) -> None:
-    """Play one game to its end, each seat at its level; add the measured seat's result."""
+def player(name: str, budget: int | None = None) -> Level:
+    """A level by name, or one of OPPONENTS (greedy is imported only when asked for); `budget` overrides the level's."""
+    if name == "greedy":
+        from ai.greedy import GreedyAgent
+
+        found = Level("greedy", GreedyAgent(), 0)
+    elif name == "determinized":
+        hard = level_named("hard")
+        found = Level("determinized", MctsAgent(), hard.budget, hard.time_cap)
+    else:
+        found = level_named(name)
+    return found if budget is None else replace(found, budget=budget)
+
+
+def play_game(state: GameState, players: Sequence[Level], seed: str, tally: Tally, measured: int) -> None:
+    """Play one game to its end, each seat with its player; add the measured seat's result."""
+    order = Rng.from_seed(f"order:{seed}")
     step = 0
     while not state.is_over():
-        seat = state.waiting_for()[0]
+        waiting = state.waiting_for()
+        claimers = [s for s in state.acting_seats() if s not in waiting and state.legal_actions(s)]
+        seat = claimers[0] if claimers else order.choice(waiting)
         started = time.perf_counter()
-        action = choose(state, seat, levels[seat], seed=f"{seed}:{step}")
+        action = level_move(players[seat], state, seat, f"{seed}:{step}")
         if seat == measured:
             tally.seconds_per_move.append(time.perf_counter() - started)
         state.play(seat, action)
@@ -66,17 +93,27 @@ def play_game(state: GameState, levels: Sequence[str], seed: str, tally: Tally, 
         tally.losses += 1
 
 
-def measure(game_id: str, players: int, level: str, opponent: str, games: int, options: dict[str, object]) -> Tally:
+def measure(
+    game_id: str,
+    players: int,
+    level: str,
+    opponent: str,
+    games: int,
+    options: dict[str, object],
+    budget: int | None = None,
+    first_game: int = 0,
+) -> Tally:
     """Play `games` games with the measured seat rotating through every seat."""
     game = get_game(game_id)
     if game is None:
         raise SystemExit(f"unknown game {game_id!r}")
+    measured_player, opponent_player = player(level, budget), player(opponent)
     tally = Tally()
-    for index in range(games):
+    for index in range(first_game, first_game + games):
         measured = index % players
-        levels = [level if seat == measured else opponent for seat in range(players)]
+        seats = [measured_player if seat == measured else opponent_player for seat in range(players)]
         state = game.start(players, options, f"strength:{game_id}:{index}")
-        play_game(state, levels, f"strength:{index}", tally, measured)
+        play_game(state, seats, f"strength:{index}", tally, measured)
     return tally
 
 
@@ -84,11 +121,13 @@ def report(tally: Tally, label: str) -> str:
     """One line of figures."""
     low, high = tally.wilson()
     moves = sorted(tally.seconds_per_move)
-    median = moves[len(moves) // 2] if moves else 0.0
+    median = statistics.median(moves) if moves else 0.0
+    p90 = moves[int(0.9 * (len(moves) - 1))] if moves else 0.0
+    mean = statistics.fmean(moves) if moves else 0.0
     return (
         f"{label}: {tally.wins}W {tally.draws}D {tally.losses}L of {tally.games}; "
         f"win rate {tally.wins / max(1, tally.games):.1%} (95% CI {low:.1%}-{high:.1%}); "
-        f"median {median * 1000:.1f} ms per move"
+        f"seconds per move: median {median:.3f}, p90 {p90:.3f}, mean {mean:.3f}, max {moves[-1] if moves else 0:.3f}"
     )
 
 
@@ -98,13 +137,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--game", default="icecream")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--level", default="hard")
-    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--opponent", default="random", help=f"a level or one of {', '.join(OPPONENTS)}")
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first-game", type=int, default=0, help="the index of the first game (to split a run)")
+    parser.add_argument("--budget", type=int, default=None, help="override the measured level's budget")
     parser.add_argument("--turn-limit", type=int, default=None, help="the game's turn_limit option, if it has one")
+    parser.add_argument("--mode", default=None, help="Rock'em Sock'em's mode option")
     args = parser.parse_args(argv)
     options: dict[str, object] = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
-    tally = measure(args.game, args.players, args.level, args.opponent, args.games, options)
-    print(report(tally, f"{args.game} {args.players}p {args.level} vs {args.opponent}"))
+    if args.mode is not None:
+        options["mode"] = args.mode
+    tally = measure(
+        args.game, args.players, args.level, args.opponent, args.games, options, args.budget, args.first_game
+    )
+    label = (
+        f"{args.game} {args.players}p {args.level}{'' if args.budget is None else f'@{args.budget}'} vs {args.opponent}"
+    )
+    print(report(tally, label), flush=True)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from ai import Agent, MctsAgent, RandomAgent
+from ai.ismcts import IsmctsAgent
 from ai.mcts_adapter import PASS, ParlourState, has_actions, next_mover
 from ai.search import package_search
 from engine.protocol import Game, GameState
@@ -23,7 +24,7 @@ BUDGET = 300
 
 # Short games keep the searches fast: Freeze Factory's random playouts run thousands of steps.
 FAST_OPTIONS: dict[str, dict[str, Any]] = {"freeze_factory": {"turn_limit": 4}}
-AGENTS: dict[str, Agent] = {"random": RandomAgent(), "mcts": MctsAgent()}
+AGENTS: dict[str, Agent] = {"random": RandomAgent(), "mcts": MctsAgent(), "ismcts": IsmctsAgent()}
 
 
 def setups() -> Iterator[tuple[Game, int, dict[str, Any]]]:
@@ -74,16 +75,23 @@ def test_package_searcher_fails_to_block_a_one_move_threat() -> None:
     assert chosen.count(BLOCK) <= 1
 
 
-@pytest.mark.parametrize("determinizations", [1, 4], ids=["one-tree", "default"])
-def test_per_seat_searcher_blocks_the_threat(determinizations: int) -> None:
-    agent = MctsAgent(determinizations=determinizations)
+SEARCHERS: dict[str, Agent] = {
+    "one-tree": MctsAgent(determinizations=1),
+    "default": MctsAgent(),
+    "ismcts": IsmctsAgent(),
+}
+
+
+@pytest.mark.parametrize("searcher", SEARCHERS.values(), ids=SEARCHERS.keys())
+def test_per_seat_searcher_blocks_the_threat(searcher: Agent) -> None:
     for seed in range(10):
-        assert agent.choose(TicTacToeState.from_text(THREAT), 0, BUDGET, seed) == BLOCK
+        assert searcher.choose(TicTacToeState.from_text(THREAT), 0, BUDGET, seed) == BLOCK
 
 
-def test_per_seat_searcher_takes_a_win() -> None:
+@pytest.mark.parametrize("searcher", SEARCHERS.values(), ids=SEARCHERS.keys())
+def test_per_seat_searcher_takes_a_win(searcher: Agent) -> None:
     state = TicTacToeState.from_text("XX./OO./...")
-    assert MctsAgent().choose(state, 0, 100, 0) == {"cell": 2}
+    assert searcher.choose(state, 0, 100, 0) == {"cell": 2}
 
 
 # --- determinism ------------------------------------------------------------------------------
@@ -105,6 +113,7 @@ def test_same_seed_and_budget_same_action(game: Game, players: int, options: dic
         ("freeze_factory", 3, FAST_OPTIONS["freeze_factory"]),
         ("rockem_sockem", 2, {"mode": "rounds"}),
     ],
+    ids=["sundae_split-2p", "sundae_split-4p", "freeze_factory-3p", "rockem_sockem-rounds"],
 )
 def test_hidden_parts_do_not_change_the_decision(game_id: str, players: int, options: dict[str, Any]) -> None:
     game = get_game(game_id)
@@ -154,11 +163,12 @@ def claim_positions(count: int) -> Iterator[tuple[GameState, int]]:
             state.apply_trusted(seat, state.sample_action(seat, rng))
 
 
-def test_freeze_claims_are_answered_with_a_legal_claim() -> None:
+@pytest.mark.parametrize("agent", AGENTS.values(), ids=AGENTS.keys())
+def test_freeze_claims_are_answered_with_a_legal_claim(agent: Agent) -> None:
     found = list(claim_positions(3))
     assert len(found) == 3
     for state, seat in found:
-        action = MctsAgent().choose(state, seat, 8, 0)
+        action = agent.choose(state, seat, 8, 0)
         assert action["type"] == "freeze"
         state.clone().play(seat, action)
 

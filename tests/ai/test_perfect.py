@@ -1,4 +1,4 @@
-"""The `perfect` level never loses a game the solver says it wins."""
+"""The `perfect` level never loses an IceCream game the solver says it wins, and races Rock'em dice well."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from ai.levels import choose
 from ai.perfect import solution_for
+from ai.strength import measure
 from engine import Rng, get_game
 
 LIMIT = 16  # the opening is a win for seat 0 at turn 15 from this limit on (python -m ai.solve_icecream)
@@ -26,8 +27,14 @@ def test_perfect_first_player_beats_random_replies(opponent_seed: int) -> None:
     assert result is not None and result.winners == (0,), result
 
 
-def test_perfect_is_for_icecream_only() -> None:
-    game = get_game("rockem_sockem")
+def test_perfect_is_for_icecream_and_rockem_only() -> None:
+    game = get_game("sundae_split")
     assert game is not None
-    with pytest.raises(ValueError, match="IceCream only"):
+    with pytest.raises(ValueError, match="icecream and rockem_sockem only"):
         choose(game.start(2, None, "x"), 0, "perfect", seed=0)
+
+
+@pytest.mark.parametrize("mode", ["rounds", "realtime"])
+def test_perfect_rockem_beats_random_keeps(mode: str) -> None:
+    tally = measure("rockem_sockem", 2, "perfect", "random", 6, {"mode": mode})
+    assert tally.wins >= 5

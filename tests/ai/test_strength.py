@@ -1,8 +1,11 @@
-"""The strength benchmark rotates seats and counts results the way it reports them."""
+"""The strength benchmark rotates seats, asks claimers, and counts results the way it reports them."""
 
 from __future__ import annotations
 
-from ai.strength import Tally, measure, report
+from ai.greedy import GreedyAgent
+from ai.search import MctsAgent
+from ai.strength import Tally, measure, play_game, player, report
+from engine import get_game
 
 
 def test_wilson_interval_brackets_the_rate() -> None:
@@ -17,3 +20,29 @@ def test_measure_rotates_seats_and_counts_every_game() -> None:
     # Seat 0 wins the limit-16 opening with perfect play; as seat 1 perfect play can still beat random.
     assert tally.wins >= 2
     assert "of 4" in report(tally, "x")
+
+
+def test_the_greedy_baseline_and_the_determinized_searcher_are_opponents_too() -> None:
+    assert isinstance(player("greedy").agent, GreedyAgent)
+    determinized = player("determinized")
+    assert isinstance(determinized.agent, MctsAgent) and determinized.budget == player("hard").budget
+    assert player("hard", budget=7).budget == 7
+
+
+def test_claims_are_made_during_a_game() -> None:
+    game = get_game("freeze_factory")
+    assert game is not None
+    claims = 0
+    for seed in range(3):
+        state = game.start(3, {"turn_limit": 60}, seed)
+        original_play = state.play
+
+        def counting_play(seat: int, action: dict[str, object], play=original_play) -> None:  # type: ignore[no-untyped-def]
+            nonlocal claims
+            claims += action["type"] == "freeze"
+            play(seat, action)
+
+        state.play = counting_play  # type: ignore[method-assign]
+        play_game(state, [player("random")] * 3, f"claims:{seed}", Tally(), 0)
+        assert state.is_over()
+    assert claims > 0

@@ -1,0 +1,243 @@
+"""Freeze Factory knowledge: slides that matter, short playouts, and a score from cones and distances.
+
+Random Freeze Factory games last thousands of actions and random slides almost never line up a
+cone, so random playouts say nothing. Instead:
+
+* Candidates: in the moving phase a seat considers fulfilling, ending its turn, and sliding the
+  tiles of the cones in its hand or a tile that stands where such a cone's nearest line would
+  go; claims and the roll choice are all considered.
+* Playouts fulfil or claim whatever they can, never roll and never slide, and stop when the turn
+  they started in is over: the tree does the sliding, the score judges where it left the board.
+* The score of a seat is its fulfilled cones plus a little for how close its best cones in hand
+  are to a line (`cone_distance`: slides needed, counting wrap-around pushes and ignoring that
+  tiles block the way, plus one per foreign tile on the line); a seat's reward is its lead over
+  the best other seat, squashed into (-1, 1).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ai.knowledge import Knowledge
+from engine.freeze_factory import FreezeFactoryState
+from engine.freeze_factory.board import DIRECTIONS, slide_target
+from engine.freeze_factory.components import CONES, SIZE
+
+if TYPE_CHECKING:
+    from engine.freeze_factory.board import Board
+    from engine.protocol import Action, GameState
+    from engine.rng import Rng
+
+LINES: tuple[tuple[int, int, int], ...] = tuple(
+    cells
+    for fixed in range(SIZE)
+    for start in range(SIZE - 2)
+    for cells in (
+        (fixed * SIZE + start, fixed * SIZE + start + 1, fixed * SIZE + start + 2),
+        (start * SIZE + fixed, (start + 1) * SIZE + fixed, (start + 2) * SIZE + fixed),
+    )
+)
+"""Every placement of a line of three: rows and columns, never across the edge."""
+
+
+LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(line for line in LINES if space in line) for space in range(SIZE * SIZE)
+)
+"""The lines of three through each space."""
+
+
+def wrapped(a: int, b: int) -> int:
+    """Steps between two coordinates on a ring of SIZE (pushing off one edge lands on the other)."""
+    return min(abs(a - b), SIZE - abs(a - b))
+
+
+STEPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(wrapped(a // SIZE, b // SIZE) + wrapped(a % SIZE, b % SIZE) for b in range(SIZE * SIZE))
+    for a in range(SIZE * SIZE)
+)
+"""Slides from one space to another on an empty board (a torus)."""
+
+PROGRESS = 0.6
+"""What a cone in hand that already stands in a line is worth, in cones."""
+DECAY = 0.75
+"""The worth of a cone in hand shrinks by this factor per slide it still needs."""
+SECOND_CONE = 0.3
+"""The second-closest cone in hand counts this much of its worth."""
+LEAD_SCALE = 3.0
+"""A lead of this many cones is worth tanh(1) of a win."""
+
+
+DISTANCES: dict[tuple[tuple[int | None, ...], int], tuple[int, tuple[int, ...]]] = {}
+"""`cone_distance` of (board, cone) already computed in this process (cleared when it grows large)."""
+CACHE_LIMIT = 50_000
+"""Entries a cache holds before it is emptied (a few tens of megabytes)."""
+CANDIDATES_LIMIT = 10_000
+CANDIDATES: dict[tuple[tuple[int | None, ...], tuple[int, ...], str, bool], list[Action]] = {}
+"""`candidates` of the seat to move by (board, hand, phase, points left?) (cleared when it grows large)."""
+
+
+def cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
+    """Slides a cone needs to stand in a line (see the module) and the foreign-held spaces of that line."""
+    key = (tuple(board), cone)
+    found = DISTANCES.get(key)
+    if found is None:
+        if len(DISTANCES) >= CACHE_LIMIT:
+            DISTANCES.clear()
+        found = DISTANCES[key] = _cone_distance(board, cone)
+    return found
+
+
+def _cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
+    """`cone_distance`, computed."""
+    flavours = CONES[cone]
+    foreign = [flavour is not None and flavour not in flavours for flavour in board]
+    a, b, c = (STEPS[space] for space, flavour in enumerate(board) if flavour in flavours)
+    best, where = 1 << 30, LINES[0]
+    for line in LINES:
+        x, y, z = line
+        cost = foreign[x] + foreign[y] + foreign[z]
+        cost += min(
+            a[x] + b[y] + c[z],
+            a[x] + b[z] + c[y],
+            a[y] + b[x] + c[z],
+            a[y] + b[z] + c[x],
+            a[z] + b[x] + c[y],
+            a[z] + b[y] + c[x],
+        )
+        if cost < best:
+            best, where = cost, line
+    return best, tuple(space for space in where if foreign[space])
+
+
+def in_line(board: Board, cone: int) -> bool:
+    """True if the cone's three flavours stand in a line of three (what `fulfillable` asks, without `lines`)."""
+    first, middle, last = (space for space, flavour in enumerate(board) if flavour in CONES[cone])
+    if last - first == 2:
+        return first // SIZE == last // SIZE
+    return middle - first == SIZE and last - middle == SIZE
+
+
+def ready(state: FreezeFactoryState, seat: int) -> list[int]:
+    """The cones in the seat's hand that stand in a line now."""
+    return [cone for cone in state.hands[seat] if in_line(state.board, cone)]
+
+
+def hand_worth(board: Board, hand: list[int]) -> float:
+    """What a hand of cones is worth, in cones, from their distances to a line."""
+    worths = sorted((PROGRESS * DECAY ** cone_distance(board, cone)[0] for cone in hand), reverse=True)
+    return sum(worth * (1.0 if i == 0 else SECOND_CONE) for i, worth in enumerate(worths[:2]))
+
+
+def slides_of(board: Board, spaces: set[int]) -> list[Action]:
+    """Every legal one-step slide of the tiles on these spaces."""
+    return [
+        {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
+        for space in sorted(spaces)
+        if board[space] is not None
+        for direction in DIRECTIONS
+        if slide_target(board, SIZE, space, direction)[0] is not None
+    ]
+
+
+class FreezeFactoryKnowledge(Knowledge):
+    """See the module."""
+
+    def candidates(self, state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
+        """Claims, the roll choice, fulfils, end of turn and the slides that can help the seat's cones."""
+        assert isinstance(state, FreezeFactoryState)
+        if seat != state.active or state.outcome:
+            return state.legal_actions(seat)
+        key = (tuple(state.board), tuple(state.hands[seat]), state.phase, state.points_left > 0)
+        found = CANDIDATES.get(key)
+        if found is None:
+            if len(CANDIDATES) >= CANDIDATES_LIMIT:
+                CANDIDATES.clear()
+            found = CANDIDATES[key] = self._candidates(state, seat)
+        return found
+
+    def _candidates(self, state: FreezeFactoryState, seat: int) -> list[Action]:
+        """`candidates` for the seat whose turn it is, computed."""
+        actions: list[Action] = [{"type": "fulfil", "cone": cone} for cone in ready(state, seat)]
+        if state.phase == "roll":
+            return [{"type": "roll"}, {"type": "no_roll"}, *actions]
+        if state.points_left:
+            board = state.board
+            spaces: set[int] = set()
+            for cone in state.hands[seat]:
+                spaces.update(space for space, flavour in enumerate(board) if flavour in CONES[cone])
+                spaces.update(cone_distance(board, cone)[1])
+            actions += slides_of(board, spaces) or slides_of(board, set(range(SIZE * SIZE)))
+        return [*actions, {"type": "end_turn"}]
+
+    def key(self, action: Action) -> str:
+        """A short text per action: `slide` with space and direction, the kind and cone, or the kind."""
+        kind = action["type"]
+        if kind == "slide":
+            row, column = action["space"]
+            return f"slide{row}{column}{action['direction']}"
+        return f"{kind}{action['cone']}" if "cone" in action else str(kind)
+
+    def obvious(self, state: GameState, seat: int) -> Action | None:
+        """Fulfil a cone that stands in a line, unless that ends the game without the seat ahead."""
+        assert isinstance(state, FreezeFactoryState)
+        cones = ready(state, seat) if seat == state.active and not state.outcome else []
+        if not cones:
+            return None
+        ends = len(state.hands[seat]) == 1 and not state.pile
+        wins = all(
+            len(state.fulfilled[seat]) + 1 > len(theirs)
+            for other, theirs in enumerate(state.fulfilled)
+            if other != seat
+        )
+        return {"type": "fulfil", "cone": cones[0]} if wins or not ends else None
+
+    def apply(self, state: GameState, seat: int, action: Action) -> None:
+        """`apply_trusted`, with a slide done without the engine's scan of every line before and after.
+
+        A slide can only form lines through the space it lands on (that space was empty), so those
+        are its fresh lines; tests/ai check this against the engine on random games.
+        """
+        assert isinstance(state, FreezeFactoryState)
+        if action["type"] != "slide" or state.options["auto_freeze"]:
+            state.apply_trusted(seat, action)
+            return
+        board = state.board
+        space = action["space"][0] * SIZE + action["space"][1]
+        target, _ = slide_target(board, SIZE, space, action["direction"])
+        assert target is not None
+        board[target], board[space] = board[space], None
+        state.points_left -= 1
+        state.last_slider = seat
+        state.fresh_lines = sorted(line for line in LINES_THROUGH[target] if all(board[s] is not None for s in line))
+        if state.points_left == 0 and not ready(state, state.active):
+            state.apply_trusted(state.active, {"type": "end_turn"})
+
+    def playout_action(self, state: GameState, seat: int, rng: Rng) -> Action:
+        """Fulfil if possible, else no roll and no slide: end the turn."""
+        assert isinstance(state, FreezeFactoryState)
+        cones = ready(state, seat)
+        if cones:
+            return {"type": "fulfil", "cone": cones[0]}
+        return {"type": "no_roll"} if state.phase == "roll" else {"type": "end_turn"}
+
+    def playout_mark(self, state: GameState) -> int:
+        """The turn the playout starts in."""
+        assert isinstance(state, FreezeFactoryState)
+        return state.turn
+
+    def cut_off(self, state: GameState, mark: int, steps: int) -> bool:
+        """Stop when that turn is over."""
+        assert isinstance(state, FreezeFactoryState)
+        return state.turn > mark or steps >= 50
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """Each seat's lead in cones (fulfilled, plus the worth of its hand) over the best other seat, squashed."""
+        assert isinstance(state, FreezeFactoryState)
+        scores = [
+            len(cones) + hand_worth(state.board, hand) for cones, hand in zip(state.fulfilled, state.hands, strict=True)
+        ]
+        return [
+            math.tanh((score - max(s for other, s in enumerate(scores) if other != seat)) / LEAD_SCALE)
+            for seat, score in enumerate(scores)
+        ]

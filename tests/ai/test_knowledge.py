@@ -1,0 +1,140 @@
+"""Game knowledge for the search: it must agree with the engine wherever it stands in for it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ai.knowledge import Knowledge, knowledge_for
+from ai.knowledge.freeze_factory import FreezeFactoryKnowledge, cone_distance, in_line, ready
+from ai.knowledge.rockem_sockem import RockemSockemKnowledge, win_chance
+from engine.freeze_factory import FreezeFactoryState
+from engine.freeze_factory.components import CONES
+from engine.registry import get_game
+from engine.rng import Rng
+from engine.rockem_sockem import RockemSockemState
+
+FREEZE = FreezeFactoryKnowledge()
+ROCKEM = RockemSockemKnowledge()
+
+
+def freeze_positions(
+    players: int, seeds: range, options: dict[str, object] | None = None
+) -> Iterator[FreezeFactoryState]:
+    """Every position of seeded random Freeze Factory games (claims included)."""
+    game = get_game("freeze_factory")
+    assert game is not None
+    for seed in seeds:
+        state = game.start(players, options or {}, seed)
+        assert isinstance(state, FreezeFactoryState)
+        rng = Rng(seed)
+        for _ in range(1500):
+            if state.is_over():
+                break
+            yield state
+            seats = [seat for seat in state.acting_seats() if state.legal_actions(seat)]
+            seat = rng.choice(seats)
+            state.apply_trusted(seat, state.sample_action(seat, rng))
+
+
+def test_only_freeze_factory_and_rockem_have_knowledge() -> None:
+    assert isinstance(knowledge_for("freeze_factory"), FreezeFactoryKnowledge)
+    assert isinstance(knowledge_for("rockem_sockem"), RockemSockemKnowledge)
+    assert type(knowledge_for("icecream")) is Knowledge
+    assert type(knowledge_for("sundae_split")) is Knowledge
+
+
+# --- Freeze Factory ---------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_fast_slide_leaves_exactly_the_state_the_engine_leaves(players: int) -> None:
+    slides = 0
+    for state in freeze_positions(players, range(4)):
+        seat = state.active
+        for action in state.legal_actions(seat):
+            if action["type"] != "slide":
+                continue
+            engine, fast = state.clone(), state.clone()
+            engine.apply_trusted(seat, action)
+            FREEZE.apply(fast, seat, action)
+            assert fast.to_json() == engine.to_json()
+            slides += 1
+            break
+    assert slides > 500
+
+
+def test_a_cone_in_line_is_what_the_engine_lets_fulfil_or_claim() -> None:
+    for state in freeze_positions(3, range(3)):
+        assert ready(state, state.active) == state.fulfillable()
+        for seat in range(state.players):
+            for cone in state.hands[seat]:
+                assert in_line(state.board, cone) == (cone_distance(state.board, cone)[0] == 0)
+
+
+def test_every_slide_that_completes_a_cone_is_a_candidate() -> None:
+    completions = 0
+    for step, state in enumerate(freeze_positions(2, range(4))):
+        seat = state.active
+        if state.phase != "move" or not state.points_left or step % 4:
+            continue
+        candidates = FREEZE.candidates(state, seat, Rng(0), 8)
+        for action in state.legal_actions(seat):
+            if action["type"] != "slide":
+                continue
+            after = state.clone()
+            after.apply_trusted(seat, action)
+            if set(ready(after, seat)) - set(ready(state, seat)):
+                completions += 1
+                assert action in candidates
+    assert completions > 5
+
+
+def test_a_seat_with_a_cone_in_line_fulfils_it_without_searching() -> None:
+    found = 0
+    for state in freeze_positions(2, range(3)):
+        cones = state.fulfillable()
+        if cones and state.pile:
+            assert FREEZE.obvious(state, state.active) == {"type": "fulfil", "cone": cones[0]}
+            found += 1
+    assert found
+
+
+def test_fulfilling_the_last_cone_while_behind_is_left_to_the_search() -> None:
+    state = next(freeze_positions(2, range(1)))
+    cone = state.hands[0][0]
+    others = iter(f for f in range(13) if f not in CONES[cone])
+    state.board = [*sorted(CONES[cone]), None, None, *(next(others) if s % 2 else None for s in range(20))]
+    state.phase, state.points_left, state.pile = "move", 2, []
+    assert state.fulfillable() == [cone]
+    state.fulfilled[1] = [24, 25]
+    assert FREEZE.obvious(state, 0) is None
+    state.fulfilled[1] = []
+    assert FREEZE.obvious(state, 0) == {"type": "fulfil", "cone": cone}
+
+
+def test_a_lead_in_cones_scores_higher() -> None:
+    state = next(freeze_positions(2, range(1)))
+    even = FREEZE.evaluate(state)
+    state.fulfilled[0].append(25)
+    ahead = FREEZE.evaluate(state)
+    assert ahead[0] > even[0] and ahead[1] < even[1]
+    assert all(-1 < value < 1 for value in ahead)
+
+
+# --- Rock'em Sock'em --------------------------------------------------------------------------
+def test_the_card_score_is_a_probability_and_symmetric() -> None:
+    assert win_chance((3, 2, 0), (3, 2, 0)) == pytest.approx(0.5)
+    assert win_chance((1, 2, 2), (3, 2, 0)) + win_chance((3, 2, 0), (1, 2, 2)) == pytest.approx(1.0)
+    assert win_chance((1, 2, 2), (3, 2, 0)) < 0.5
+
+
+def test_keeps_of_the_same_faces_are_one_candidate() -> None:
+    game = get_game("rockem_sockem")
+    assert game is not None
+    state = game.start(2, {}, 0)
+    assert isinstance(state, RockemSockemState)
+    state.phase, state.coin = "race", "colour"
+    state.corners[0].dice, state.corners[1].dice = [0, 0, 1, 2], [0, 1, 2, 3]
+    # two red punches, a red block, a blue uppercut: 3 * 2 * 2 kept groups, less keeping all four
+    assert len(ROCKEM.candidates(state, 0, Rng(0), 8)) == 11
+    assert len(ROCKEM.candidates(state, 1, Rng(0), 8)) == 15
