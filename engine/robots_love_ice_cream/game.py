@@ -86,7 +86,6 @@ class RobotsLoveIceCream(Game):
         """Set up the table and reveal the first planet."""
         state = RobotsState.blank(players, options, Rng.from_seed(seed))
         phases.set_up(state)
-        state.events = []
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> RobotsState:
