@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.config import Settings
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
@@ -104,13 +106,14 @@ def job_done(client: FlaskClient, url: str, token: str) -> dict[str, Any] | None
 
 
 def test_a_hint_is_a_legal_move_and_is_not_applied(
-    client: FlaskClient, match: Match, start_worker: StartWorker
+    client: FlaskClient, match: Match, start_worker: StartWorker, redis_url: str
 ) -> None:
     start_worker("w1")
     job = request_move(client, match, 0, level="easy")
     assert job["status"] == "queued" and job["apply"] is False
     done = wait_for(lambda: job_done(client, job["url"], match.tokens[0]), "the hint")
     assert done["status"] == "finished" and done["error"] is None
+    assert 0 < redis.Redis.from_url(redis_url).ttl(f"rq:job:{job['id']}") <= Settings().job_ttl  # results expire
     assert done["result"]["applied"] is False and done["result"]["version"] == 0
     assert client.get(match.url()).get_json()["version"] == 0
     played = client.post(
