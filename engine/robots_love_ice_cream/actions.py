@@ -29,6 +29,14 @@ if TYPE_CHECKING:
     from engine.robots_love_ice_cream.state import RobotsState
 
 END_TURN: Action = {"type": "end_turn"}
+STEP_TYPES = {
+    phases.DRAW_UP: ("draw_up", "decline_draw_up"),
+    phases.KEEP: ("keep",),
+    phases.ACT: ("attack", "use_boost", "refill", "end_turn"),
+    phases.STORE: ("buy", "flush", "pass", "use_boost"),
+    phases.EQUIP: ("equip",),
+    phases.SOCIAL: ("share", "share_randomly"),
+}
 
 
 def legal_actions(state: RobotsState, seat: int) -> list[Action]:
@@ -106,10 +114,10 @@ def check_action(state: RobotsState, seat: int, action: Action) -> None:
 def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Action]) -> str:
     """The reason an action is refused: the step's expected actions, or the rule it breaks."""
     kind = action.get("type")
-    allowed = sorted({str(a["type"]) for a in legal})
-    if kind not in allowed:
+    step = state.step if state.phase == phases.PLAYER else state.phase
+    if kind not in STEP_TYPES[step]:
         where = f"the {state.phase} phase" + (f" ({state.step} step)" if state.step else "")
-        return f"during {where} you may send: {', '.join(allowed)}"
+        return f"during {where} you may send: {', '.join(STEP_TYPES[step])}"
     if kind == "keep":
         choices = [a["cards"] for a in legal if a["type"] == "keep"]
         return f"keep exactly {state.keep_count(seat)} of the cards you drew, sorted: one of {choices}"
@@ -119,7 +127,15 @@ def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Actio
         return _why_not_boost(state, seat, action)
     if kind == "refill":
         return _why_not_refill(state, seat, action)
+    if kind in ("flush", "pass") and state.pending is not None:
+        return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
+    if kind == "flush":
+        if not phases.purchase_allowed(state):
+            return "Variant F: 'You may still use a Sprinkletonium to flush the cards before purchasing.'"
+        return "flushing the store costs 1 Sprinkletonium"
     if kind == "buy":
+        if state.pending is not None:
+            return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
         boost = DATA.boosts.get(str(action.get("boost")))
         if set(action) != {"type", "boost"} or boost is None or boost.id not in state.store_row:
             return f"buy one of the face-up Boosts: {state.store_row}"
