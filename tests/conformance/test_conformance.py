@@ -35,10 +35,39 @@ MIN_PLAYOUTS = 12  # at least this many playouts for each (game, player count) .
 STEPS_PER_CASE = 40_000  # ... then no new playout once this many actions were played
 MAX_STEPS = 20_000  # actions in one playout before it counts as not terminating
 
+RLIC_VARIANTS = [  # Robots Love Ice Cream's Challenge Variants A-F
+    {"harder_robots": True},
+    {"weaponized_sprinkletonium": True},
+    {"all_red_spinstons": True},
+    {"ice_cream_social": True},
+    {"attack_twice": True},
+    {"boost_limit": True},
+]
+OPTION_SETS: dict[str, list[dict[str, Any]]] = {
+    "robots_love_ice_cream": [
+        *RLIC_VARIANTS,
+        {name: value for variant in RLIC_VARIANTS for name, value in variant.items()},  # all six combined
+        {"open_hands": True, "stop_when_lost": True},
+        {"solo_planets": "3"},
+    ],
+}
+"""Named option sets (a game's variants) played at every player count, besides the random options."""
+OPTION_PLAYOUTS = 3  # seeded playouts per named option set and player count
+
 GAMES = [pytest.param(game, id=game.info.id) for game in all_games()]
 CASES = [
     pytest.param(game, players, id=f"{game.info.id}-{players}p")
     for game in all_games()
+    for players in range(game.info.min_players, game.info.max_players + 1)
+]
+
+
+OPTION_CASES = [
+    pytest.param(
+        game, players, options, id=f"{game.info.id}-{players}p-" + "-".join(f"{k}={v}" for k, v in options.items())
+    )
+    for game in all_games()
+    for options in OPTION_SETS.get(game.info.id, [])
     for players in range(game.info.min_players, game.info.max_players + 1)
 ]
 
@@ -76,11 +105,14 @@ def deep_check(game: Game, state: GameState, secrets: Secrets, rng: Rng) -> None
     assert state.rewards() == [0.0] * state.players, "a running game has rewards"
 
 
-def play_out(game: Game, players: int, index: int) -> Playout:
-    """Play seeded random actions through the checked path to the end, checking as it goes."""
+def play_out(game: Game, players: int, index: int, named: dict[str, Any] | None = None) -> Playout:
+    """Play seeded random actions through the checked path to the end, checking as it goes.
+
+    Without `named` options, half the playouts use the defaults and half random options.
+    """
     seed = f"conformance:{game.info.id}:{players}p:{index}"
     choices, checks = Rng.from_seed(f"choices:{seed}"), Rng.from_seed(f"checks:{seed}")
-    options = None if index % 2 == 0 else random_options(game, choices)
+    options = named if named is not None else None if index % 2 == 0 else random_options(game, choices)
     playout = Playout(game, players, seed, options, game.start(players, options, seed))
     secrets = Secrets(seed, {seed_to_state(seed)})
     state, step = playout.state, 0
@@ -173,6 +205,13 @@ def test_random_playouts(game: Game, players: int) -> None:
         playout = play_out(game, players, index)
         assert playout.state.is_over()
         steps += len(playout.log)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), OPTION_CASES)
+def test_named_option_sets(game: Game, players: int, options: dict[str, Any]) -> None:
+    """A game's named option sets (its variants) keep every promise of the protocol too."""
+    for index in range(OPTION_PLAYOUTS):
+        assert play_out(game, players, index, options).state.is_over()
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
