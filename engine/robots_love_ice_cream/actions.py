@@ -15,6 +15,7 @@ The action vocabulary, by phase (every action is a JSON object with a "type"):
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -106,9 +107,18 @@ def equip_choices(state: RobotsState, seat: int) -> list[list[str]]:
 def check_action(state: RobotsState, seat: int, action: Action) -> None:
     """IllegalAction naming the rule, unless the action is one of the seat's legal actions."""
     legal = legal_actions(state, seat)
-    if action in legal:
+    # Compared as JSON text, so true is not 1 and 1.0 is not 1: only the canonical form is accepted.
+    if _text(action) in {_text(choice) for choice in legal}:
         return
     raise IllegalAction(why_illegal(state, seat, action, legal))
+
+
+def _text(action: Action) -> str:
+    """The canonical JSON text of an action (unserialisable values never match a legal action)."""
+    try:
+        return json.dumps(action, sort_keys=True)
+    except (TypeError, ValueError):
+        return ""
 
 
 def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Action]) -> str:

@@ -51,16 +51,17 @@ def advance_ice_cream(state: RobotsState, phase: RobotPhase, column: int, level:
 
 def hop_right(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Lil Chip 'moves to the highest open space available in a different column' to the right, else stays."""
+    name = state.robot(column, level).name
     spot = open_space_for_hop(state.columns, column)
     if spot is None:
-        state.event("Lil Chip finds no open space and stays in place")
+        state.event(f"{name} finds no open space and stays in place")
         return
     to_column, to_level = spot
     robot = state.columns[column].slots[level - 1]
     state.columns[column].slots[level - 1] = None
     state.columns[to_column].slots[to_level - 1] = robot
     phase.filled.add(spot)
-    state.event(f"Lil Chip moves from column {column} level {level} to column {to_column} level {to_level}")
+    state.event(f"{name} moves from column {column} level {level} to column {to_column} level {to_level}")
 
 
 def summon(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:

@@ -139,3 +139,20 @@ def test_acting_seats_follow_the_phases() -> None:
         state.play(seats[0], state.sample_action(seats[0], rng))
     assert state.acting_seats() == () and {phases.KEEP, phases.ACT} <= set(steps)
     assert isinstance(state, RobotsState)
+
+
+def test_only_the_canonical_form_is_accepted() -> None:
+    """What legal-actions lists is exactly what play accepts: true is not 1, 1.0 is not 1."""
+    state = table(2)
+    planet(state, ("blue_spinston", ["lil_chip"]), ("green_spinston", ["lil_chip"]))
+    turn(state, 0, ["funday"])
+    state.sprinkles[0] = 1
+    for wrong in (
+        {"type": "attack", "column": True, "cards": ["funday"], "upgrade": None},
+        {"type": "attack", "column": 1.0, "cards": ["funday"], "upgrade": None},
+        {"type": "refill", "weaponize": 0},
+        {"type": "end_turn", "extra": 1},
+    ):
+        with pytest.raises(IllegalAction):
+            state.clone().play(0, wrong)
+    state.play(0, {"type": "attack", "column": 1, "cards": ["funday"], "upgrade": None})
