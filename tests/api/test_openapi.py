@@ -41,6 +41,8 @@ from tests.api.openapi_support import (
 )
 from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, claim_position, leaks
 from tests.api.test_freeze_factory_api import Table as FreezeFactoryTable
+from tests.api.test_robots_love_ice_cream_api import ALL_VARIANTS, check_result
+from tests.api.test_robots_love_ice_cream_api import Table as RobotsTable
 from tests.api.test_rockem_sockem_api import FLIP
 from tests.api.test_rockem_sockem_api import Table as RockemSockemTable
 from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
@@ -67,6 +69,15 @@ ROCKEM_SOCKEM_LINE: list[tuple[int, dict[str, Any]]] = [
     (1, {"type": "roll", "keep": []}),
     (0, {"type": "roll", "keep": [0, 2]}),
 ]
+# The Robots Love Ice Cream examples: 2 players, seed `robots-9`; seat 0 keeps a Boomsicle, destroys
+# column 0's Spinston with four, and ends its turn.
+ROBOTS_SEED = "robots-9"
+ROBOTS_LINE: list[tuple[int, dict[str, Any]]] = [
+    (0, {"type": "keep", "cards": ["boomsicle"]}),
+    (0, {"type": "attack", "column": 0, "cards": ["boomsicle"] * 4, "upgrade": None}),
+    (0, {"type": "end_turn"}),
+]
+ROBOTS_ILLEGAL_ATTACK = {"type": "attack", "column": 1, "cards": ["boomsicle"] * 3, "upgrade": None}
 
 
 @pytest.fixture
@@ -208,6 +219,44 @@ class RockemSockemContract:
                 self.check("RockemSockemView", body["view"])
                 if body["view"]["last_round"] is not None:
                     self.check("RockemSockemLastRound", body["view"]["last_round"])
+        return exchange.response
+
+    def check(self, name: str, value: Any) -> None:
+        """The value follows the named component schema."""
+        if name not in self.validators:
+            self.validators[name] = component_validator(self.contract.document, name)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in self.validators[name].iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+        self.checked[name] += 1
+
+
+@dataclass
+class RobotsLoveIceCreamContract:
+    """Sends requests through the checked client, and checks Robots Love Ice Cream's parts of every answer."""
+
+    contract: ContractClient
+    checked: Counter[str] = field(default_factory=Counter)
+    validators: dict[str, OAS31Validator] = field(default_factory=dict)
+
+    def open(self, url: str, method: str = "GET", **kwargs: Any) -> TestResponse:
+        """One request, checked against the document; the game's shapes checked against its schemas."""
+        exchange = self.contract.call(method, url, request_valid=True, **kwargs)
+        if method == "POST" and url.endswith("/actions"):
+            self.check("RobotsLoveIceCreamAction", kwargs["json"]["action"])
+        if exchange.status in (200, 201):
+            body = exchange.json
+            if "options" in body:
+                self.check("RobotsLoveIceCreamOptions", body["options"])
+            if url.endswith("/legal-actions"):
+                for action in body["actions"]:
+                    self.check("RobotsLoveIceCreamAction", action)
+            elif url.endswith("/log"):
+                for entry in body["entries"]:
+                    self.check("RobotsLoveIceCreamLoggedAction", entry["action"])
+                    if entry["action"]["type"] == "keep" and entry["action"]["cards"] is None:
+                        self.checked["hidden keep"] += 1
+            elif "view" in body:
+                self.check("RobotsLoveIceCreamView", body["view"])
         return exchange.response
 
     def check(self, name: str, value: Any) -> None:
@@ -493,6 +542,80 @@ def test_rockem_sockem_examples_are_real_positions() -> None:
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
     options = document["components"]["schemas"]["RockemSockemOptions"]["properties"]
     assert options["mode"]["enum"] == entry["options"][0]["choices"] and options["mode"]["default"] == "rounds"
+
+
+def robots_love_ice_cream_examples() -> dict[str, Any]:
+    """The document's Robots Love Ice Cream examples, by name."""
+    document = load_document()
+    paths, named = document["paths"], document["components"]["examples"]
+    legal = paths["/v1/matches/{match_id}/legal-actions"]["get"]["responses"]["200"]["content"]["application/json"]
+    actions = paths["/v1/matches/{match_id}/actions"]["post"]
+    requests = actions["requestBody"]["content"]["application/json"]["examples"]
+    refused = actions["responses"]["422"]["content"]["application/problem+json"]["examples"]
+    created = paths["/v1/matches"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+    return {
+        "game": named["RobotsLoveIceCreamGame"]["value"],
+        "match": named["RobotsLoveIceCreamMatch"]["value"],
+        "log": named["RobotsLoveIceCreamLog"]["value"],
+        "attacks": legal["examples"]["robotsLoveIceCreamAttack"]["value"],
+        "keep_request": requests["robotsLoveIceCreamKeep"]["value"],
+        "attack_request": requests["robotsLoveIceCreamAttack"]["value"],
+        "illegal_attack": refused["illegalAttack"]["value"],
+        "create": created["robotsLoveIceCream"]["value"],
+        "options": document["components"]["schemas"]["RobotsLoveIceCreamOptions"],
+    }
+
+
+def test_robots_love_ice_cream_examples_are_real_positions() -> None:
+    """The Robots Love Ice Cream examples show what the engine gives for 2 players, seed `robots-9`."""
+    examples = robots_love_ice_cream_examples()
+    document = load_document()
+    game = get_game("robots_love_ice_cream")
+    assert game is not None
+    state = game.replay(2, {}, ROBOTS_SEED, ROBOTS_LINE)
+
+    match = examples["match"]
+    assert match["view"] == state.view(match["viewer"]) and match["version"] == len(ROBOTS_LINE)
+    assert match["viewer"] == 1 and match["view"]["seats"][0]["hand"] is None and state.view(0)["seats"][0]["hand"]
+    assert match["view"]["drawn"] == state.view(1)["drawn"] and state.view(0)["drawn"] is None
+    assert match["to_act"] == list(state.acting_seats()) == [1] and match["waiting_for"] == list(state.waiting_for())
+    assert match["options"] == state.options
+    log = examples["log"]
+    assert [(e["version"], e["seat"]) for e in log["entries"]] == [(1, 0), (2, 0), (3, 0)] and log["viewer"] is None
+    shown = [state.redact_action(seat, action, log["viewer"]) for seat, action in ROBOTS_LINE]
+    assert [e["action"] for e in log["entries"]] == shown and shown[0] == {"type": "keep", "cards": None}
+    for example in (match, log):
+        assert example["seed_commitment"] == hashlib.sha256(ROBOTS_SEED.encode()).hexdigest()
+
+    after_keep = game.replay(2, {}, ROBOTS_SEED, ROBOTS_LINE[:1])
+    attacks = examples["attacks"]
+    assert attacks["version"] == 1 and attacks["actions"] == after_keep.legal_actions(attacks["seat"])
+    for name, version in (("keep_request", 0), ("attack_request", 1)):
+        request = examples[name]
+        assert request["expected_version"] == version and (0, request["action"]) == ROBOTS_LINE[version]
+    with pytest.raises(IllegalAction) as refusal:
+        after_keep.clone().play(0, ROBOTS_ILLEGAL_ATTACK)
+    assert examples["illegal_attack"]["detail"] == refusal.value.reason
+
+    # The shapes the examples show follow the game's own schemas.
+    for name, value in (
+        ("RobotsLoveIceCreamView", match["view"]),
+        ("RobotsLoveIceCreamOptions", match["options"]),
+        *(("RobotsLoveIceCreamLoggedAction", entry["action"]) for entry in log["entries"]),
+        *(("RobotsLoveIceCreamAction", action) for action in attacks["actions"]),
+    ):
+        errors = [e.message for e in component_validator(document, name).iter_errors(value)]
+        assert not errors, f"{name} does not describe {value}: {errors}"
+
+    entry = catalog_entry(game)
+    catalog = examples["game"]
+    assert {**catalog, "assumptions": entry["assumptions"]} == entry
+    assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
+    options = examples["options"]["properties"]
+    defaults = {option["name"]: option["default"] for option in entry["options"]}
+    assert {name: spec["default"] for name, spec in options.items()} == defaults
+    assert options["solo_planets"]["enum"] == entry["options"][0]["choices"]
+    assert set(examples["create"]["options"]) <= set(options)
 
 
 # --- scenarios: each drives the server through the checked client ----------------------------------
@@ -882,6 +1005,77 @@ def scenario_rockem_sockem(contract: ContractClient, mode: str) -> RockemSockemC
     catalog = contract.get("/v1/games/rockem_sockem", expect=200, request_valid=True).json
     assert [option["name"] for option in catalog["options"]] == ["mode"]
     return checked
+
+
+def scenario_robots_love_ice_cream(
+    contract: ContractClient, players: int, policy: str, options: dict[str, Any]
+) -> RobotsLoveIceCreamContract:
+    """A whole Robots Love Ice Cream match by one client per seat, then refusals; every answer checked."""
+    checked = RobotsLoveIceCreamContract(contract)
+    table = RobotsTable.create(checked, players, f"contract-{players}", policy, **options)
+    final = table.play()
+    check_result(final)
+    table.check_against_replay(final)
+    over = table.seats[0].act({"type": "end_turn"}, final["version"])
+    assert over.status_code == 409 and over.get_json()["code"] == "match-over"
+    catalog = contract.get("/v1/games/robots_love_ice_cream", expect=200, request_valid=True).json
+    assert [option["name"] for option in catalog["options"]][:2] == ["solo_planets", "harder_robots"]
+
+    # The examples' line, with refusals: each answer a documented problem.
+    examples = robots_love_ice_cream_examples()
+    contract.post("/v1/matches", json=examples["create"], expect=201, request_valid=True)
+    line = RobotsTable.create(checked, 2, ROBOTS_SEED)
+    first, second = line.seats
+    keep = examples["keep_request"]
+    assert second.act(keep["action"], 0).get_json()["code"] == "not-your-turn"
+    assert first.act(keep["action"], keep["expected_version"]).status_code == 200
+    assert first.act(keep["action"], 0).get_json()["code"] == "stale-version"
+    refused = first.act(ROBOTS_ILLEGAL_ATTACK, 1)
+    assert refused.status_code == 422 and refused.get_json()["detail"] == examples["illegal_attack"]["detail"]
+    attack = examples["attack_request"]
+    assert first.act(attack["action"], attack["expected_version"]).status_code == 200
+    assert first.act({"type": "end_turn"}, 2).status_code == 200
+    assert first.read()["view"]["seats"][1]["hand"] is None and second.read()["view"]["drawn"]
+    assert line.public is not None
+    for player in (first, second, line.public):
+        player.log()
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("players", "policy", "options"),
+    [
+        pytest.param(1, "team", {}, id="solo"),
+        pytest.param(2, "team", ALL_VARIANTS, id="2p-A-F"),
+        pytest.param(2, "team", {"open_hands": True}, id="2p-open"),
+        pytest.param(4, "random", {"stop_when_lost": True}, id="4p-until-lost"),
+    ],
+)
+def test_a_robots_love_ice_cream_match(
+    contract: ContractClient, players: int, policy: str, options: dict[str, Any]
+) -> None:
+    checked = scenario_robots_love_ice_cream(contract, players, policy, options)
+    assert checked.checked["RobotsLoveIceCreamView"] > 50 and checked.checked["RobotsLoveIceCreamAction"] > 50
+    assert checked.checked["RobotsLoveIceCreamLoggedAction"] > 50 and checked.checked["RobotsLoveIceCreamOptions"] > 50
+    assert checked.checked["hidden keep"] >= 1
+
+
+def test_a_drifted_robots_love_ice_cream_document_fails(app: Flask, client: FlaskClient) -> None:
+    """The hidden parts (another seat's hand and draw, a hidden keep) are really checked against the schemas."""
+
+    def no_hidden_keep(document: dict[str, Any]) -> None:
+        del document["components"]["schemas"]["RobotsLoveIceCreamLoggedAction"]["oneOf"][1]
+
+    def hands_always_shown(document: dict[str, Any]) -> None:
+        document["components"]["schemas"]["RobotsLoveIceCreamSeat"]["properties"]["hand"]["type"] = "array"
+
+    for change in (no_hidden_keep, hands_always_shown):
+        drifted = RobotsLoveIceCreamContract(ContractClient(app, client, _with(load_document(), change)))
+        table = RobotsTable.create(drifted, 2, ROBOTS_SEED)
+        assert table.public is not None
+        with pytest.raises(AssertionError, match="does not describe"):
+            table.seats[0].act(ROBOTS_LINE[0][1], 0)
+            table.public.log()
 
 
 @pytest.mark.parametrize("mode", ["rounds", "realtime"])

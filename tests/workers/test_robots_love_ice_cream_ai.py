@@ -8,6 +8,7 @@ its end, and that a human playing beside them sees none of their cards.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 import pytest
@@ -59,7 +60,8 @@ def test_a_team_of_ai_seats_plays_to_the_end(
     game = get_game(GAME)
     assert game is not None
     replayed = game.replay(players, over["options"], over["seed"], [(e["seat"], e["action"]) for e in entries])
-    assert replayed.result() is not None and replayed.result().to_json() == over["result"]
+    result = replayed.result()
+    assert result is not None and result.to_json() == over["result"]
     assert replayed.view(None) == over["view"]
 
 
@@ -91,8 +93,7 @@ def test_a_human_plays_beside_ai_teammates_and_sees_only_their_counts(
             hinted = True
             job = client.post(match.url("/ai-move"), json={"level": "easy"}, headers=bearer(match.tokens[1]))
             assert job.status_code == 202, job.get_json()
-            url = job.get_json()["url"]
-            done = wait_for(lambda url=url: job_done(client, url, match.tokens[1]), "the hint")
+            done = wait_for(partial(job_done, client, job.get_json()["url"], match.tokens[1]), "the hint")
             assert done["status"] == "finished" and done["result"]["action"] in legal["actions"]
             assert (
                 done["result"]["applied"] is False and client.get(match.url()).get_json()["version"] == seen["version"]
