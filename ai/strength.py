@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ai.ismcts import IsmctsAgent
 from ai.levels import Level, level_move, level_named
 from ai.search import MctsAgent
 from engine import get_game
@@ -25,6 +27,8 @@ from engine.protocol import GameState
 from engine.rng import Rng
 
 Z95 = 1.959964
+MAX_ACTIONS = 5000
+"""Actions after which a game is stopped (Freeze Factory has no end while nobody empties a hand)."""
 OPPONENTS = ("greedy", "determinized")
 """Players that are not levels (for measuring only): the greedy baseline, and the package-based
 determinized MCTS (`ai.search.MctsAgent`) with the hard level's budget and cap."""
@@ -37,6 +41,7 @@ class Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    unfinished: int = 0
     seconds_per_move: list[float] = field(default_factory=list)
 
     @property
@@ -69,11 +74,20 @@ def player(name: str, budget: int | None = None) -> Level:
     return found if budget is None else replace(found, budget=budget)
 
 
-def play_game(state: GameState, players: Sequence[Level], seed: str, tally: Tally, measured: int) -> None:
-    """Play one game to its end, each seat with its player; add the measured seat's result."""
+def play_game(
+    state: GameState, players: Sequence[Level], seed: str, tally: Tally, measured: int, max_actions: int = MAX_ACTIONS
+) -> None:
+    """Play one game to its end, each seat with its player; add the measured seat's result.
+
+    A game still running after `max_actions` actions counts as a draw, and as unfinished.
+    """
     order = Rng.from_seed(f"order:{seed}")
     step = 0
     while not state.is_over():
+        if step >= max_actions:
+            tally.draws += 1
+            tally.unfinished += 1
+            return
         waiting = state.waiting_for()
         claimers = [s for s in state.acting_seats() if s not in waiting and state.legal_actions(s)]
         seat = claimers[0] if claimers else order.choice(waiting)
@@ -102,18 +116,24 @@ def measure(
     options: dict[str, object],
     budget: int | None = None,
     first_game: int = 0,
+    progress: int = 0,
+    exploration: float | None = None,
 ) -> Tally:
-    """Play `games` games with the measured seat rotating through every seat."""
+    """Play `games` games with the measured seat rotating through every seat (a report line every `progress` games)."""
     game = get_game(game_id)
     if game is None:
         raise SystemExit(f"unknown game {game_id!r}")
     measured_player, opponent_player = player(level, budget), player(opponent)
+    if exploration is not None:
+        measured_player = replace(measured_player, agent=IsmctsAgent(exploration=exploration))
     tally = Tally()
     for index in range(first_game, first_game + games):
         measured = index % players
         seats = [measured_player if seat == measured else opponent_player for seat in range(players)]
         state = game.start(players, options, f"strength:{game_id}:{index}")
         play_game(state, seats, f"strength:{index}", tally, measured)
+        if progress and tally.games % progress == 0:
+            print(report(tally, f"after game {index}"), file=sys.stderr, flush=True)
     return tally
 
 
@@ -125,7 +145,8 @@ def report(tally: Tally, label: str) -> str:
     p90 = moves[int(0.9 * (len(moves) - 1))] if moves else 0.0
     mean = statistics.fmean(moves) if moves else 0.0
     return (
-        f"{label}: {tally.wins}W {tally.draws}D {tally.losses}L of {tally.games}; "
+        f"{label}: {tally.wins}W {tally.draws}D {tally.losses}L of {tally.games}"
+        f"{f' ({tally.unfinished} unfinished)' if tally.unfinished else ''}; "
         f"win rate {tally.wins / max(1, tally.games):.1%} (95% CI {low:.1%}-{high:.1%}); "
         f"seconds per move: median {median:.3f}, p90 {p90:.3f}, mean {mean:.3f}, max {moves[-1] if moves else 0:.3f}"
     )
@@ -143,12 +164,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget", type=int, default=None, help="override the measured level's budget")
     parser.add_argument("--turn-limit", type=int, default=None, help="the game's turn_limit option, if it has one")
     parser.add_argument("--mode", default=None, help="Rock'em Sock'em's mode option")
+    parser.add_argument("--progress", type=int, default=0, help="print the tally to stderr every N games")
+    parser.add_argument("--exploration", type=float, default=None, help="the measured ISMCTS's UCB1 constant")
     args = parser.parse_args(argv)
     options: dict[str, object] = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
     if args.mode is not None:
         options["mode"] = args.mode
     tally = measure(
-        args.game, args.players, args.level, args.opponent, args.games, options, args.budget, args.first_game
+        args.game,
+        args.players,
+        args.level,
+        args.opponent,
+        args.games,
+        options,
+        args.budget,
+        args.first_game,
+        args.progress,
+        args.exploration,
     )
     label = (
         f"{args.game} {args.players}p {args.level}{'' if args.budget is None else f'@{args.budget}'} vs {args.opponent}"

@@ -17,12 +17,13 @@ cone, so random playouts say nothing. Instead:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ai.knowledge import Knowledge
 from engine.freeze_factory import FreezeFactoryState
 from engine.freeze_factory.board import DIRECTIONS, slide_target
-from engine.freeze_factory.components import CONES, SIZE
+from engine.freeze_factory.components import CONES, NO_ROLL_POINTS, SIZE
 
 if TYPE_CHECKING:
     from engine.freeze_factory.board import Board
@@ -73,6 +74,8 @@ DISTANCES: dict[tuple[tuple[int | None, ...], int], tuple[int, tuple[int, ...]]]
 CACHE_LIMIT = 50_000
 """Entries a cache holds before it is emptied (a few tens of megabytes)."""
 CANDIDATES_LIMIT = 10_000
+PLAN_LIMIT = 20_000
+"""Boards `line_up_plan` tries before it gives up."""
 CANDIDATES: dict[tuple[tuple[int | None, ...], tuple[int, ...], str, bool], list[Action]] = {}
 """`candidates` of the seat to move by (board, hand, phase, points left?) (cleared when it grows large)."""
 
@@ -88,7 +91,7 @@ def cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
     return found
 
 
-def _cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
+def _cone_distance(board: Sequence[int | None], cone: int) -> tuple[int, tuple[int, ...]]:
     """`cone_distance`, computed."""
     flavours = CONES[cone]
     foreign = [flavour is not None and flavour not in flavours for flavour in board]
@@ -110,7 +113,7 @@ def _cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
     return best, tuple(space for space in where if foreign[space])
 
 
-def in_line(board: Board, cone: int) -> bool:
+def in_line(board: Sequence[int | None], cone: int) -> bool:
     """True if the cone's three flavours stand in a line of three (what `fulfillable` asks, without `lines`)."""
     first, middle, last = (space for space, flavour in enumerate(board) if flavour in CONES[cone])
     if last - first == 2:
@@ -121,6 +124,46 @@ def in_line(board: Board, cone: int) -> bool:
 def ready(state: FreezeFactoryState, seat: int) -> list[int]:
     """The cones in the seat's hand that stand in a line now."""
     return [cone for cone in state.hands[seat] if in_line(state.board, cone)]
+
+
+def line_up_plan(board: Board, hand: list[int], points: int) -> list[tuple[int, str]] | None:
+    """The fewest slides, at most `points`, after which a cone of the hand stands in a line.
+
+    A breadth-first search over every tile's slides, pruned where even `cone_distance` (a lower
+    bound: each slide moves one tile one step, and a foreign tile on the line must move at least
+    once) exceeds the points left. None if no such plan exists or `PLAN_LIMIT` boards were tried.
+    """
+    start = tuple(board)
+    if not hand or min(_cone_distance(start, cone)[0] for cone in hand) > points:
+        return None
+    frontier: list[tuple[tuple[int | None, ...], tuple[tuple[int, str], ...]]] = [(start, ())]
+    seen = {start}
+    for depth in range(1, points + 1):
+        following = []
+        for current, path in frontier:
+            for space, flavour in enumerate(current):
+                if flavour is None:
+                    continue
+                for direction in DIRECTIONS:
+                    target, _ = slide_target(current, SIZE, space, direction)
+                    if target is None:
+                        continue
+                    moved = list(current)
+                    moved[target], moved[space] = flavour, None
+                    child = tuple(moved)
+                    if child in seen:
+                        continue
+                    seen.add(child)
+                    steps = (*path, (space, direction))
+                    if any(in_line(child, cone) for cone in hand if flavour in CONES[cone]):
+                        return list(steps)
+                    if len(seen) > PLAN_LIMIT:
+                        return None
+                    left = points - depth
+                    if left and min(_cone_distance(child, cone)[0] for cone in hand) <= left:
+                        following.append((child, steps))
+        frontier = following
+    return None
 
 
 def hand_worth(board: Board, hand: list[int]) -> float:
@@ -179,18 +222,35 @@ class FreezeFactoryKnowledge(Knowledge):
         return f"{kind}{action['cone']}" if "cone" in action else str(kind)
 
     def obvious(self, state: GameState, seat: int) -> Action | None:
-        """Fulfil a cone that stands in a line, unless that ends the game without the seat ahead."""
+        """Line up a cone this turn when that can be done: fulfil it, or take the first step of the shortest plan.
+
+        Before the roll that means not rolling when the sure 3 points suffice. Nothing is obvious
+        when lining up the seat's last cone would end the game (the pile is empty) without the
+        seat ahead: the search weighs that.
+        """
         assert isinstance(state, FreezeFactoryState)
-        cones = ready(state, seat) if seat == state.active and not state.outcome else []
-        if not cones:
+        if seat != state.active or state.outcome:
             return None
-        ends = len(state.hands[seat]) == 1 and not state.pile
+        hand = state.hands[seat]
+        ends = len(hand) == 1 and not state.pile
         wins = all(
             len(state.fulfilled[seat]) + 1 > len(theirs)
             for other, theirs in enumerate(state.fulfilled)
             if other != seat
         )
-        return {"type": "fulfil", "cone": cones[0]} if wins or not ends else None
+        if ends and not wins:
+            return None
+        cones = ready(state, seat)
+        if cones:
+            return {"type": "fulfil", "cone": cones[0]}
+        rolling = state.phase == "roll"
+        plan = line_up_plan(state.board, hand, NO_ROLL_POINTS if rolling else state.points_left)
+        if plan is None:
+            return None
+        if rolling:
+            return {"type": "no_roll"}
+        space, direction = plan[0]
+        return {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
 
     def apply(self, state: GameState, seat: int, action: Action) -> None:
         """`apply_trusted`, with a slide done without the engine's scan of every line before and after.

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 import pytest
 
 from ai.knowledge import Knowledge, knowledge_for
-from ai.knowledge.freeze_factory import FreezeFactoryKnowledge, cone_distance, in_line, ready
+from ai.knowledge.freeze_factory import FreezeFactoryKnowledge, cone_distance, in_line, line_up_plan, ready
 from ai.knowledge.rockem_sockem import RockemSockemKnowledge, win_chance
 from engine.freeze_factory import FreezeFactoryState
-from engine.freeze_factory.components import CONES
+from engine.freeze_factory.board import slide_target
+from engine.freeze_factory.components import CONES, SIZE
 from engine.registry import get_game
 from engine.rng import Rng
 from engine.rockem_sockem import RockemSockemState
@@ -138,3 +139,55 @@ def test_keeps_of_the_same_faces_are_one_candidate() -> None:
     # two red punches, a red block, a blue uppercut: 3 * 2 * 2 kept groups, less keeping all four
     assert len(ROCKEM.candidates(state, 0, Rng(0), 8)) == 11
     assert len(ROCKEM.candidates(state, 1, Rng(0), 8)) == 15
+
+
+def brute_force_plan_length(board: list[int | None], hand: list[int], points: int) -> int | None:
+    """The fewest slides lining up a cone of the hand, by trying every sequence (no pruning)."""
+    level = [tuple(board)]
+    for depth in range(1, points + 1):
+        following = []
+        for current in level:
+            for space, flavour in enumerate(current):
+                for direction in ("up", "down", "left", "right"):
+                    if flavour is None:
+                        continue
+                    target, _ = slide_target(current, SIZE, space, direction)
+                    if target is None:
+                        continue
+                    moved = list(current)
+                    moved[target], moved[space] = flavour, None
+                    if any(in_line(moved, cone) for cone in hand):
+                        return depth
+                    following.append(tuple(moved))
+        level = list(set(following))
+    return None
+
+
+def test_the_plan_is_a_shortest_way_to_line_up_a_cone() -> None:
+    checked = found = 0
+    for step, state in enumerate(freeze_positions(2, range(3))):
+        if step % 25 or ready(state, state.active):
+            continue
+        hand = state.hands[state.active]
+        plan = line_up_plan(state.board, hand, 2)
+        assert (None if plan is None else len(plan)) == brute_force_plan_length(state.board, hand, 2)
+        if plan is not None:
+            after = state.clone()
+            after.phase, after.points_left = "move", len(plan)
+            for space, direction in plan:
+                after.play(after.active, {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction})
+            assert set(after.fulfillable()) & set(hand)
+            found += 1
+        checked += 1
+    assert checked > 20 and found
+
+
+def test_a_cone_that_can_be_lined_up_this_turn_is_played_without_searching() -> None:
+    state = next(freeze_positions(2, range(1)))
+    cone = state.hands[0][0]
+    a, b, c = sorted(CONES[cone])
+    others = iter(f for f in range(13) if f not in CONES[cone])
+    state.board = [a, b, None, None, None, None, None, c, *(next(others) if s % 2 else None for s in range(17))]
+    assert FREEZE.obvious(state, 0) == {"type": "no_roll"}
+    state.apply_trusted(0, {"type": "no_roll"})
+    assert FREEZE.obvious(state, 0) == {"type": "slide", "space": [1, 2], "direction": "up"}
