@@ -199,6 +199,7 @@ PLAYERS = {
     "sundae_split": "SundaeSplitPlayer",
     "freeze_factory": "FreezeFactoryPlayer",
     "rockem_sockem": "RockemSockemPlayer",
+    "robots_love_ice_cream": "RobotsLoveIceCreamPlayer",
 }  # game id -> Locust user class
 
 

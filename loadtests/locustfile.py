@@ -12,6 +12,10 @@
   the time (`rounds` otherwise): the flipper flips, then every seat in `to_act` reads its legal
   actions and rolls, keeping the dice of the largest group on the coin's side. Rolls are sent
   without `expected_version`, as racing clients should send them.
+* `RobotsLoveIceCreamPlayer` plays Robots Love Ice Cream matches for 1 to 4 players (at random),
+  holding every seat, each Challenge Variant (A-F) switched on with probability 0.3: the seat in
+  `waiting_for` fires a random attack when it has one, and otherwise takes a random legal action
+  (keep, Boost, refill, end of turn, buy, equip...), until the five planets are over.
 * `BaselineUser` does the same pattern of reads and compare-and-set writes against
   `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
 
@@ -36,6 +40,16 @@ FREEZE_FACTORY_TURNS = 60  # the turn_limit of a load-test match: random play ne
 FREEZE_FACTORY_STEPS = 2000  # 60 turns take about 250 actions (at most 5 slides each); this only bounds a bug
 ROCKEM_SOCKEM_STEPS = 500  # turns (one action per seat in to_act); a match takes 20-150 actions; this bounds a bug
 ROCKEM_SOCKEM_REALTIME = 0.5  # how often a match is played in realtime mode rather than rounds
+ROBOTS_STEPS = 1000  # a match takes 40 (solo) to 180 (4 players) actions; this only bounds a bug
+ROBOTS_VARIANTS = (
+    "harder_robots",
+    "weaponized_sprinkletonium",
+    "all_red_spinstons",
+    "ice_cream_social",
+    "attack_twice",
+    "boost_limit",
+)  # the Challenge Variants A-F
+ROBOTS_VARIANT_ODDS = 0.3  # how often each variant is on in a load-test match
 BASELINE_STEPS = 100  # writes per baseline counter, about a random IceCream game's length
 
 MATCHES = "/v1/matches"
@@ -230,6 +244,22 @@ class RockemSockemPlayer(MatchPlayer):
             path = f"{MATCHES}/{match_id}/actions"
             after = self.send("POST", path, ACTIONS, token=tokens[seat], json={"action": action})
         return after
+
+
+class RobotsLoveIceCreamPlayer(MatchPlayer):
+    """Creates a Robots Love Ice Cream match for 1 to 4 (at random, random variants) with every seat; plays it out."""
+
+    @task
+    def play_match(self) -> None:
+        """One whole match: five planets of draws, attacks, robot phases, stores and equip phases."""
+        options = {variant: random.random() < ROBOTS_VARIANT_ODDS for variant in ROBOTS_VARIANTS}
+        request = {"game": "robots_love_ice_cream", "players": random.randint(1, 4), "options": options}
+        self.play_match_of(request, ROBOTS_STEPS)
+
+    def choose_action(self, legal: dict[str, Any]) -> dict[str, Any] | None:
+        """A random attack if the seat has one, else a random legal action."""
+        attacks = [action for action in legal.get("actions", []) if action["type"] == "attack"]
+        return random.choice(attacks) if attacks else super().choose_action(legal)
 
 
 class BaselineUser(FastHttpUser):
