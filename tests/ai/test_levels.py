@@ -36,6 +36,7 @@ def test_each_game_offers_the_four_levels_and_perfect_where_it_is_solved() -> No
         "sundae_split": ["random", "easy", "medium", "hard"],
         "freeze_factory": ["random", "easy", "medium", "hard"],
         "rockem_sockem": ["random", "easy", "medium", "hard", "perfect"],
+        "robots_love_ice_cream": ["random", "easy", "medium", "hard"],
     }
 
 
