@@ -99,21 +99,35 @@ def side(coin: str) -> Side:
 
 
 @functools.cache
-def fastest_policy(coin: str) -> tuple[int, ...]:
-    """Per unmatched hand, the index of the keep with the fewest expected rolls to a match."""
+def expected_rolls(coin: str) -> tuple[float, ...]:
+    """Per unmatched hand, the expected number of rolls to a match when keeping with `fastest_keep`."""
     model = side(coin)
     expected = [0.0] * len(model.hands)
-    choice = [0] * len(model.hands)
     for _ in range(1000):
         changed = 0.0
         for h, hand_outcomes in enumerate(model.outcomes):
-            costs = [1.0 + sum(p * expected[j] for p, j in after) for _, after in hand_outcomes]
-            best = min(range(len(costs)), key=costs.__getitem__)
-            changed = max(changed, abs(costs[best] - expected[h]))
-            expected[h], choice[h] = costs[best], best
+            best = min(1.0 + sum(p * expected[j] for p, j in after) for _, after in hand_outcomes)
+            changed = max(changed, abs(best - expected[h]))
+            expected[h] = best
         if changed < 1e-12:
             break
-    return tuple(choice)
+    return tuple(expected)
+
+
+def keep_costs(coin: str, h: int) -> list[float]:
+    """For each keep of unmatched hand `h`, the expected rolls to a match keeping it now and racing fastest after."""
+    expected = expected_rolls(coin)
+    return [1.0 + sum(p * expected[j] for p, j in after) for _, after in side(coin).outcomes[h]]
+
+
+@functools.cache
+def fastest_policy(coin: str) -> tuple[int, ...]:
+    """Per unmatched hand, the index of the keep with the fewest expected rolls to a match."""
+    policy = []
+    for h in range(len(side(coin).hands)):
+        costs = keep_costs(coin, h)
+        policy.append(min(range(len(costs)), key=costs.__getitem__))
+    return tuple(policy)
 
 
 def hand_of(dice: Sequence[int], model: Side) -> Hand:
@@ -147,29 +161,72 @@ def fastest_keep(coin: str, dice: Sequence[int]) -> list[int]:
 
 def opponent_survival(coin: str, dice: Sequence[int] | None) -> list[float]:
     """The chance the opponent, racing with `fastest_keep`, has not matched after 0, 1, 2, ... rolls."""
+    if dice is None:
+        return list(survival(coin, None))
+    model = side(coin)
+    hand = hand_of(dice, model)
+    return [1.0, 0.0] if matched(hand, model.classes) else list(survival(coin, hand))
+
+
+@functools.lru_cache(maxsize=512)
+def survival(coin: str, hand: Hand | None) -> tuple[float, ...]:
+    """`opponent_survival` from an unmatched hand, or from unrolled dice (None)."""
     model = side(coin)
     policy = fastest_policy(coin)
     spread = [0.0] * len(model.hands)
-    if dice is None:
+    if hand is None:
         match, after = model.fresh
         for p, j in after:
             spread[j] += p
-        survival = [1.0, 1.0 - match]
+        curve = [1.0, 1.0 - match]
     else:
-        hand = hand_of(dice, model)
-        if matched(hand, model.classes):  # cannot happen mid-race; a re-roll of nothing useful
-            return [1.0, 0.0]
         spread[model.hands.index(hand)] = 1.0
-        survival = [1.0]
-    while survival[-1] > TAIL and len(survival) <= MAX_ROLLS:
+        curve = [1.0]
+    while curve[-1] > TAIL and len(curve) <= MAX_ROLLS:
         moved = [0.0] * len(model.hands)
         for h, mass in enumerate(spread):
             if mass:
                 for p, j in model.outcomes[h][policy[h]][1]:
                     moved[j] += mass * p
         spread = moved
-        survival.append(sum(spread))
-    return survival
+        curve.append(sum(spread))
+    return tuple(curve)
+
+
+def survival_after_keep(coin: str, dice: Sequence[int] | None, keep: Sequence[int]) -> list[float]:
+    """`opponent_survival` for a seat that has sent this keep for its next roll (then races with `fastest_keep`)."""
+    if dice is None:
+        return list(survival(coin, None))
+    model = side(coin)
+    match, after = keep_outcome(coin, hand_of([dice[i] for i in keep], model))
+    curves = [(p, survival(coin, model.hands[j])) for p, j in after]
+    length = max((len(curve) for _, curve in curves), default=1) + 1
+    return [1.0, 1.0 - match] + [
+        sum(p * curve[t - 1] for p, curve in curves if t - 1 < len(curve)) for t in range(2, length)
+    ]
+
+
+@functools.lru_cache(maxsize=512)
+def keep_outcome(coin: str, keep: Hand) -> tuple[float, tuple[tuple[float, int], ...]]:
+    """The chance that rolling the dice not kept matches, and the chance of each unmatched hand after it."""
+    model = side(coin)
+    for hand, hand_keeps, hand_outcomes in zip(model.hands, model.keeps, model.outcomes, strict=True):
+        if keep in hand_keeps and all(k <= c for k, c in zip(keep, hand, strict=True)):
+            return hand_outcomes[hand_keeps.index(keep)]
+    raise ValueError(f"no unmatched hand keeps {keep}")
+
+
+def race_odds(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
+    """From two seats' survival curves (rolling together): the chance the first matches strictly first, and of a tie."""
+    length = max(len(first), len(second))
+    a = list(first) + [0.0] * (length - len(first))
+    b = list(second) + [0.0] * (length - len(second))
+    win = tie = 0.0
+    for t in range(1, length):
+        now = a[t - 1] - a[t]
+        win += now * b[t]
+        tie += now * (b[t - 1] - b[t])
+    return win, tie
 
 
 @functools.lru_cache(maxsize=4096)

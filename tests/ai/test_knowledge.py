@@ -8,7 +8,8 @@ import pytest
 
 from ai.knowledge import Knowledge, knowledge_for
 from ai.knowledge.freeze_factory import FreezeFactoryKnowledge, cone_distance, in_line, line_up_plan, ready
-from ai.knowledge.rockem_sockem import RockemSockemKnowledge, win_chance
+from ai.knowledge.rockem_sockem import KEEPS, RockemSockemKnowledge, win_chance
+from ai.rockem_race import fastest_keep
 from engine.freeze_factory import FreezeFactoryState
 from engine.freeze_factory.board import slide_target
 from engine.freeze_factory.components import CONES, SIZE
@@ -129,16 +130,40 @@ def test_the_card_score_is_a_probability_and_symmetric() -> None:
     assert win_chance((1, 2, 2), (3, 2, 0)) < 0.5
 
 
-def test_keeps_of_the_same_faces_are_one_candidate() -> None:
+def test_the_candidates_are_the_likeliest_distinct_keeps() -> None:
     game = get_game("rockem_sockem")
     assert game is not None
     state = game.start(2, {}, 0)
     assert isinstance(state, RockemSockemState)
     state.phase, state.coin = "race", "colour"
     state.corners[0].dice, state.corners[1].dice = [0, 0, 1, 2], [0, 1, 2, 3]
-    # two red punches, a red block, a blue uppercut: 3 * 2 * 2 kept groups, less keeping all four
-    assert len(ROCKEM.candidates(state, 0, Rng(0), 8)) == 11
-    assert len(ROCKEM.candidates(state, 1, Rng(0), 8)) == 15
+    for seat in (0, 1):
+        dice = state.corners[seat].dice
+        assert dice is not None
+        candidates = ROCKEM.candidates(state, seat, Rng(0), 8)
+        kept = [sorted(dice[i] for i in action["keep"]) for action in candidates]
+        assert len(candidates) == KEEPS and len({str(faces) for faces in kept}) == KEEPS
+        # the keep with the fewest expected rolls comes first
+        assert kept[0] == sorted(dice[i] for i in fastest_keep("colour", dice))
+    # two red punches, a red block, a blue uppercut: the three reds, never a lone blue
+    assert [0, 0, 1] in [
+        sorted(state.corners[0].dice[i] for i in a["keep"]) for a in ROCKEM.candidates(state, 0, Rng(0), 8)
+    ]
+    assert [2] not in [
+        sorted(state.corners[0].dice[i] for i in a["keep"]) for a in ROCKEM.candidates(state, 0, Rng(0), 8)
+    ]
+
+
+def test_a_pending_keep_is_scored_by_the_roll_it_will_make() -> None:
+    game = get_game("rockem_sockem")
+    assert game is not None
+    state = game.start(2, {}, 0)
+    assert isinstance(state, RockemSockemState)
+    state.phase, state.coin = "race", "colour"
+    state.corners[0].dice, state.corners[1].dice = [0, 0, 1, 2], [0, 1, 2, 3]
+    good, bad = state.clone(), state.clone()
+    good.pending[0], bad.pending[0] = [0, 1, 2], [3]
+    assert ROCKEM.evaluate(good)[0] > ROCKEM.evaluate(state)[0] - 1e-9 > ROCKEM.evaluate(bad)[0]
 
 
 def brute_force_plan_length(board: list[int | None], hand: list[int], points: int) -> int | None:
