@@ -9,6 +9,10 @@ Hidden information: `MctsAgent` searches several determinizations, `state.determ
 each with a share of the budget, and adds up the visits of every root action (a registered game
 of perfect information without chance gets one tree and the whole budget). The root actions
 are the seat's own legal actions (sampled once for a huge space), the same in every sample.
+
+The levels play `ai.ismcts.IsmctsAgent` instead: a package node holds one state, so each tree
+here plans with one deal and one future of the dice (see that module). This searcher stays as
+the package-based baseline (`python -m ai.strength --opponent determinized`, `python -m ai.speed`).
 """
 
 from __future__ import annotations

@@ -133,11 +133,10 @@ def line_up_plan(board: Board, hand: list[int], points: int) -> list[tuple[int, 
     bound: each slide moves one tile one step, and a foreign tile on the line must move at least
     once) exceeds the points left. None if no such plan exists or `PLAN_LIMIT` boards were tried.
     """
-    start = tuple(board)
-    if not hand or min(_cone_distance(start, cone)[0] for cone in hand) > points:
+    if not hand or min(_cone_distance(board, cone)[0] for cone in hand) > points:
         return None
-    frontier: list[tuple[tuple[int | None, ...], tuple[tuple[int, str], ...]]] = [(start, ())]
-    seen = {start}
+    frontier: list[tuple[Board, tuple[tuple[int, str], ...]]] = [(list(board), ())]
+    seen = {tuple(board)}
     for depth in range(1, points + 1):
         following = []
         for current, path in frontier:
@@ -148,12 +147,12 @@ def line_up_plan(board: Board, hand: list[int], points: int) -> list[tuple[int, 
                     target, _ = slide_target(current, SIZE, space, direction)
                     if target is None:
                         continue
-                    moved = list(current)
-                    moved[target], moved[space] = flavour, None
-                    child = tuple(moved)
-                    if child in seen:
+                    child = list(current)
+                    child[target], child[space] = flavour, None
+                    key = tuple(child)
+                    if key in seen:
                         continue
-                    seen.add(child)
+                    seen.add(key)
                     steps = (*path, (space, direction))
                     if any(in_line(child, cone) for cone in hand if flavour in CONES[cone]):
                         return list(steps)
