@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ai.greedy import freeze_factory, icecream, rockem_sockem, sundae_split
+from ai.greedy import freeze_factory, icecream, robots_love_ice_cream, rockem_sockem, sundae_split
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ PLAYERS: dict[str, Player] = {
     "sundae_split": sundae_split.choose,
     "freeze_factory": freeze_factory.choose,
     "rockem_sockem": rockem_sockem.choose,
+    "robots_love_ice_cream": robots_love_ice_cream.choose,
 }
 
 

@@ -71,11 +71,13 @@ class Knowledge:
 def knowledge_for(game_id: str) -> Knowledge:
     """The registered knowledge of a game, or the default."""
     from ai.knowledge.freeze_factory import FreezeFactoryKnowledge
+    from ai.knowledge.robots_love_ice_cream import RobotsLoveIceCreamKnowledge
     from ai.knowledge.rockem_sockem import RockemSockemKnowledge
 
     known: dict[str, Knowledge] = {
         "freeze_factory": FreezeFactoryKnowledge(),
         "rockem_sockem": RockemSockemKnowledge(),
+        "robots_love_ice_cream": RobotsLoveIceCreamKnowledge(),
     }
     return known.get(game_id, DEFAULT)
 

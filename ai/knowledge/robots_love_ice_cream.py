@@ -1,0 +1,573 @@
+"""Robots Love Ice Cream knowledge: a team policy, pruned choices, playouts to the planet's end, a success score.
+
+The game is co-operative: every seat's reward is the team's (+1 when 10 of the 13 Ice Cream tokens
+are saved, -1 otherwise), so every seat searches for the team from its own view.
+
+* The policy (`policy_action`) is a rule-based teammate used by the playouts, by the greedy
+  baseline and for the choices that need no search: draw up when allowed; keep the cards that
+  make the hand's largest matching group larger (`hand_value`: the sum of the squared group
+  sizes, wild cards added to the largest); attack when the kill is worth the cards it costs
+  (`attack_gain`: a Spinston's token above all, then the robots shielding a Spinston that still
+  has a token to steal, the summoners first); use Sprinkle Rain, Cherry Bomb, Beam Jammer and
+  Sticky Syrup when they save a token or a card; refill a hand two cards short (one on the last
+  planet); buy the Boosts worth their price (`BOOST_VALUE`), equip the best upgrades.
+* Candidates: store, equip, the Ice Cream Social and the catch-up draw are the policy's choice
+  (also `obvious` at the root: no search); a keep considers each distinct keep; a turn
+  considers, per column, the two attacks that cost the hand least, the sensible Boost uses,
+  the refill and ending the turn.
+* Playouts follow the policy and stop when the planet is over: `evaluate` then scores the
+  team's chance of success from the tokens saved and captured, the tokens still to come and
+  what the team brings to them (Sprinkletonium, Boosts, cards in hand), as a Poisson-binomial
+  count of future losses against the 3 the team may lose.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ai.knowledge import Knowledge
+from engine.robots_love_ice_cream import phases
+from engine.robots_love_ice_cream.actions import equip_choices, keep_choices
+from engine.robots_love_ice_cream.data import DATA, Robot
+from engine.robots_love_ice_cream.effects import ACTIVATED
+from engine.robots_love_ice_cream.planet import SPINSTON_LEVEL
+from engine.robots_love_ice_cream.schema import BRAIN_FREEZE, ICE_CREAM_TYPES, SPRINKLETONIUM
+from engine.robots_love_ice_cream.sets import attack_slots, cards_needed
+from engine.robots_love_ice_cream.state import RobotsState
+
+if TYPE_CHECKING:
+    from engine.protocol import Action, GameState
+    from engine.rng import Rng
+
+RULES = DATA.rules
+TOKENS = DATA.components["ice_cream_tokens"]
+MAY_LOSE = TOKENS - RULES.tokens_for_success
+"""Tokens the team may lose and still succeed (3)."""
+
+END_TURN: Action = {"type": "end_turn"}
+
+# --- what things are worth ------------------------------------------------------------------------
+
+BOOST_VALUE: dict[str, float] = {
+    "power_pack": 9.0,
+    "rapid_pop_special": 5.0,
+    "funday_special": 5.0,
+    "single_serve_special": 5.0,
+    "boomsicle_special": 5.0,
+    "hit_em_quick": 6.0,
+    "oh_fuuuuuuudge": 5.0,
+    "bigger_tires": 4.0,
+    "chocolate_shell": 2.0,
+    "sprinkle_scoop": 2.5,
+    "freezer_chest": 2.5,
+    "cone_launcher": 8.0,
+    "refill_station": 2.5,
+    "sprinkle_vault": 0.5,
+    "deflector_shield": 7.0,
+    "expanded_capacity": 3.0,
+    "line_cutter": 0.5,
+    "free_sample": 0.5,
+    "team_player": 1.0,
+    "sprinkle_rain": 4.0,
+    "cherry_bomb": 5.0,
+    "beam_jammer": 7.0,
+    "sticky_syrup": 5.0,
+    "ice_cream_party": 3.0,
+    "extra_scoop": 3.0,
+    "brain_freeze_delivery": 1.5,
+    "yoink": 0.0,
+}
+"""What a Boost brings the team, in Sprinkletonium (an assumption of this AI, not card data); unknown ids: 1."""
+
+SPINSTON_GAIN = 100.0
+"""The worth of destroying a Spinston while a token is on the track (always worth its cards)."""
+LAST_SHIELD_GAIN = 40.0
+SHIELD_GAIN = 22.0
+"""Destroying the last robot below a Spinston with a token to steal, or another robot of its column."""
+ABILITY_GAIN = {"summon": 10.0, "hop_right": 6.0, "discard_random": 4.0, "lose_sprinkletonium": 3.0}
+"""What stopping a robot's ability is worth beyond its column (summoners and hoppers shield other Spinstons)."""
+REWARD_GAIN = 1.5
+"""Per Sprinkletonium of a robot's reward."""
+
+
+def boost_value(boost_id: str) -> float:
+    """`BOOST_VALUE`, 1 for a Boost this AI does not know."""
+    return BOOST_VALUE.get(boost_id, 1.0)
+
+
+# --- hands --------------------------------------------------------------------------------------
+
+
+def hand_value(counts: Counter[str], wild: int) -> float:
+    """The sum of the squared sizes of the hand's groups, its wild cards added to the largest group."""
+    sizes = [counts[kind] for kind in ICE_CREAM_TYPES]
+    largest = max(sizes)
+    return float(sum(size * size for size in sizes) + 2 * largest * wild + wild * wild)
+
+
+def wild_count(state: RobotsState, seat: int) -> int:
+    """Brain Freeze cards and weaponized Sprinkletonium in the seat's hand."""
+    return state.hands[seat].count(BRAIN_FREEZE) + state.weaponized[seat]
+
+
+def keep_value(state: RobotsState, seat: int, cards: list[str]) -> float:
+    """The hand's value after keeping these cards."""
+    counts = Counter(state.hands[seat])
+    counts.update(cards)
+    wild = counts[BRAIN_FREEZE] + state.weaponized[seat] + cards.count(SPRINKLETONIUM)
+    return hand_value(counts, wild)
+
+
+# --- attacks ------------------------------------------------------------------------------------
+
+
+def set_sizes(state: RobotsState, seat: int, defense: int, upgrade: str | None) -> list[int | None]:
+    """Per ice cream type, the cards a set needs against this defense (None: the attack slot forbids that type)."""
+    if upgrade is None and not state.equipped[seat] and not state.effects[seat]:
+        return [defense] * len(ICE_CREAM_TYPES)  # no Boost in play: 'equal in number to the defense value'
+    return [cards_needed(state, seat, defense, kind, upgrade) for kind in ICE_CREAM_TYPES]
+
+
+def cheapest_sets(counts: Counter[str], sprinkles: int, sizes: list[int | None]) -> list[tuple[float, list[str]]]:
+    """Per ice cream type, the set of the needed size that uses the fewest wild cards, with its cost, cheapest first.
+
+    The cost is what the hand's value loses; sets that are the same cards (all wild) are listed once.
+    """
+    freezes = counts[BRAIN_FREEZE]
+    before = hand_value(counts, freezes + sprinkles)
+    found: dict[tuple[str, ...], float] = {}
+    for kind, size in zip(ICE_CREAM_TYPES, sizes, strict=True):
+        if size is None:
+            continue
+        plain = min(counts[kind], size)
+        freeze = min(freezes, size - plain)
+        sprinkle = size - plain - freeze
+        if sprinkle > sprinkles:
+            continue
+        cards = tuple(sorted([kind] * plain + [BRAIN_FREEZE] * freeze + [SPRINKLETONIUM] * sprinkle))
+        if cards in found:
+            continue
+        counts[kind] -= plain
+        after = hand_value(counts, freezes - freeze + sprinkles - sprinkle)
+        counts[kind] += plain
+        found[cards] = before - after
+    return sorted(((cost, list(cards)) for cards, cost in found.items()), key=lambda item: item[0])
+
+
+def attack_gain(state: RobotsState, column: int, level: int, robot: Robot) -> float:
+    """What destroying a column's target (at this level) is worth to the team (see the module)."""
+    tokens = state.tokens_on_track() > 0
+    if level == SPINSTON_LEVEL:
+        return SPINSTON_GAIN if tokens else REWARD_GAIN * robot.reward
+    gain = REWARD_GAIN * robot.reward
+    if state.round < RULES.rounds_per_planet:  # in the last round it acts once more at most, then escapes
+        gain += ABILITY_GAIN.get(robot.ability.effect, 0.0)
+    if tokens and state.columns[column].spinston is not None:
+        shields = len(state.columns[column].robots())
+        gain += LAST_SHIELD_GAIN if shields == 1 else SHIELD_GAIN / (shields - 1)
+    return gain
+
+
+def target_of(state: RobotsState, column: int) -> tuple[int, Robot]:
+    """The level and robot an attack on the column would hit (the column must have one)."""
+    target = state.target(column)
+    assert target is not None
+    return target
+
+
+def attack_action(column: int, cards: list[str], upgrade: str | None) -> Action:
+    """The canonical attack action."""
+    return {"type": "attack", "column": column, "cards": cards, "upgrade": upgrade}
+
+
+def ranked_attacks(state: RobotsState, seat: int, per_column: int) -> list[tuple[float, Action]]:
+    """The seat's attacks now, `per_column` cheapest per column and attack slot, with their worth (gain - cost)."""
+    found: list[tuple[float, Action]] = []
+    slots = attack_slots(state, seat)
+    if not slots:
+        return found
+    counts = Counter(state.hands[seat])
+    sprinkles = state.weaponized[seat]
+    reach = max(counts[kind] for kind in ICE_CREAM_TYPES) + counts[BRAIN_FREEZE] + sprinkles
+    reach += state.passive_amount(seat, "attack_bonus")
+    for column in range(len(state.columns)):
+        target = state.target(column)
+        if target is None:
+            continue
+        level, robot = target
+        if robot.defense > reach:
+            continue  # no set of the hand, even with every attack bonus, is large enough
+        gain = attack_gain(state, column, level, robot)
+        for upgrade in slots:
+            sets = cheapest_sets(counts, sprinkles, set_sizes(state, seat, robot.defense, upgrade))
+            found += [(gain - cost, attack_action(column, cards, upgrade)) for cost, cards in sets[:per_column]]
+    found.sort(key=lambda item: -item[0])
+    return found
+
+
+# --- Boosts in play -------------------------------------------------------------------------------
+
+
+def usable_boosts(state: RobotsState, seat: int) -> list[Action]:
+    """The Boost uses worth making now, each with its best choice (see `boost_choice`)."""
+    found: list[Action] = []
+    for boost in state.active_boosts(seat):
+        effect = boost.ability.effect
+        if effect not in ACTIVATED or boost.id in state.used or not boost.once_per_planet:
+            continue
+        choice = boost_choice(state, seat, boost.id)
+        if choice is not None:
+            found.append({"type": "use_boost", "boost": boost.id, **choice})
+    return found
+
+
+def boost_choice(state: RobotsState, seat: int, boost_id: str) -> dict[str, Any] | None:
+    """The choice a Boost is best used with now, or None when it is better kept for later."""
+    boost = DATA.boosts[boost_id]
+    effect, params = boost.ability.effect, boost.ability.params
+    choices = ACTIVATED[effect].choices(state, seat, params)
+    if not choices:
+        return None
+    tokens = state.tokens_on_track() > 0
+    if effect in ("draw_cards", "all_draw", "take_from_discard"):
+        return choices[0]
+    if effect == "destroy_robot":
+        scored = [
+            (attack_gain(state, choice["column"], *target_of(state, choice["column"])), choice) for choice in choices
+        ]
+        best = max(scored, key=lambda item: item[0])
+        return best[1] if best[0] >= SHIELD_GAIN or not tokens else None
+    if effect == "lower_ice_cream":
+        return choices[0] if state.above or state.track[-1] else None
+    if effect == "jam_column":
+        live = [
+            choice
+            for choice in choices
+            if state.columns[choice["column"]].spinston is not None and state.columns[choice["column"]].lowest() == 0
+        ]
+        if tokens and live and (state.track[-1] or state.round >= 2):
+            return live[0]
+        return None
+    if effect == "steal_upgrade":
+        return max(choices, key=lambda choice: boost_value(choice["upgrade"]))
+    return None  # Free Sample and Team Player move cards between teammates: left to the search
+
+
+# --- the store and the truck --------------------------------------------------------------------
+
+
+def upgrade_worth(state: RobotsState, seat: int, boost_id: str) -> float:
+    """An upgrade's worth to a seat: its value if it fits a free slot, else what it adds over the weakest owned one."""
+    owned = sorted((boost_value(b) for b in (*state.spares[seat], *state.equipped[seat])), reverse=True)
+    slots = state.upgrade_slots(seat)
+    value = boost_value(boost_id)
+    if len(owned) < slots:
+        return value
+    return max(0.0, value - owned[slots - 1])
+
+
+def purchase_worth(state: RobotsState, seat: int, boost_id: str) -> float:
+    """What buying a Boost is worth beyond its price (negative: not worth it); none of it after the last planet."""
+    boost = DATA.boosts[boost_id]
+    worth = upgrade_worth(state, seat, boost_id) if boost.type == "upgrade" else boost_value(boost_id)
+    if boost_id == "expanded_capacity":
+        worth = 0.0 if len(state.spares[seat]) + len(state.equipped[seat]) <= state.upgrade_slots(seat) else worth
+    planets_left = RULES.planets_per_game - state.planet
+    if boost.timing != "immediate":
+        worth *= min(1.0, 0.4 + 0.2 * planets_left)
+    return worth - boost.price
+
+
+def store_choice(state: RobotsState, seat: int) -> Action:
+    """Buy the Boost most worth its price; flush a poor row when rich; else pass."""
+    if state.pending is not None:
+        choice = boost_choice(state, seat, state.pending)
+        if choice is None:
+            boost = DATA.boosts[state.pending]
+            choice = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)[0]
+        return {"type": "use_boost", "boost": state.pending, **choice}
+    buys = [(purchase_worth(state, seat, b), b) for b in phases.affordable(state, seat)]
+    if buys:
+        worth, best = max(buys)
+        if worth >= 0:
+            return {"type": "buy", "boost": best}
+    if phases.can_flush(state, seat) and state.sprinkles[seat] >= 6 and state.bought == 0:
+        return {"type": "flush"}
+    return {"type": "pass"}
+
+
+def equip_choice(state: RobotsState, seat: int) -> Action:
+    """The upgrades worth most together (ties: the first listed)."""
+    best = max(equip_choices(state, seat), key=lambda chosen: sum(boost_value(b) for b in chosen))
+    return {"type": "equip", "upgrades": best}
+
+
+def social_choice(state: RobotsState, seat: int) -> Action:
+    """The Ice Cream Social's cards to the seats that hold fewest cards (what everybody sees)."""
+    options = phases.social_assignments(state)
+
+    def worth(cards: list[str | None]) -> float:
+        return sum(
+            (2.0 if card == BRAIN_FREEZE else 1.0) / (1 + state.hand_count(target))
+            for target, card in enumerate(cards)
+            if card is not None
+        )
+
+    return {"type": "share", "cards": max(options, key=worth)}
+
+
+# --- the policy ---------------------------------------------------------------------------------
+
+
+def keep_choice(state: RobotsState, seat: int) -> Action:
+    """The keep that leaves the hand worth most."""
+    return max(keep_choices(state, seat), key=lambda action: keep_value(state, seat, action["cards"]))
+
+
+def wants_refill(state: RobotsState, seat: int, weaponize: bool) -> bool:
+    """Refill when two cards short, one on the last planet or when it is free."""
+    if not phases.can_refill(state, seat, weaponize):
+        return False
+    short = state.refill_target(seat) - state.hand_count(seat)
+    free = phases.refill_cost(state, seat) == 0
+    return short >= 2 or free or state.planet >= RULES.planets_per_game
+
+
+def turn_choice(state: RobotsState, seat: int, attacks: list[tuple[float, Action]] | None = None) -> Action:
+    """A Boost use worth making, the best attack worth its cards, a refill, or the end of the turn."""
+    uses = usable_boosts(state, seat)
+    if uses:
+        return uses[0]
+    if attacks is None:
+        attacks = ranked_attacks(state, seat, 1)
+    if attacks and attacks[0][0] > 0:
+        return attacks[0][1]
+    weaponize = state.sprinkles[seat] >= 4 and wants_refill(state, seat, True)
+    if weaponize or wants_refill(state, seat, False):
+        return {"type": "refill", "weaponize": weaponize}
+    return END_TURN
+
+
+def policy_action(state: RobotsState, seat: int) -> Action:
+    """The rule-based teammate's action (see the module); the state may be a determinized world."""
+    if state.phase == phases.PLAYER:
+        if state.step == phases.DRAW_UP:
+            return {"type": "draw_up"}
+        if state.step == phases.KEEP:
+            return keep_choice(state, seat)
+        return turn_choice(state, seat)
+    if state.phase == phases.STORE:
+        return store_choice(state, seat)
+    if state.phase == phases.EQUIP:
+        return equip_choice(state, seat)
+    return social_choice(state, seat)
+
+
+def settled_turn(state: RobotsState, seat: int, attacks: list[tuple[float, Action]]) -> Action | None:
+    """The policy's turn action when it needs no search: a Boost use, a Spinston's token, or no attack to weigh."""
+    choice = turn_choice(state, seat, attacks)
+    if not attacks or choice["type"] == "use_boost":
+        return choice
+    if choice["type"] == "attack" and state.tokens_on_track():
+        level = state.columns[choice["column"]].lowest()
+        return choice if level == SPINSTON_LEVEL else None
+    return None
+
+
+def settled_action(state: RobotsState, seat: int) -> Action | None:
+    """The policy's action where search adds little, else None.
+
+    Everything outside the player phase (store, equip, the Ice Cream Social), the catch-up draw,
+    keeping a drawn Brain Freeze (a wild card is never worse), using a Boost the policy wants,
+    destroying a Spinston while a token is on the track, and a turn with no attack to weigh.
+    """
+    if state.phase != phases.PLAYER or state.step == phases.DRAW_UP:
+        return policy_action(state, seat)
+    if state.step == phases.KEEP:
+        if state.keep_count(seat) == 1 and BRAIN_FREEZE in state.drawn:
+            return {"type": "keep", "cards": [BRAIN_FREEZE]}
+        return None
+    return settled_turn(state, seat, ranked_attacks(state, seat, 2))
+
+
+# --- the score ----------------------------------------------------------------------------------
+
+LOSS_DIST: dict[int, tuple[tuple[float, ...], ...]] = {
+    1: (
+        (0.950, 0.048, 0.002),
+        (0.920, 0.078, 0.002),
+        (0.041, 0.939, 0.018, 0.002),
+        (0.081, 0.909, 0.008, 0.002),
+        (0.008, 0.942, 0.045, 0.005),
+    ),
+    2: (
+        (0.914, 0.065, 0.022),
+        (0.761, 0.234, 0.005),
+        (0.065, 0.876, 0.058, 0.002),
+        (0.134, 0.820, 0.045, 0.002),
+        (0.008, 0.776, 0.190, 0.025),
+    ),
+    3: (
+        (0.980, 0.018, 0.002),
+        (0.642, 0.357, 0.002),
+        (0.482, 0.505, 0.012, 0.002),
+        (0.078, 0.820, 0.101, 0.002),
+        (0.018, 0.800, 0.174, 0.008),
+    ),
+    4: (
+        (0.990, 0.008, 0.002),
+        (0.897, 0.101, 0.002),
+        (0.535, 0.462, 0.002, 0.002),
+        (0.131, 0.793, 0.075, 0.002),
+        (0.025, 0.839, 0.134, 0.002),
+    ),
+}
+"""The chance of losing 0, 1, 2... tokens on each planet, by player count: what the policy's team lost on
+300 games per count without variants (smoothed). The planets' Spinstons leave about one token of a
+3-Spinston planet out of reach, so the team's fate is in the extra losses."""
+TYPICAL_STRENGTH = {
+    1: (4.8, 12.0, 20.9, 30.8, 39.3),
+    2: (4.2, 7.0, 10.7, 14.6, 18.5),
+    3: (4.2, 6.6, 9.7, 13.7, 16.8),
+    4: (4.2, 6.4, 9.4, 12.9, 15.5),
+}
+"""The policy's team's mean `team_strength` at the start of each planet, in those games."""
+STRENGTH_SCALE = 0.01
+"""The share of each loss count's chance moved one loss down per unit of strength above the typical (up if below)."""
+STRENGTH_SHIFT = 0.15
+"""The largest share moved."""
+MID_PLANET_LOSS = 0.5
+"""The chance a token on the track is lost, when a position is scored in the middle of its planet."""
+
+
+def team_strength(state: RobotsState) -> float:
+    """What a seat brings on average to the planets to come, in Sprinkletonium: Boosts, Sprinkletonium and cards."""
+    strength = 0.0
+    for seat in range(state.players):
+        strength += sum(boost_value(b) for b in (*state.equipped[seat], *state.effects[seat]))
+        strength += 0.5 * sum(boost_value(b) for b in state.spares[seat])
+        strength += 0.8 * state.sprinkles[seat] + 0.6 * state.hand_count(seat)
+    return strength / state.players
+
+
+def shifted(chances: tuple[float, ...], shift: float) -> list[float]:
+    """Move `shift` of each loss count's chance one loss down (a negative shift: one loss up)."""
+    moved = list(chances)
+    if shift > 0:
+        for count in range(1, len(chances)):
+            moved[count] -= shift * chances[count]
+            moved[count - 1] += shift * chances[count]
+    elif shift < 0:
+        for count in range(len(chances) - 1):
+            moved[count] += shift * chances[count]
+            moved[count + 1] -= shift * chances[count]
+    return moved
+
+
+def add_losses(dist: list[float], chances: list[float]) -> list[float]:
+    """The distribution of the total of losses so far (`dist`, truncated) and one more planet's (`chances`)."""
+    total = [0.0] * len(dist)
+    for have, p_have in enumerate(dist):
+        for more, p_more in enumerate(chances):
+            if have + more >= len(total):
+                break
+            total[have + more] += p_have * p_more
+    return total
+
+
+def success_chance(state: RobotsState) -> float:
+    """The team's chance of success: the tokens still at stake against the losses the team may still afford."""
+    if state.outcome is not None:
+        return 1.0 if state.outcome.team_success else 0.0
+    allowed = MAY_LOSE - state.captured - state.above
+    if allowed < 0:
+        return 0.0
+    if sum(state.tokens) >= RULES.tokens_for_success:
+        return 1.0
+    table = LOSS_DIST[state.players]
+    typical = TYPICAL_STRENGTH[state.players]
+    strength = team_strength(state)
+    dist = [1.0] + [0.0] * allowed
+    first = state.planet + 1
+    if state.phase == phases.PLAYER:
+        columns = len(state.columns)
+        if state.round == 1 and state.track[0] == columns and columns == len(table[state.planet - 1]) - 1:
+            first = state.planet  # nothing has happened on this planet yet: score it as one to come
+        else:
+            for _ in range(state.tokens_on_track()):
+                dist = add_losses(dist, [1 - MID_PLANET_LOSS, MID_PLANET_LOSS])
+    for planet in range(first, RULES.planets_per_game + 1):
+        shift = max(-STRENGTH_SHIFT, min(STRENGTH_SHIFT, STRENGTH_SCALE * (strength - typical[planet - 1])))
+        dist = add_losses(dist, shifted(table[planet - 1], shift))
+    return sum(dist)
+
+
+class RobotsLoveIceCreamKnowledge(Knowledge):
+    """See the module."""
+
+    exploration = 0.7
+
+    def candidates(self, state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
+        """The settled action where there is one (see `settled_action`); else the keeps, or the pruned turn."""
+        assert isinstance(state, RobotsState)
+        if state.phase == phases.PLAYER and state.step == phases.KEEP:
+            settled = settled_action(state, seat)
+            return keep_choices(state, seat) if settled is None else [settled]
+        if state.phase != phases.PLAYER or state.step == phases.DRAW_UP:
+            return [policy_action(state, seat)]
+        attacks = ranked_attacks(state, seat, 2)
+        settled = settled_turn(state, seat, attacks)
+        if settled is not None:
+            return [settled]
+        found = [action for _, action in attacks]
+        found += usable_boosts(state, seat)
+        found += [{"type": "refill", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
+        return [*found, END_TURN]
+
+    def key(self, action: Action) -> str:
+        """A short text per action."""
+        kind = action["type"]
+        if kind == "attack":
+            return f"a{action['column']}{'.'.join(action['cards'])}{action['upgrade'] or ''}"
+        if kind == "keep":
+            cards = action["cards"]
+            return "k?" if cards is None else "k" + ".".join(cards)
+        if kind == "refill":
+            return "rw" if action["weaponize"] else "r"
+        if kind == "use_boost":
+            rest = ",".join(f"{k}={action[k]}" for k in sorted(action) if k not in ("type", "boost"))
+            return f"u{action['boost']}{rest}"
+        if kind == "buy":
+            return f"b{action['boost']}"
+        if kind == "equip":
+            return "e" + ".".join(action["upgrades"])
+        if kind == "share":
+            return "s" + ".".join(card or "-" for card in action["cards"])
+        return str(kind)
+
+    def obvious(self, state: GameState, seat: int) -> Action | None:
+        """The settled action, if there is one (see `settled_action`)."""
+        assert isinstance(state, RobotsState)
+        return settled_action(state, seat)
+
+    def playout_action(self, state: GameState, seat: int, rng: Rng) -> Action:
+        """The policy's action."""
+        assert isinstance(state, RobotsState)
+        return policy_action(state, seat)
+
+    def playout_mark(self, state: GameState) -> int:
+        """The planet the playout starts on."""
+        assert isinstance(state, RobotsState)
+        return state.planet
+
+    def cut_off(self, state: GameState, mark: int, steps: int) -> bool:
+        """Stop once that planet is over (the store opens, or the next planet is reached)."""
+        assert isinstance(state, RobotsState)
+        return state.planet != mark or state.phase != phases.PLAYER
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """Every seat's reward: the team's chance of success, mapped to [-1, 1]."""
+        assert isinstance(state, RobotsState)
+        value = 2.0 * success_chance(state) - 1.0
+        return [value] * state.players

@@ -1,0 +1,130 @@
+"""Measure an AI team in a co-operative game: `python -m ai.team --players 2 --level hard --games 200`.
+
+Every seat is played by the same level, each from its own view (`ai.levels.choose` with the seat's
+seed), and the team succeeds when the game's result says so (Robots Love Ice Cream: at least 10 of
+the 13 Ice Cream tokens saved). Prints the successes, the success rate with its 95% Wilson interval,
+the mean tokens saved, and the seconds per move (over every seat's moves). `--level` takes a level
+(`random`, `easy`, `medium`, `hard`) or `greedy` (the one-ply baseline of ai/greedy). A benchmark
+that prints figures, not a test: nothing here is timed against a limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ai.levels import choose
+from ai.strength import Tally
+from engine import get_game
+from engine.protocol import Action, GameState
+
+GAME = "robots_love_ice_cream"
+
+
+@dataclass
+class TeamTally:
+    """The results of a series of team games."""
+
+    successes: int = 0
+    games: int = 0
+    saved: list[int] = field(default_factory=list)
+    seconds_per_move: list[float] = field(default_factory=list)
+
+    def wilson(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the success rate (ai.strength's)."""
+        return Tally(wins=self.successes, losses=self.games - self.successes).wilson()
+
+
+def mover(level: str) -> object:
+    """A function (state, seat, seed) -> action for a level name or `greedy`."""
+    if level == "greedy":
+        from ai.greedy import GreedyAgent
+
+        agent = GreedyAgent()
+        return lambda state, seat, seed: agent.choose(state, seat, 0, seed)
+    return lambda state, seat, seed: choose(state, seat, level, seed)
+
+
+def play_team_game(state: GameState, level: str, seed: str, tally: TeamTally) -> None:
+    """Play one game to its end with every seat played by the level; add the team's result."""
+    move = mover(level)
+    step = 0
+    while not state.is_over():
+        seat = state.waiting_for()[0]
+        started = time.perf_counter()
+        action: Action = move(state, seat, f"{seed}:{step}")  # type: ignore[operator]
+        tally.seconds_per_move.append(time.perf_counter() - started)
+        state.play(seat, action)
+        step += 1
+    result = state.result()
+    assert result is not None and result.team_success is not None
+    tally.games += 1
+    tally.successes += bool(result.team_success)
+    tally.saved.append(int(state.view(None)["saved"]))
+
+
+def measure(
+    players: int,
+    level: str,
+    games: int,
+    options: dict[str, object],
+    first_game: int = 0,
+    progress: int = 0,
+    game_id: str = GAME,
+) -> TeamTally:
+    """Play `games` team games (game i is seeded `team:<game>:<players>:<i>`), a report line every `progress`."""
+    game = get_game(game_id)
+    if game is None:
+        raise SystemExit(f"unknown game {game_id!r}")
+    if not game.info.cooperative:
+        raise SystemExit(f"{game_id} is not co-operative: measure it with ai.strength")
+    tally = TeamTally()
+    for index in range(first_game, first_game + games):
+        state = game.start(players, options, f"team:{game_id}:{players}:{index}")
+        play_team_game(state, level, f"team:{index}", tally)
+        if progress and tally.games % progress == 0:
+            print(report(tally, f"after game {index}"), file=sys.stderr, flush=True)
+    return tally
+
+
+def report(tally: TeamTally, label: str) -> str:
+    """One line of figures."""
+    low, high = tally.wilson()
+    moves = sorted(tally.seconds_per_move)
+    median = statistics.median(moves) if moves else 0.0
+    p90 = moves[int(0.9 * (len(moves) - 1))] if moves else 0.0
+    mean = statistics.fmean(moves) if moves else 0.0
+    saved = statistics.fmean(tally.saved) if tally.saved else 0.0
+    return (
+        f"{label}: team success {tally.successes} of {tally.games}; "
+        f"rate {tally.successes / max(1, tally.games):.1%} (95% CI {low:.1%}-{high:.1%}); "
+        f"tokens saved mean {saved:.2f}; "
+        f"seconds per move: median {median:.3f}, p90 {p90:.3f}, mean {mean:.3f}, max {moves[-1] if moves else 0:.3f} "
+        f"({len(moves)} moves)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse options, play, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", default=GAME)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--level", default="hard", help="a level, or greedy")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first-game", type=int, default=0, help="the index of the first game (to split a run)")
+    parser.add_argument("--options", default="{}", help="match options as JSON, e.g. '{\"attack_twice\": true}'")
+    parser.add_argument("--progress", type=int, default=0, help="print the tally to stderr every N games")
+    args = parser.parse_args(argv)
+    options = json.loads(args.options)
+    tally = measure(args.players, args.level, args.games, options, args.first_game, args.progress, args.game)
+    shown = f" {json.dumps(options, sort_keys=True)}" if options else ""
+    print(report(tally, f"{args.game} {args.players}p {args.level}{shown}"), flush=True)
+
+
+if __name__ == "__main__":
+    main()
