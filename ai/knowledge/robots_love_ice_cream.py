@@ -23,7 +23,6 @@ are saved, -1 otherwise), so every seat searches for the team from its own view.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ai.knowledge import Knowledge
@@ -79,6 +78,10 @@ BOOST_VALUE: dict[str, float] = {
     "yoink": 0.0,
 }
 """What a Boost brings the team, in Sprinkletonium (an assumption of this AI, not card data); unknown ids: 1."""
+BUY_MARGIN = 2.0
+"""A Boost is bought when its value falls short of its price by at most this (buying more helped the policy's team)."""
+FLUSH_FROM = 3
+"""With nothing worth buying, a buyer holding this much Sprinkletonium flushes the row (once, before buying)."""
 
 SPINSTON_GAIN = 100.0
 """The worth of destroying a Spinston while a token is on the track (always worth its cards)."""
@@ -99,24 +102,22 @@ def boost_value(boost_id: str) -> float:
 # --- hands --------------------------------------------------------------------------------------
 
 
-def hand_value(counts: Counter[str], wild: int) -> float:
-    """The sum of the squared sizes of the hand's groups, its wild cards added to the largest group."""
-    sizes = [counts[kind] for kind in ICE_CREAM_TYPES]
-    largest = max(sizes)
-    return float(sum(size * size for size in sizes) + 2 * largest * wild + wild * wild)
+def hand_value(counts: list[int], wild: int) -> float:
+    """The sum of the squared group sizes (`counts` per ice cream type), the wild cards added to the largest."""
+    largest = max(counts)
+    return float(sum(size * size for size in counts) + 2 * largest * wild + wild * wild)
 
 
-def wild_count(state: RobotsState, seat: int) -> int:
-    """Brain Freeze cards and weaponized Sprinkletonium in the seat's hand."""
-    return state.hands[seat].count(BRAIN_FREEZE) + state.weaponized[seat]
+def type_counts(cards: list[str]) -> list[int]:
+    """How many cards of each ice cream type (in `ICE_CREAM_TYPES` order)."""
+    return [cards.count(kind) for kind in ICE_CREAM_TYPES]
 
 
 def keep_value(state: RobotsState, seat: int, cards: list[str]) -> float:
     """The hand's value after keeping these cards."""
-    counts = Counter(state.hands[seat])
-    counts.update(cards)
-    wild = counts[BRAIN_FREEZE] + state.weaponized[seat] + cards.count(SPRINKLETONIUM)
-    return hand_value(counts, wild)
+    hand = [*state.hands[seat], *cards]
+    wild = hand.count(BRAIN_FREEZE) + hand.count(SPRINKLETONIUM) + state.weaponized[seat]
+    return hand_value(type_counts(hand), wild)
 
 
 # --- attacks ------------------------------------------------------------------------------------
@@ -129,30 +130,37 @@ def set_sizes(state: RobotsState, seat: int, defense: int, upgrade: str | None) 
     return [cards_needed(state, seat, defense, kind, upgrade) for kind in ICE_CREAM_TYPES]
 
 
-def cheapest_sets(counts: Counter[str], sprinkles: int, sizes: list[int | None]) -> list[tuple[float, list[str]]]:
+def cheapest_sets(
+    counts: list[int], freezes: int, sprinkles: int, sizes: list[int | None]
+) -> list[tuple[float, list[str]]]:
     """Per ice cream type, the set of the needed size that uses the fewest wild cards, with its cost, cheapest first.
 
-    The cost is what the hand's value loses; sets that are the same cards (all wild) are listed once.
+    `counts` are the hand's cards per type, `freezes` its Brain Freezes, `sprinkles` its weaponized
+    Sprinkletonium. The cost is what the hand's value loses; sets of wild cards only are listed once.
     """
-    freezes = counts[BRAIN_FREEZE]
     before = hand_value(counts, freezes + sprinkles)
-    found: dict[tuple[str, ...], float] = {}
-    for kind, size in zip(ICE_CREAM_TYPES, sizes, strict=True):
+    found: list[tuple[float, list[str]]] = []
+    all_wild: set[int] = set()
+    for index, size in enumerate(sizes):
         if size is None:
             continue
-        plain = min(counts[kind], size)
+        have = counts[index]
+        plain = have if have < size else size
         freeze = min(freezes, size - plain)
         sprinkle = size - plain - freeze
         if sprinkle > sprinkles:
             continue
-        cards = tuple(sorted([kind] * plain + [BRAIN_FREEZE] * freeze + [SPRINKLETONIUM] * sprinkle))
-        if cards in found:
-            continue
-        counts[kind] -= plain
-        after = hand_value(counts, freezes - freeze + sprinkles - sprinkle)
-        counts[kind] += plain
-        found[cards] = before - after
-    return sorted(((cost, list(cards)) for cards, cost in found.items()), key=lambda item: item[0])
+        if plain == 0:
+            if size in all_wild:
+                continue
+            all_wild.add(size)
+        counts[index] = have - plain
+        cost = before - hand_value(counts, freezes - freeze + sprinkles - sprinkle)
+        counts[index] = have
+        cards = sorted([ICE_CREAM_TYPES[index]] * plain + [BRAIN_FREEZE] * freeze + [SPRINKLETONIUM] * sprinkle)
+        found.append((cost, cards))
+    found.sort(key=lambda item: item[0])
+    return found
 
 
 def attack_gain(state: RobotsState, column: int, level: int, robot: Robot) -> float:
@@ -187,10 +195,11 @@ def ranked_attacks(state: RobotsState, seat: int, per_column: int) -> list[tuple
     slots = attack_slots(state, seat)
     if not slots:
         return found
-    counts = Counter(state.hands[seat])
-    sprinkles = state.weaponized[seat]
-    reach = max(counts[kind] for kind in ICE_CREAM_TYPES) + counts[BRAIN_FREEZE] + sprinkles
-    reach += state.passive_amount(seat, "attack_bonus")
+    hand = state.hands[seat]
+    counts, freezes, sprinkles = type_counts(hand), hand.count(BRAIN_FREEZE), state.weaponized[seat]
+    reach = max(counts) + freezes + sprinkles
+    if state.equipped[seat] or state.effects[seat]:
+        reach += state.passive_amount(seat, "attack_bonus")
     for column in range(len(state.columns)):
         target = state.target(column)
         if target is None:
@@ -200,7 +209,7 @@ def ranked_attacks(state: RobotsState, seat: int, per_column: int) -> list[tuple
             continue  # no set of the hand, even with every attack bonus, is large enough
         gain = attack_gain(state, column, level, robot)
         for upgrade in slots:
-            sets = cheapest_sets(counts, sprinkles, set_sizes(state, seat, robot.defense, upgrade))
+            sets = cheapest_sets(counts, freezes, sprinkles, set_sizes(state, seat, robot.defense, upgrade))
             found += [(gain - cost, attack_action(column, cards, upgrade)) for cost, cards in sets[:per_column]]
     found.sort(key=lambda item: -item[0])
     return found
@@ -212,6 +221,8 @@ def ranked_attacks(state: RobotsState, seat: int, per_column: int) -> list[tuple
 def usable_boosts(state: RobotsState, seat: int) -> list[Action]:
     """The Boost uses worth making now, each with its best choice (see `boost_choice`)."""
     found: list[Action] = []
+    if not state.effects[seat] and not state.equipped[seat]:
+        return found
     for boost in state.active_boosts(seat):
         effect = boost.ability.effect
         if effect not in ACTIVATED or boost.id in state.used or not boost.once_per_planet:
@@ -290,9 +301,9 @@ def store_choice(state: RobotsState, seat: int) -> Action:
     buys = [(purchase_worth(state, seat, b), b) for b in phases.affordable(state, seat)]
     if buys:
         worth, best = max(buys)
-        if worth >= 0:
+        if worth + BUY_MARGIN >= 0:
             return {"type": "buy", "boost": best}
-    if phases.can_flush(state, seat) and state.sprinkles[seat] >= 6 and state.bought == 0:
+    if phases.can_flush(state, seat) and state.sprinkles[seat] >= FLUSH_FROM and state.bought == 0:
         return {"type": "flush"}
     return {"type": "pass"}
 
@@ -379,16 +390,26 @@ def settled_action(state: RobotsState, seat: int) -> Action | None:
     """The policy's action where search adds little, else None.
 
     Everything outside the player phase (store, equip, the Ice Cream Social), the catch-up draw,
-    keeping a drawn Brain Freeze (a wild card is never worse), using a Boost the policy wants,
-    destroying a Spinston while a token is on the track, and a turn with no attack to weigh.
+    the keep (searching it changed the team's success by nothing measurable, at twice the time),
+    using a Boost the policy wants, destroying a Spinston while a token is on the track, and a turn
+    with no attack to weigh.
     """
-    if state.phase != phases.PLAYER or state.step == phases.DRAW_UP:
+    if state.phase != phases.PLAYER or state.step != phases.ACT:
         return policy_action(state, seat)
-    if state.step == phases.KEEP:
-        if state.keep_count(seat) == 1 and BRAIN_FREEZE in state.drawn:
-            return {"type": "keep", "cards": [BRAIN_FREEZE]}
-        return None
     return settled_turn(state, seat, ranked_attacks(state, seat, 2))
+
+
+def planet_settled(state: RobotsState) -> bool:
+    """True when no token is left on the track and none above it can be brought back (by an unused Beam Jammer)."""
+    if state.tokens_on_track():
+        return False
+    if not state.above:
+        return True
+    return not any(
+        boost.ability.effect == "lower_ice_cream" and boost.id not in state.used
+        for seat in range(state.players)
+        for boost in state.active_boosts(seat)
+    )
 
 
 # --- the score ----------------------------------------------------------------------------------
@@ -511,10 +532,7 @@ class RobotsLoveIceCreamKnowledge(Knowledge):
     def candidates(self, state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
         """The settled action where there is one (see `settled_action`); else the keeps, or the pruned turn."""
         assert isinstance(state, RobotsState)
-        if state.phase == phases.PLAYER and state.step == phases.KEEP:
-            settled = settled_action(state, seat)
-            return keep_choices(state, seat) if settled is None else [settled]
-        if state.phase != phases.PLAYER or state.step == phases.DRAW_UP:
+        if state.phase != phases.PLAYER or state.step != phases.ACT:
             return [policy_action(state, seat)]
         attacks = ranked_attacks(state, seat, 2)
         settled = settled_turn(state, seat, attacks)
@@ -562,9 +580,9 @@ class RobotsLoveIceCreamKnowledge(Knowledge):
         return state.planet
 
     def cut_off(self, state: GameState, mark: int, steps: int) -> bool:
-        """Stop once that planet is over (the store opens, or the next planet is reached)."""
+        """Stop once that planet is over or its tokens are all claimed or lost (the store opens, or the next planet)."""
         assert isinstance(state, RobotsState)
-        return state.planet != mark or state.phase != phases.PLAYER
+        return state.planet != mark or state.phase != phases.PLAYER or planet_settled(state)
 
     def evaluate(self, state: GameState) -> list[float]:
         """Every seat's reward: the team's chance of success, mapped to [-1, 1]."""
