@@ -50,13 +50,13 @@ END_TURN: Action = {"type": "end_turn"}
 
 BOOST_VALUE: dict[str, float] = {
     "power_pack": 9.0,
-    "rapid_pop_special": 5.0,
-    "funday_special": 5.0,
-    "single_serve_special": 5.0,
-    "boomsicle_special": 5.0,
+    "rapid_pop_special": 3.0,
+    "funday_special": 3.0,
+    "single_serve_special": 3.0,
+    "boomsicle_special": 3.0,
     "hit_em_quick": 6.0,
     "oh_fuuuuuuudge": 5.0,
-    "bigger_tires": 4.0,
+    "bigger_tires": 2.0,
     "chocolate_shell": 2.0,
     "sprinkle_scoop": 2.5,
     "freezer_chest": 2.5,
@@ -69,11 +69,11 @@ BOOST_VALUE: dict[str, float] = {
     "free_sample": 0.5,
     "team_player": 1.0,
     "sprinkle_rain": 4.0,
-    "cherry_bomb": 5.0,
+    "cherry_bomb": 8.0,
     "beam_jammer": 7.0,
     "sticky_syrup": 5.0,
-    "ice_cream_party": 3.0,
-    "extra_scoop": 3.0,
+    "ice_cream_party": 5.0,
+    "extra_scoop": 4.0,
     "brain_freeze_delivery": 1.5,
     "yoink": 0.0,
 }
@@ -416,42 +416,42 @@ def planet_settled(state: RobotsState) -> bool:
 
 LOSS_DIST: dict[int, tuple[tuple[float, ...], ...]] = {
     1: (
-        (0.950, 0.048, 0.002),
-        (0.920, 0.078, 0.002),
-        (0.041, 0.939, 0.018, 0.002),
-        (0.081, 0.909, 0.008, 0.002),
-        (0.008, 0.942, 0.045, 0.005),
+        (0.948, 0.049, 0.003),
+        (0.903, 0.096, 0.001),
+        (0.138, 0.840, 0.021, 0.001),
+        (0.332, 0.653, 0.014, 0.001),
+        (0.053, 0.887, 0.054, 0.006),
     ),
     2: (
-        (0.914, 0.065, 0.022),
-        (0.761, 0.234, 0.005),
-        (0.065, 0.876, 0.058, 0.002),
-        (0.134, 0.820, 0.045, 0.002),
-        (0.008, 0.776, 0.190, 0.025),
+        (0.913, 0.066, 0.021),
+        (0.763, 0.233, 0.004),
+        (0.053, 0.902, 0.044, 0.001),
+        (0.163, 0.812, 0.024, 0.001),
+        (0.031, 0.743, 0.207, 0.019),
     ),
     3: (
-        (0.980, 0.018, 0.002),
-        (0.642, 0.357, 0.002),
-        (0.482, 0.505, 0.012, 0.002),
-        (0.078, 0.820, 0.101, 0.002),
-        (0.018, 0.800, 0.174, 0.008),
+        (0.983, 0.016, 0.001),
+        (0.666, 0.333, 0.001),
+        (0.544, 0.451, 0.004, 0.001),
+        (0.136, 0.780, 0.083, 0.001),
+        (0.058, 0.802, 0.136, 0.004),
     ),
     4: (
-        (0.990, 0.008, 0.002),
-        (0.897, 0.101, 0.002),
-        (0.535, 0.462, 0.002, 0.002),
-        (0.131, 0.793, 0.075, 0.002),
-        (0.025, 0.839, 0.134, 0.002),
+        (0.993, 0.006, 0.001),
+        (0.893, 0.106, 0.001),
+        (0.603, 0.392, 0.004, 0.001),
+        (0.170, 0.780, 0.049, 0.001),
+        (0.080, 0.840, 0.076, 0.004),
     ),
 }
 """The chance of losing 0, 1, 2... tokens on each planet, by player count: what the policy's team lost on
-300 games per count without variants (smoothed). The planets' Spinstons leave about one token of a
+400 games per count without variants (smoothed). The planets' Spinstons leave about one token of a
 3-Spinston planet out of reach, so the team's fate is in the extra losses."""
 TYPICAL_STRENGTH = {
-    1: (4.8, 12.0, 20.9, 30.8, 39.3),
-    2: (4.2, 7.0, 10.7, 14.6, 18.5),
-    3: (4.2, 6.6, 9.7, 13.7, 16.8),
-    4: (4.2, 6.4, 9.4, 12.9, 15.5),
+    1: (4.8, 11.5, 19.4, 29.1, 39.8),
+    2: (4.2, 6.5, 9.7, 12.7, 16.4),
+    3: (4.2, 6.4, 8.8, 12.0, 15.3),
+    4: (4.2, 6.2, 8.7, 11.4, 14.2),
 }
 """The policy's team's mean `team_strength` at the start of each planet, in those games."""
 STRENGTH_SCALE = 0.01
