@@ -15,7 +15,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ai.levels import choose
@@ -40,8 +40,12 @@ class TeamTally:
         return Tally(wins=self.successes, losses=self.games - self.successes).wilson()
 
 
-def mover(level: str) -> object:
-    """A function (state, seat, seed) -> action for a level name or `greedy`."""
+Mover = Callable[[GameState, int, str], Action]
+"""A seat's player: (state, seat, seed) to the seat's action."""
+
+
+def mover(level: str) -> Mover:
+    """The player of a level name, or of `greedy` (imported only when asked for)."""
     if level == "greedy":
         from ai.greedy import GreedyAgent
 
@@ -57,7 +61,7 @@ def play_team_game(state: GameState, level: str, seed: str, tally: TeamTally) ->
     while not state.is_over():
         seat = state.waiting_for()[0]
         started = time.perf_counter()
-        action: Action = move(state, seat, f"{seed}:{step}")  # type: ignore[operator]
+        action = move(state, seat, f"{seed}:{step}")
         tally.seconds_per_move.append(time.perf_counter() - started)
         state.play(seat, action)
         step += 1
