@@ -1,24 +1,28 @@
-"""Robots Love Ice Cream knowledge: a team policy, pruned choices, playouts to the planet's end, a success score.
+"""Robots Love Ice Cream knowledge: a team policy, settled and pruned choices, playouts to the planet's end, a score.
 
 The game is co-operative: every seat's reward is the team's (+1 when 10 of the 13 Ice Cream tokens
 are saved, -1 otherwise), so every seat searches for the team from its own view.
 
 * The policy (`policy_action`) is a rule-based teammate used by the playouts, by the greedy
-  baseline and for the choices that need no search: draw up when allowed; keep the cards that
-  make the hand's largest matching group larger (`hand_value`: the sum of the squared group
-  sizes, wild cards added to the largest); attack when the kill is worth the cards it costs
-  (`attack_gain`: a Spinston's token above all, then the robots shielding a Spinston that still
-  has a token to steal, the summoners first); use Sprinkle Rain, Cherry Bomb, Beam Jammer and
-  Sticky Syrup when they save a token or a card; refill a hand two cards short (one on the last
-  planet); buy the Boosts worth their price (`BOOST_VALUE`), equip the best upgrades.
-* Candidates: store, equip, the Ice Cream Social and the catch-up draw are the policy's choice
-  (also `obvious` at the root: no search); a keep considers each distinct keep; a turn
-  considers, per column, the two attacks that cost the hand least, the sensible Boost uses,
-  the refill and ending the turn.
-* Playouts follow the policy and stop when the planet is over: `evaluate` then scores the
-  team's chance of success from the tokens saved and captured, the tokens still to come and
-  what the team brings to them (Sprinkletonium, Boosts, cards in hand), as a Poisson-binomial
-  count of future losses against the 3 the team may lose.
+  baseline and for the settled choices: draw up when allowed; keep the cards that make the
+  hand's largest matching group larger (`hand_value`: the sum of the squared group sizes, wild
+  cards added to the largest); attack when the kill is worth the cards it costs (`attack_gain`:
+  a Spinston's token above all, then the robots shielding a Spinston that still has a token to
+  steal, the summoners first); use Sprinkle Rain, Cherry Bomb, Beam Jammer and Sticky Syrup when
+  they save a token or a card; refill a hand two cards short (one on the last planet); buy the
+  Boosts worth about their price (`BOOST_VALUE`), flush a poor row, equip the best upgrades. Its
+  numbers were tuned on thousands of policy-team games (`python -m ai.team --level greedy`).
+* Settled choices (`settled_action`, also the only candidate at a tree node): the store, equip,
+  the Ice Cream Social, the catch-up draw, the keep, a Boost use the policy wants, destroying a
+  Spinston while a token is on the track, a turn with no attack to weigh. What is searched is
+  the rest of a turn: per column, the two attacks that cost the hand least, the policy's Boost
+  uses, the refill and ending the turn (attacking a shield now, and with which cards, is where
+  the search gains over the policy).
+* Playouts follow the policy and stop when the planet is over or its tokens are settled:
+  `evaluate` then scores the team's chance of success from the tokens already captured and the
+  planets to come, each with the distribution of losses the policy's team had there (a token of a
+  3-Spinston planet is nearly always lost), shifted a little by what the team brings to them
+  (Sprinkletonium, Boosts, cards in hand).
 """
 
 from __future__ import annotations
@@ -279,7 +283,7 @@ def upgrade_worth(state: RobotsState, seat: int, boost_id: str) -> float:
 
 
 def purchase_worth(state: RobotsState, seat: int, boost_id: str) -> float:
-    """What buying a Boost is worth beyond its price (negative: not worth it); none of it after the last planet."""
+    """What buying a Boost is worth beyond its price (negative: not worth it); less of it as fewer planets remain."""
     boost = DATA.boosts[boost_id]
     worth = upgrade_worth(state, seat, boost_id) if boost.type == "upgrade" else boost_value(boost_id)
     if boost_id == "expanded_capacity":
