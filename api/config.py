@@ -29,4 +29,5 @@ class Settings:
     idempotency_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDEMPOTENCY_TTL", 24 * 3600))
     job_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_JOB_TTL", 3600))
     ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
+    worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import time
 
 import redis
@@ -44,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         name=args.name,
         job_monitoring_interval=JOB_MONITORING_INTERVAL,
         worker_ttl=WORKER_TTL,
-        maintenance_interval=int(os.environ.get("PARLOUR_WORKER_MAINTENANCE", "15")),
+        maintenance_interval=settings.worker_maintenance,
     )
     worker.work(burst=args.burst, logging_level="INFO")
     return 0
