@@ -182,9 +182,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.progress,
         args.exploration,
     )
-    label = (
-        f"{args.game} {args.players}p {args.level}{'' if args.budget is None else f'@{args.budget}'} vs {args.opponent}"
-    )
+    settings = "".join(f" {name}={value}" for name, value in options.items())
+    budget = "" if args.budget is None else f"@{args.budget}"
+    exploration = "" if args.exploration is None else f" (c={args.exploration})"
+    label = f"{args.game} {args.players}p{settings} {args.level}{budget}{exploration} vs {args.opponent}"
     print(report(tally, label), flush=True)
 
 
