@@ -3,7 +3,8 @@
 Every seat is played by the same level, each from its own view (`ai.levels.choose` with the seat's
 seed), and the team succeeds when the game's result says so (Robots Love Ice Cream: at least 10 of
 the 13 Ice Cream tokens saved). Prints the successes, the success rate with its 95% Wilson interval,
-the mean tokens saved, and the seconds per move (over every seat's moves). `--level` takes a level
+the mean tokens saved, and the seconds per move (over every seat's moves). A run split with
+`--first-game` and `--dump` is reported whole with `--merge`. `--level` takes a level
 (`random`, `easy`, `medium`, `hard`) or `greedy` (the one-ply baseline of ai/greedy). A benchmark
 that prints figures, not a test: nothing here is timed against a limit.
 """
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ai.levels import choose
 from ai.strength import Tally
@@ -38,6 +40,22 @@ class TeamTally:
     def wilson(self) -> tuple[float, float]:
         """The 95% Wilson score interval of the success rate (ai.strength's)."""
         return Tally(wins=self.successes, losses=self.games - self.successes).wilson()
+
+    def to_json(self) -> dict[str, object]:
+        """The tally as JSON, to merge the parts of a split run."""
+        return {
+            "successes": self.successes,
+            "games": self.games,
+            "saved": self.saved,
+            "seconds_per_move": self.seconds_per_move,
+        }
+
+    def add(self, data: dict[str, Any]) -> None:
+        """Add a part written by `to_json`."""
+        self.successes += int(data["successes"])
+        self.games += int(data["games"])
+        self.saved += [int(n) for n in data["saved"]]
+        self.seconds_per_move += [float(t) for t in data["seconds_per_move"]]
 
 
 Mover = Callable[[GameState, int, str], Action]
@@ -123,11 +141,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--first-game", type=int, default=0, help="the index of the first game (to split a run)")
     parser.add_argument("--options", default="{}", help="match options as JSON, e.g. '{\"attack_twice\": true}'")
     parser.add_argument("--progress", type=int, default=0, help="print the tally to stderr every N games")
+    parser.add_argument("--dump", default=None, help="also write the tally as JSON to this file")
+    parser.add_argument("--merge", nargs="+", default=None, help="print the report of tallies written by --dump")
     args = parser.parse_args(argv)
+    if args.merge:
+        merged = TeamTally()
+        for path in args.merge:
+            with open(path, encoding="utf-8") as file:
+                merged.add(json.load(file))
+        print(report(merged, f"{args.game} {args.players}p {args.level} (merged {len(args.merge)} parts)"), flush=True)
+        return
     options = json.loads(args.options)
     tally = measure(args.players, args.level, args.games, options, args.first_game, args.progress, args.game)
     shown = f" {json.dumps(options, sort_keys=True)}" if options else ""
     print(report(tally, f"{args.game} {args.players}p {args.level}{shown}"), flush=True)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as file:
+            json.dump(tally.to_json(), file)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,8 @@ BOOST_VALUE: dict[str, float] = {
 }
 """What a Boost brings the team, in Sprinkletonium (an assumption of this AI, not card data); unknown ids: 1."""
 BUY_MARGIN = 2.0
+MIN_VALUE = 4.0
+"""Boosts worth less than this are never bought: the Sprinkletonium does more as refills (tuned on policy teams)."""
 """A Boost is bought when its value falls short of its price by at most this (buying more helped the policy's team)."""
 FLUSH_FROM = 3
 """With nothing worth buying, a buyer holding this much Sprinkletonium flushes the row (once, before buying)."""
@@ -95,6 +97,8 @@ SHIELD_GAIN = 22.0
 ABILITY_GAIN = {"summon": 10.0, "hop_right": 6.0, "discard_random": 4.0, "lose_sprinkletonium": 3.0}
 """What stopping a robot's ability is worth beyond its column (summoners and hoppers shield other Spinstons)."""
 REWARD_GAIN = 1.5
+WILD_BONUS = 3.0
+"""What a wild card is worth in a hand beyond joining its largest group (see `hand_value`)."""
 """Per Sprinkletonium of a robot's reward."""
 
 
@@ -107,9 +111,12 @@ def boost_value(boost_id: str) -> float:
 
 
 def hand_value(counts: list[int], wild: int) -> float:
-    """The sum of the squared group sizes (`counts` per ice cream type), the wild cards added to the largest."""
+    """The sum of the squared group sizes (`counts` per ice cream type), the wild cards added to the largest.
+
+    A wild card is worth `WILD_BONUS` more, for it may join any group later.
+    """
     largest = max(counts)
-    return float(sum(size * size for size in counts) + 2 * largest * wild + wild * wild)
+    return float(sum(size * size for size in counts) + (2 * largest + wild + WILD_BONUS) * wild)
 
 
 def type_counts(cards: list[str]) -> list[int]:
@@ -285,6 +292,8 @@ def upgrade_worth(state: RobotsState, seat: int, boost_id: str) -> float:
 def purchase_worth(state: RobotsState, seat: int, boost_id: str) -> float:
     """What buying a Boost is worth beyond its price (negative: not worth it); less of it as fewer planets remain."""
     boost = DATA.boosts[boost_id]
+    if boost_value(boost_id) < MIN_VALUE:
+        return -float(boost.price) - BUY_MARGIN - 1.0
     worth = upgrade_worth(state, seat, boost_id) if boost.type == "upgrade" else boost_value(boost_id)
     if boost_id == "expanded_capacity":
         worth = 0.0 if len(state.spares[seat]) + len(state.equipped[seat]) <= state.upgrade_slots(seat) else worth
@@ -420,42 +429,42 @@ def planet_settled(state: RobotsState) -> bool:
 
 LOSS_DIST: dict[int, tuple[tuple[float, ...], ...]] = {
     1: (
-        (0.948, 0.049, 0.003),
-        (0.903, 0.096, 0.001),
-        (0.138, 0.840, 0.021, 0.001),
-        (0.332, 0.653, 0.014, 0.001),
-        (0.053, 0.887, 0.054, 0.006),
+        (0.950, 0.046, 0.004),
+        (0.928, 0.071, 0.001),
+        (0.150, 0.832, 0.016, 0.002),
+        (0.432, 0.549, 0.016, 0.003),
+        (0.136, 0.792, 0.063, 0.009),
     ),
     2: (
-        (0.913, 0.066, 0.021),
-        (0.763, 0.233, 0.004),
-        (0.053, 0.902, 0.044, 0.001),
-        (0.163, 0.812, 0.024, 0.001),
-        (0.031, 0.743, 0.207, 0.019),
+        (0.920, 0.059, 0.021),
+        (0.771, 0.228, 0.001),
+        (0.078, 0.879, 0.041, 0.002),
+        (0.300, 0.655, 0.044, 0.001),
+        (0.061, 0.772, 0.148, 0.019),
     ),
     3: (
-        (0.983, 0.016, 0.001),
-        (0.666, 0.333, 0.001),
-        (0.544, 0.451, 0.004, 0.001),
-        (0.136, 0.780, 0.083, 0.001),
-        (0.058, 0.802, 0.136, 0.004),
+        (0.985, 0.014, 0.001),
+        (0.714, 0.285, 0.001),
+        (0.566, 0.432, 0.001, 0.001),
+        (0.225, 0.733, 0.041, 0.001),
+        (0.096, 0.825, 0.078, 0.001),
     ),
     4: (
         (0.993, 0.006, 0.001),
-        (0.893, 0.106, 0.001),
-        (0.603, 0.392, 0.004, 0.001),
-        (0.170, 0.780, 0.049, 0.001),
-        (0.080, 0.840, 0.076, 0.004),
+        (0.915, 0.083, 0.002),
+        (0.611, 0.387, 0.001, 0.001),
+        (0.295, 0.668, 0.036, 0.001),
+        (0.081, 0.879, 0.036, 0.004),
     ),
 }
 """The chance of losing 0, 1, 2... tokens on each planet, by player count: what the policy's team lost on
 400 games per count without variants (smoothed). The planets' Spinstons leave about one token of a
 3-Spinston planet out of reach, so the team's fate is in the extra losses."""
 TYPICAL_STRENGTH = {
-    1: (4.8, 11.5, 19.4, 29.1, 39.8),
-    2: (4.2, 6.5, 9.7, 12.7, 16.4),
-    3: (4.2, 6.4, 8.8, 12.0, 15.3),
-    4: (4.2, 6.2, 8.7, 11.4, 14.2),
+    1: (4.8, 11.8, 20.3, 30.7, 42.3),
+    2: (4.2, 6.5, 9.7, 13.0, 16.7),
+    3: (4.2, 6.4, 9.2, 12.4, 15.3),
+    4: (4.2, 6.2, 9.0, 11.6, 14.2),
 }
 """The policy's team's mean `team_strength` at the start of each planet, in those games."""
 STRENGTH_SCALE = 0.01

@@ -4,6 +4,7 @@ score that orders positions, and AI teams that succeed where random ones never d
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -139,14 +140,14 @@ def test_the_levels_answer_legal_actions(players: int, options: dict[str, Any]) 
     searches = 0
     for step, state in enumerate(mixed_positions(players, options, seed=30 + players)):
         (seat,) = state.acting_seats()
+        if searched(state, seat) and searches < 3:
+            searches += 1
+            state.clone().play(seat, choose(state, seat, "hard", seed=step, time_cap=0.05))
         if step % 3:
             continue
         for level in ("random", "easy"):
             state.clone().play(seat, choose(state, seat, level, seed=step))
         state.clone().play(seat, IsmctsAgent().choose(state, seat, 12, step))
-        if searched(state, seat) and searches < 3:
-            searches += 1
-            state.clone().play(seat, choose(state, seat, "hard", seed=step, time_cap=0.05))
     assert searches
 
 
@@ -256,3 +257,16 @@ def test_the_team_benchmark_prints_the_rate_and_interval(capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert "robots_love_ice_cream 1p random: team success 0 of 2" in out
     assert "95% CI" in out and "seconds per move" in out
+
+
+def test_a_split_run_merges_into_the_whole(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    team_main(["--players", "2", "--level", "random", "--games", "2", "--dump", str(first)])
+    team_main(["--players", "2", "--level", "random", "--games", "1", "--first-game", "2", "--dump", str(second)])
+    capsys.readouterr()
+    team_main(["--players", "2", "--level", "random", "--merge", str(first), str(second)])
+    merged = capsys.readouterr().out
+    team_main(["--players", "2", "--level", "random", "--games", "3"])
+    whole = capsys.readouterr().out
+    assert "team success 0 of 3" in merged
+    assert merged.split("tokens saved")[1].split(";")[0] == whole.split("tokens saved")[1].split(";")[0]
