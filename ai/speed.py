@@ -1,11 +1,15 @@
 """MCTS speed per game: `python -m ai.speed --runs 5 --iterations 200 [--game icecream]`.
 
-For each game (its smallest player count, default options) it times `MctsAgent` (the per-seat
-searcher `PerSeatMCTS`) at two positions: the opening (the first position where the seat to move
-has a choice) and a mid-game position (half-way through a seeded random game, then on to the next
-choice). It prints the median iterations per CPU second over the runs. For IceCream it also times
-the unmodified package's searcher on the same positions and budget, runs interleaved with ours,
-and prints the ratio ours / package. A benchmark that prints figures, not a test.
+For each game (its smallest player count, default options) it times two searchers at two
+positions, the opening (the first position where the seat to move has a choice) and a mid-game
+position (half-way through a seeded random game, then on to the next choice):
+
+* `IsmctsAgent`, the information-set search the easy, medium and hard levels play with;
+* `MctsAgent`, our per-seat subclass of the `mcts` package's searcher (`PerSeatMCTS`).
+
+It prints the median iterations per CPU second over the runs. For IceCream it also times the
+unmodified package's searcher on the same positions and budget, runs interleaved with ours, and
+prints the ratio of our package-based searcher to it. A benchmark that prints figures, not a test.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ai.agent import action_key
+from ai.ismcts import IsmctsAgent
 from ai.search import MctsAgent, package_search
 from engine.protocol import Game, GameState, TooManyActions
 from engine.registry import all_games, get_game
@@ -88,8 +93,15 @@ def cpu_seconds(search: Callable[[], object]) -> float:
 
 
 def ours(position: Position, iterations: int, run: int) -> float:
-    """Iterations per CPU second of `MctsAgent` from the position."""
+    """Iterations per CPU second of `MctsAgent` (package-based) from the position."""
     agent = MctsAgent()
+    state = position.state.clone()
+    return iterations / cpu_seconds(lambda: agent.choose(state, position.seat, iterations, f"speed:{run}"))
+
+
+def ismcts(position: Position, iterations: int, run: int) -> float:
+    """Iterations per CPU second of `IsmctsAgent` (the levels' searcher) from the position, uncapped."""
+    agent = IsmctsAgent()
     state = position.state.clone()
     return iterations / cpu_seconds(lambda: agent.choose(state, position.seat, iterations, f"speed:{run}"))
 
@@ -106,26 +118,27 @@ def package(position: Position, iterations: int, run: int) -> float:
 
 
 def measure_game(game: Game, runs: int, iterations: int) -> str:
-    """One line of figures for a game: medians per position, and ours / package where timed."""
+    """One line of figures for a game: medians per position per searcher, and ours / package where timed."""
     players = game.info.min_players
-    compare = game.info.id in PACKAGE_GAMES
-    parts, ratios, package_parts = [], [], []
+    searchers: dict[str, Callable[[Position, int, int], float]] = {"ISMCTS": ismcts, "package-based": ours}
+    if game.info.id in PACKAGE_GAMES:
+        searchers["package"] = package
+    medians: dict[str, dict[str, float]] = {name: {} for name in searchers}
     for position in positions(game, players):
-        our_rates, package_rates = [], []
-        for run in range(runs):
-            our_rates.append(ours(position, iterations, run))
-            if compare:
-                package_rates.append(package(position, iterations, run))
-        mine = statistics.median(our_rates)
-        parts.append(f"{position.name} {mine:,.0f} it/s")
-        if compare:
-            theirs = statistics.median(package_rates)
-            package_parts.append(f"{position.name} {theirs:,.0f} it/s")
-            ratios.append(f"{position.name} {mine / theirs:.2f}")
-    line = f"{game.info.id} ({players}p): ours " + ", ".join(parts)
-    if compare:
-        line += "; package " + ", ".join(package_parts) + "; ours/package " + ", ".join(ratios)
-    return line
+        rates: dict[str, list[float]] = {name: [] for name in searchers}
+        for run in range(runs):  # interleaved, so a busy spell on a shared machine hits every searcher
+            for name, measure in searchers.items():
+                rates[name].append(measure(position, iterations, run))
+        for name in searchers:
+            medians[name][position.name] = statistics.median(rates[name])
+    parts = [
+        f"{name} " + ", ".join(f"{where} {rate:,.0f} it/s" for where, rate in by_position.items())
+        for name, by_position in medians.items()
+    ]
+    if "package" in medians:
+        ratios = (f"{where} {rate / medians['package'][where]:.2f}" for where, rate in medians["package-based"].items())
+        parts.append("package-based/package " + ", ".join(ratios))
+    return f"{game.info.id} ({players}p): " + "; ".join(parts)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -145,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"unknown game {args.game!r}")
         games = [game]
     print(f"MCTS iterations per CPU second, median of {args.runs} searches of {args.iterations} iterations")
-    print(f"agent: {MctsAgent()!r}")
+    print(f"ISMCTS: {IsmctsAgent()!r}; package-based: {MctsAgent()!r}")
     for game in games:
         print(measure_game(game, args.runs, args.iterations), flush=True)
 

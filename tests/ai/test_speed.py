@@ -8,13 +8,19 @@ from ai.speed import has_choice, main, positions
 from engine.registry import all_games, get_game
 
 
-def test_main_prints_a_line_per_game_and_the_package_ratio_for_icecream(capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_prints_both_searchers_per_game_and_the_package_ratio_for_icecream(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     main(["--runs", "1", "--iterations", "2"])
     lines = capsys.readouterr().out.splitlines()
     for game in all_games():
         [line] = [line for line in lines if line.startswith(f"{game.info.id} (")]
+        searchers = [part.split(" ")[0] for part in line.split(": ", 1)[1].split("; ")]
+        expected = ["ISMCTS", "package-based"]
+        if game.info.id == "icecream":
+            expected += ["package", "package-based/package"]
+        assert searchers == expected
         assert "opening" in line and "mid-game" in line and "it/s" in line
-        assert ("ours/package" in line) == (game.info.id == "icecream")
 
 
 def test_one_game_only(capsys: pytest.CaptureFixture[str]) -> None:
