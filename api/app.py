@@ -9,6 +9,8 @@ from api import games, health
 from api.ai_turns import AiTurns
 from api.config import Settings
 from api.errors import register_error_handlers
+from api.events import views as events
+from api.events.feed import ChangeFeed
 from api.jobs import views as jobs
 from api.jobs.queue import JobQueue
 from api.matches import views as matches
@@ -27,6 +29,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlour.store"] = store
     app.extensions["parlour.jobs"] = queue
     app.extensions["parlour.ai_turns"] = AiTurns(store, queue)
+    app.extensions["parlour.changes"] = ChangeFeed(store)
     CORS(
         app,
         origins=settings.cors_origins,
@@ -34,7 +37,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
         max_age=600,
     )
-    for blueprint in (health.blueprint, games.blueprint, matches.blueprint, jobs.blueprint):
+    for blueprint in (health.blueprint, games.blueprint, matches.blueprint, events.blueprint, jobs.blueprint):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     return app

@@ -31,3 +31,4 @@ class Settings:
     ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
     worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))
+    events_heartbeat: float = field(default_factory=lambda: float(_int_env("PARLOUR_EVENTS_HEARTBEAT", 15)))

@@ -10,6 +10,10 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:ai-matches`              set: ids of matches with AI seats, swept for turns that lost their job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
+
+Every stored change is also announced on the pub/sub channel `parlour:changes` as
+`<match key> <version>`, by the same script that writes it, so any API process can wake the
+streams and long-polls that follow that match.
 """
 
 from __future__ import annotations
@@ -35,9 +39,15 @@ redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
 if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[4]) end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
+redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. ARGV[2])
 if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
 return {'ok', ARGV[2]}
 """
+
+
+CHANGES_CHANNEL = "parlour:changes"
+"""The pub/sub channel every stored change is announced on (the commit script names it too)."""
+_MATCH_KEY_PREFIX = "parlour:match:{"
 
 
 def match_key(match_id: str) -> str:
@@ -133,6 +143,25 @@ class MatchStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(_COMMIT)
         self._reclaim = client.register_script(_RECLAIM)
+
+    def subscribe_changes(self) -> redis.client.PubSub:
+        """A pub/sub connection subscribed to the change notices (read them with `change_of`)."""
+        pubsub = self.client.pubsub()
+        pubsub.subscribe(CHANGES_CHANNEL)
+        return pubsub
+
+    @staticmethod
+    def change_of(data: str) -> tuple[str, int] | None:
+        """The (match id, version) a change notice announces, or None if it is not one."""
+        key, _, version = data.rpartition(" ")
+        if not (key.startswith(_MATCH_KEY_PREFIX) and key.endswith("}") and version.isdigit()):
+            return None
+        return key[len(_MATCH_KEY_PREFIX) : -1], int(version)
+
+    def version(self, match_id: str) -> int | None:
+        """The stored version of a match, or None if there is none (one cheap read)."""
+        raw = self.client.hget(match_key(match_id), "version")
+        return int(raw) if raw is not None else None
 
     def ping(self) -> bool:
         """True when Redis answers."""

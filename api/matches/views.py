@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from marshmallow import Schema
 
 from api.ai_turns import AiTurns
 from api.errors import InvalidRequest, Unauthorized
+from api.events.schemas import WaitQuerySchema
+from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, load, load_query
 from api.jobs.queue import JobQueue
 from api.matches import service
@@ -40,9 +43,9 @@ def job_queue() -> JobQueue:
     return current_app.extensions["parlour.jobs"]  # type: ignore[no-any-return]
 
 
-def seat_of_request(record: Any, required: bool) -> int | None:
+def seat_of_request(record: Any, required: bool, query_schema: Schema | None = None) -> int | None:
     """The seat whose token came with the request (checked), or None for the public."""
-    query = load_query(SeatQuerySchema())
+    query = load_query(query_schema or SeatQuerySchema())
     seat = service.authenticate(store(), record, bearer_token(required), query["seat"])
     if required and seat is None:
         raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
@@ -87,9 +90,16 @@ def list_matches() -> Response:
 
 @blueprint.get("/<match_id>")
 def get_match(match_id: str) -> Response:
-    """The match as the caller may see it; 304 when If-None-Match names the current version."""
+    """The match as the caller may see it; 304 when If-None-Match names the current version.
+
+    With `wait` and `after` it is a long-poll: the answer comes once the version passes `after`.
+    """
     record = service.load_match(store(), match_id)
-    viewer = seat_of_request(record, required=False)
+    viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema())
+    query = load_query(WaitQuerySchema())
+    if query["after"] is not None:
+        changes = current_app.extensions["parlour.changes"]
+        record = wait_for_change(store(), changes, record, query["after"], query["wait"])
     etag = f'"{record.version}"'
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)

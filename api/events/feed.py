@@ -1,0 +1,147 @@
+"""Change notices from Redis, fanned out to the streams and long-polls this process serves.
+
+Each API process keeps one pub/sub connection, subscribed to the store's change channel, read by
+one background listener (a thread, or a greenlet under gevent) that wakes every watch on the
+changed match. A notice only says "read the match again": the match itself is always read from
+Redis, so no other process ever needs anything kept here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+
+from api.store import MatchStore
+
+log = logging.getLogger(__name__)
+SUBSCRIBE_TIMEOUT = 2.0  # seconds a first watch waits for the subscription before it relies on re-reads
+RECONNECT_DELAY = 1.0  # seconds between attempts to subscribe again after Redis went away
+POLL_INTERVAL = 1.0  # seconds the listener blocks on the connection before it checks for a stop
+
+
+class Watch:
+    """One stream's or long-poll's interest in a match: set whenever the match may have changed."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self._changed = threading.Event()
+
+    def notify(self) -> None:
+        """Wake whoever waits on this watch."""
+        self._changed.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for a notice; True if one came. Read the match after this."""
+        changed = self._changed.wait(max(0.0, timeout))
+        # Cleared before the caller reads the match: a change stored after that read notifies again.
+        self._changed.clear()
+        return changed
+
+
+class ChangeFeed:
+    """The change notices of every match, heard once per process and handed to the watches."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+        self._watches: dict[str, set[Watch]] = {}
+        self._lock = threading.Lock()
+        self._subscribed = threading.Event()
+        self._stopping = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._listener_pid: int | None = None
+
+    def watch(self, match_id: str) -> Watch:
+        """Start watching a match; read it only after this, so no change is missed."""
+        self._ensure_listener()
+        watch = Watch(match_id)
+        with self._lock:
+            self._watches.setdefault(match_id, set()).add(watch)
+        self._subscribed.wait(SUBSCRIBE_TIMEOUT)
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        """Stop watching."""
+        with self._lock:
+            watches = self._watches.get(watch.match_id)
+            if watches is not None:
+                watches.discard(watch)
+                if not watches:
+                    del self._watches[watch.match_id]
+
+    @contextmanager
+    def watching(self, match_id: str) -> Iterator[Watch]:
+        """A watch on a match for the length of a `with` block."""
+        watch = self.watch(match_id)
+        try:
+            yield watch
+        finally:
+            self.unwatch(watch)
+
+    def watched(self) -> int:
+        """How many watches are open in this process."""
+        with self._lock:
+            return sum(len(watches) for watches in self._watches.values())
+
+    def stop(self) -> None:
+        """Stop the listener (it ends within a second); watches are woken one last time."""
+        self._stopping.set()
+        self._wake_all()
+
+    def _ensure_listener(self) -> None:
+        """Start the listener in this process if it is not running (a forked worker starts its own)."""
+        with self._lock:
+            alive = self._listener is not None and self._listener.is_alive()
+            if alive and self._listener_pid == os.getpid():
+                return
+            self._subscribed.clear()
+            self._stopping.clear()
+            self._listener = threading.Thread(target=self._listen, name="parlour-change-feed", daemon=True)
+            self._listener_pid = os.getpid()
+            self._listener.start()
+
+    def _listen(self) -> None:
+        """Subscribe, hand out notices, and subscribe again whenever the connection is lost."""
+        while not self._stopping.is_set():
+            try:
+                pubsub = self.store.subscribe_changes()
+                try:
+                    self._pump(pubsub)
+                finally:
+                    pubsub.close()
+            except (redis.RedisError, OSError) as error:
+                log.warning("change notices interrupted (%s); subscribing again", error)
+            self._subscribed.clear()
+            self._stopping.wait(RECONNECT_DELAY)
+
+    def _pump(self, pubsub: redis.client.PubSub) -> None:
+        """Read notices until stopped, waking the watches of each changed match."""
+        while not self._stopping.is_set():
+            message = pubsub.get_message(timeout=POLL_INTERVAL)
+            if message is None:
+                continue
+            if message["type"] == "subscribe":
+                self._subscribed.set()
+                self._wake_all()  # anything stored while we were not subscribed was not announced to us
+            elif message["type"] == "message":
+                change = self.store.change_of(message["data"])
+                if change is not None:
+                    self._wake(change[0])
+
+    def _wake(self, match_id: str) -> None:
+        """Notify every watch on one match."""
+        with self._lock:
+            watches = list(self._watches.get(match_id, ()))
+        for watch in watches:
+            watch.notify()
+
+    def _wake_all(self) -> None:
+        """Notify every watch: each reads its match again."""
+        with self._lock:
+            watches = [watch for group in self._watches.values() for watch in group]
+        for watch in watches:
+            watch.notify()
