@@ -92,6 +92,17 @@ class GameState(ABC):
         Called only for a seat in `acting_seats` of a running game.
         """
 
+    def default_action(self, seat: int) -> Action:
+        """What a seat the game waits for does when its time runs out (a turn timer).
+
+        Always legal for any seat in `waiting_for()` of a running game, deterministic, and the
+        weakest choice a player keeping to the rules could make: a pass where passing is legal,
+        otherwise the first legal action in an order the game documents (its catalog records the
+        choice as an assumption, since rulebooks say nothing of timeouts). This fallback takes the
+        first action `legal_actions` lists; every built-in game overrides it.
+        """
+        return self.legal_actions(seat)[0]
+
     # --- changing the state -----------------------------------------------------------------
     def play(self, seat: int, action: Action) -> None:
         """The checked path: validate the action for the seat, then apply it."""

@@ -114,6 +114,14 @@ class FreezeFactoryState(GameState):
             ]
         return [*actions, {"type": "end_turn"}]
 
+    def default_action(self, seat: int) -> Action:
+        """The active player's pass: `no_roll` before moving, then `end_turn` (see assumption timeout-default-action).
+
+        'You decide whether or not to roll the die ... If you do not roll the die, you have exactly
+        3 movement points available'; 'You may divide your movement points freely', none required.
+        """
+        return {"type": "no_roll"} if self.phase == ROLL else {"type": "end_turn"}
+
     def fulfillable(self) -> list[int]:
         """Cones in the active player's hand that a line on the board matches now."""
         on_board = {line.flavours for line in lines(self.board, SIZE)}

@@ -112,6 +112,17 @@ class IceCreamState(GameState):
             for scoops in range(1, min(self.points_left, self.movable_scoops(cone)) + 1)
         ]
 
+    def default_action(self, seat: int) -> Action:
+        """One scoop from the cone with more movable scoops (cone 0 on a tie): burning a point.
+
+        'A single movement point can be spent to move the top scoop of one cone to the top of the
+        other cone'; 'It is completely legal to move one piece or stack back and forth to burn
+        movement points.' A waited-for seat has a point left, and the fuller cone holds at least
+        five movable scoops (see assumption timeout-default-action).
+        """
+        cone = 0 if self.movable_scoops(0) >= self.movable_scoops(1) else 1
+        return {"type": "move", "from_cone": cone, "scoops": 1}
+
     def sample_action(self, seat: int, rng: Rng) -> Action:
         """A random legal move, without building the whole list."""
         return rng.choice(self.legal_actions(seat))

@@ -58,6 +58,30 @@ def legal_actions(state: RobotsState, seat: int) -> list[Action]:
     return [*({"type": "share", "cards": choice} for choice in cards), {"type": "share_randomly"}]
 
 
+def default_action(state: RobotsState, seat: int) -> Action:
+    """What the waited-for seat does when its time runs out: pass where the step allows it.
+
+    Declines the catch-up draw ('may draw up to 7'), keeps the first choice in sorted card order
+    ('choose 1 to discard' has no pass), ends the turn (attacks and the refill are optional), passes
+    in the store ('players may choose to purchase') or resolves a bought Boost with its first choice,
+    leaves the truck as it is ('may choose to equip'), and shares the Social's cards at random (the
+    rulebook's own fallback). See assumption timeout-default-action.
+    """
+    if state.phase == phases.PLAYER:
+        if state.step == phases.DRAW_UP:
+            return {"type": "decline_draw_up"}
+        if state.step == phases.KEEP:
+            return keep_choices(state, seat)[0]
+        return dict(END_TURN)
+    if state.phase == phases.STORE:
+        return store_actions(state, seat)[0] if state.pending is not None else {"type": "pass"}
+    if state.phase == phases.EQUIP:
+        choices = equip_choices(state, seat)
+        unchanged = sorted(state.equipped[seat])
+        return {"type": "equip", "upgrades": unchanged if unchanged in choices else choices[0]}
+    return {"type": "share_randomly"}
+
+
 def keep_choices(state: RobotsState, seat: int) -> list[Action]:
     """Each distinct choice of the cards to keep from the draw."""
     kept = sorted({tuple(c) for c in combinations(state.drawn, state.keep_count(seat))})

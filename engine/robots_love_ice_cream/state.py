@@ -308,6 +308,10 @@ class RobotsState(GameState):
         """Every action the seat may take now."""
         return actions.legal_actions(self, seat)
 
+    def default_action(self, seat: int) -> Action:
+        """The seat's pass, or its first choice where the step has no pass (see `actions.default_action`)."""
+        return actions.default_action(self, seat)
+
     def check_action(self, seat: int, action: Action) -> None:
         """IllegalAction naming the rule unless the action is one of the legal ones."""
         actions.check_action(self, seat, action)

@@ -123,6 +123,13 @@ class RockemSockemState(GameState):
             return [{"type": "roll", "keep": []}]
         return [{"type": "roll", "keep": list(keep)} for keep in KEEP_SETS]
 
+    def default_action(self, seat: int) -> Action:
+        """The flipper flips; a racer re-rolls all four dice (see assumption timeout-default-action).
+
+        'one player will flip the Match Coin'; 'Both players roll and re-roll all of their dice'.
+        """
+        return {"type": "flip"} if self.phase == FLIP else {"type": "roll", "keep": []}
+
     def check_action(self, seat: int, action: Action) -> None:
         """A flip from the flipper, or a roll keeping distinct dice (not all four)."""
         if self.phase == FLIP:

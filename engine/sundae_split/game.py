@@ -96,6 +96,16 @@ class SundaeSplitState(GameState):
             return split.split_space(self.hand, self.players, ROUND_SIZES[self.players])
         return super().action_space(seat)
 
+    def default_action(self, seat: int) -> Action:
+        """The example split (cards dealt round the piles, the first face down), or the first open pile.
+
+        Neither phase has a pass: 'The Splitter then chooses how to split the cards into piles' and
+        'each player chooses one of the piles' (see assumption timeout-default-action).
+        """
+        if self.phase == SPLIT:
+            return split.example_split(self.hand, self.players, ROUND_SIZES[self.players])
+        return {"type": CHOOSE, "pile": self.open_piles()[0]}
+
     def sample_action(self, seat: int, rng: Rng) -> Action:
         """A random split, or a random open pile."""
         if self.phase == SPLIT:

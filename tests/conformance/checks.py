@@ -225,6 +225,19 @@ def check_running(state: GameState) -> None:
     assert state.result() is None, "a running game has a result"
 
 
+def check_default_actions(state: GameState) -> None:
+    """Every seat the game waits for has a deterministic, plain-JSON default action that the checked path accepts."""
+    for seat in state.waiting_for():
+        action = state.default_action(seat)
+        assert canon(action) == action, f"seat {seat}'s default action is not plain JSON: {action!r}"
+        copy = state.clone()
+        assert copy.default_action(seat) == action, f"seat {seat}'s default action differs on a clone"
+        try:
+            copy.play(seat, canon(action))
+        except ActionRejected as error:
+            raise AssertionError(f"seat {seat}'s default action {action!r} is refused: {error}") from error
+
+
 def check_finished(game: Game, state: GameState, some_action: Action) -> None:
     """Once over: nobody acts, every seat gets MatchOver, and the result is well formed."""
     assert state.is_over(), "the playout stopped but the game is not over"

@@ -21,6 +21,7 @@ from tests.conformance.checks import (
     canon,
     check_actions_apply,
     check_clone,
+    check_default_actions,
     check_finished,
     check_json_round_trip,
     check_redaction,
@@ -120,6 +121,7 @@ def play_out(game: Game, players: int, index: int, named: dict[str, Any] | None 
         while not state.is_over():
             assert step < MAX_STEPS, f"no end after {MAX_STEPS} actions"
             check_running(state)
+            check_default_actions(state)
             seat = choices.choice(seats_with_actions(state))
             action = canon(state.sample_action(seat, choices))
             if is_deep_step(step):
