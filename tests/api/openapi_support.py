@@ -26,7 +26,7 @@ from flask import Flask
 from flask.testing import EnvironBuilder, FlaskClient
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
-from openapi_core.deserializing.media_types.util import json_loads
+from openapi_core.deserializing.media_types.util import json_loads, plain_loads
 from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
 from werkzeug.exceptions import HTTPException
@@ -36,6 +36,7 @@ from werkzeug.wrappers import Request
 _DOCUMENT_URI = "urn:parlour:openapi"
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 PROBLEM_JSON = "application/problem+json"
+EVENT_STREAM = "text/event-stream"
 HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "options", "head", "trace"})
 IGNORED_METHODS = frozenset({"HEAD", "OPTIONS"})
 _RULE_ARGUMENT = re.compile(r"<(?:[a-zA-Z_][a-zA-Z0-9_]*(?:\([^)]*\))?:)?([a-zA-Z_][a-zA-Z0-9_]*)>")
@@ -54,10 +55,10 @@ def load_document() -> dict[str, Any]:
 
 
 def build_openapi(document: dict[str, Any]) -> OpenAPI:
-    """An openapi-core OpenAPI for the document, closed objects and problem+json understood."""
+    """An openapi-core OpenAPI for the document, closed objects, problem+json and event streams understood."""
     config = Config(
         additional_properties_default_policy="forbid",
-        extra_media_type_deserializers={PROBLEM_JSON: json_loads},
+        extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads},
     )
     return OpenAPI.from_dict(document, config=config)
 

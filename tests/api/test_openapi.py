@@ -8,6 +8,7 @@ the document accepts the requests the server accepts and refuses the ones it ref
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from tests.api.conftest import bearer
 from tests.api.openapi_support import (
     PROBLEM_JSON,
     ContractClient,
+    Exchange,
     app_operations,
     build_openapi,
     component_validator,
@@ -859,6 +861,58 @@ def scenario_errors(contract: ContractClient) -> None:
     contract.post(f"{url}/join", data=huge, content_type="application/json", expect=413)
 
 
+def sse_events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """(event name, JSON data) of every event in a Server-Sent Events body; comments skipped."""
+    events = []
+    for block in text.split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+        if "data" in lines:
+            events.append((lines.get("event", "message"), json.loads(lines["data"])))
+    return events
+
+
+def check_events(contract: ContractClient, exchange: Exchange) -> list[tuple[str, dict[str, Any]]]:
+    """A finished match's event stream: `match` events follow MatchEvent, then one `end` follows EndEvent."""
+    events = sse_events(exchange.response.get_data(as_text=True))
+    assert events and events[-1][0] == "end", events
+    for name, data in events:
+        schema = {"match": "MatchEvent", "end": "EndEvent"}[name]
+        errors = [e.message for e in component_validator(contract.document, schema).iter_errors(data)]
+        assert not errors, f"{schema} does not describe {data}: {errors}"
+    return events
+
+
+def scenario_live_events(contract: ContractClient) -> None:
+    """The event stream and the long-poll, with their refusals (streams of a finished match end)."""
+    body = created(contract, seed="s", options={"turn_limit": 1})
+    url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
+    other_token = tokens_of(created(contract))[0]
+    contract.get(f"{url}?wait=0.1&after=0", expect=200, request_valid=True)
+    contract.get(f"{url}?wait=0.1&after=0", headers={"If-None-Match": '"0"'}, expect=304, request_valid=True)
+    contract.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=bearer(tokens[0]), expect=200)
+    contract.get(f"{url}?wait=30&after=0&seat=1", headers=bearer(tokens[1]), expect=200, request_valid=True)
+
+    stream = contract.get(f"{url}/events?seat=0", headers=bearer(tokens[0]), expect=200, request_valid=True)
+    events = check_events(contract, stream)
+    assert [name for name, _ in events] == ["match", "end"] and events[0][1]["match"]["viewer"] == 0
+    resumed = contract.get(f"{url}/events?after=0", headers={"Last-Event-ID": "1"}, expect=200, request_valid=True)
+    assert [name for name, _ in check_events(contract, resumed)] == ["end"]
+
+    for query in ("after=-1", "after=x", "seat=9"):
+        contract.get(f"{url}/events?{query}", expect=400, request_valid=False)
+    contract.get(f"{url}/events?since=1", expect=400)
+    contract.get(f"{url}/events", headers={"Last-Event-ID": "v1"}, expect=400, request_valid=False)
+    for query in ("wait=31&after=0", "wait=-1&after=0", "wait=soon&after=0", "after=-1"):
+        contract.get(f"{url}?{query}", expect=400, request_valid=False)
+    contract.get(f"{url}?wait=5", expect=400, request_valid=True)  # wait without after: only the server can tell
+    contract.get(f"{url}/events", headers=bearer("not-a-token"), expect=401)
+    contract.get(f"{url}/events?seat=0", expect=401)
+    contract.get(f"{url}/events", headers=bearer(other_token), expect=403, request_valid=True)
+    contract.get(f"{url}/events?seat=1", headers=bearer(tokens[0]), expect=403, request_valid=True)
+    contract.get("/v1/matches/no-such-match/events", expect=404, request_valid=True)
+    contract.get("/v1/matches/no-such-match?wait=1&after=0", expect=404, request_valid=True)
+
+
 def scenario_store_down(contract: ContractClient) -> None:
     """With Redis unreachable every endpoint that needs it answers 503 (health in plain JSON)."""
     app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
@@ -868,7 +922,7 @@ def scenario_store_down(contract: ContractClient) -> None:
     url, headers = "/v1/matches/abc", bearer("abc.0.secret")
     down.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=503)
     down.get("/v1/matches", expect=503)
-    for path in ("", "/legal-actions", "/log"):
+    for path in ("", "/legal-actions", "/log", "/events"):
         down.get(f"{url}{path}", headers=headers, expect=503)
     down.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=headers, expect=503)
     down.post(f"{url}/join", expect=503)
@@ -895,7 +949,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         broken.get("/v1/games/icecream", expect=500)
         broken.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=500)
         broken.get("/v1/matches", expect=500)
-        for path in ("", "/legal-actions", "/log"):
+        for path in ("", "/legal-actions", "/log", "/events"):
             broken.get(f"/v1/matches/abc{path}", expect=500)
         broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
         broken.post("/v1/matches/abc/join", expect=500)
@@ -1149,6 +1203,10 @@ def test_error_answers(contract: ContractClient) -> None:
     scenario_errors(contract)
 
 
+def test_live_events(contract: ContractClient) -> None:
+    scenario_live_events(contract)
+
+
 def test_store_down(contract: ContractClient) -> None:
     scenario_store_down(contract)
 
@@ -1169,6 +1227,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_internal_errors(contract, monkeypatch)
     scenario_sundae_split(contract, 3)
     scenario_ai(contract)
+    scenario_live_events(contract)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
