@@ -33,6 +33,7 @@ from tests.workers.test_ai_seats import WAIT, ai_seats, assert_log_is_a_game, fi
     ("levels", "options"),
     [
         pytest.param(("easy",), {}, id="solo-easy"),
+        pytest.param(("random", "easy"), {"ice_cream_social": True}, id="2p-D"),
         pytest.param(("easy", "random", "easy"), {"attack_twice": True}, id="3p-E"),
         pytest.param(("random", "random", "random", "random"), ALL_VARIANTS, id="4p-A-F"),
     ],
