@@ -15,6 +15,7 @@ from api.jobs import views as jobs
 from api.jobs.queue import JobQueue
 from api.matches import views as matches
 from api.store import MatchStore
+from api.timers import TimerQueue, TurnTimers
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -29,6 +30,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlour.store"] = store
     app.extensions["parlour.jobs"] = queue
     app.extensions["parlour.ai_turns"] = AiTurns(store, queue)
+    timer_queue = TimerQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
+    app.extensions["parlour.timers"] = TurnTimers(store, timer_queue)
     app.extensions["parlour.changes"] = ChangeFeed(store)
     CORS(
         app,

@@ -59,6 +59,8 @@ class MatchRecord:
     seats: list[SeatRecord]
     version: int = 0
     status: str = ACTIVE
+    turn_seconds: int | None = None  # the turn timer: seconds each waited-for seat has to act; None: no timer
+    deadlines: dict[str, str] = field(default_factory=dict)  # seat (as text) -> ISO time its turn timer runs out
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)

@@ -8,6 +8,7 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:match:{<id>}:ai:<seat>:<version>`  string: the id of the job that plays that AI turn,
   so each turn is computed by one job even when several changes ask for it
 * `parlour:ai-matches`              set: ids of matches with AI seats, swept for turns that lost their job
+* `parlour:timed-matches`           set: ids of matches with a turn timer, swept for deadlines without a job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
 
@@ -76,6 +77,7 @@ def index_key(game: str | None, status: str | None) -> str:
 
 
 AI_MATCHES_KEY = "parlour:ai-matches"
+TIMED_MATCHES_KEY = "parlour:timed-matches"
 _RECLAIM = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
@@ -173,6 +175,8 @@ class MatchStore:
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(key, mapping={"version": record.version, "record": json.dumps(record.to_json())})
         pipe.expire(key, self.ttl_for(record))
+        if record.turn_seconds is not None:
+            pipe.sadd(TIMED_MATCHES_KEY, record.id)  # with the match itself: the timer sweep must know it
         pipe.execute()
         self._index(record, previous_status=None)
 
@@ -241,6 +245,14 @@ class MatchStore:
     def ai_matches(self) -> list[str]:
         """Every tracked match with AI seats."""
         return sorted(self.client.smembers(AI_MATCHES_KEY))
+
+    def untrack_timed_match(self, match_id: str) -> None:
+        """Forget a timed match that finished or expired."""
+        self.client.srem(TIMED_MATCHES_KEY, match_id)
+
+    def timed_matches(self) -> list[str]:
+        """Every tracked match with a turn timer."""
+        return sorted(self.client.smembers(TIMED_MATCHES_KEY))
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """Every applied action of a match, oldest first."""

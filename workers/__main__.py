@@ -1,4 +1,8 @@
-"""Run one AI worker: `python -m workers` (REDIS_URL as for the API; `--burst` stops when the queue is empty)."""
+"""Run one AI worker: `python -m workers` (REDIS_URL as for the API; `--burst` stops when the queue is empty).
+
+`python -m workers --timers` runs the turn-timer worker instead: it runs RQ's scheduler, which
+queues each timeout job when its deadline comes, and the timeout jobs themselves.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ import engine.games  # noqa: F401
 from ai.perfect import solution_for
 from api.config import Settings
 from api.jobs.queue import QUEUE_NAME
+from api.timers import TIMER_QUEUE
+from workers.timers import TimerWorker
 from workers.worker import ParlourWorker
 
 JOB_MONITORING_INTERVAL = 5
@@ -31,8 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--warm-up", action="store_true", help="solve IceCream before taking jobs, so `perfect` answers at once"
     )
+    parser.add_argument("--timers", action="store_true", help="run the turn timers' scheduler and timeout jobs")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
+    if args.timers:
+        return work_timers(args.name, args.burst)
     if args.warm_up:
         warm_up()
     settings = Settings()
@@ -46,6 +55,21 @@ def main(argv: list[str] | None = None) -> int:
         maintenance_interval=settings.worker_maintenance,
     )
     worker.work(burst=args.burst, logging_level="INFO")
+    return 0
+
+
+def work_timers(name: str | None, burst: bool) -> int:
+    """Run RQ's scheduler for the timer queue and the timeout jobs it queues, until stopped."""
+    settings = Settings()
+    worker = TimerWorker(
+        [TIMER_QUEUE],
+        connection=redis.Redis.from_url(settings.redis_url),
+        serializer=JSONSerializer,
+        name=name,
+        worker_ttl=WORKER_TTL,
+        maintenance_interval=settings.worker_maintenance,
+    )
+    worker.work(burst=burst, logging_level="INFO", with_scheduler=True)
     return 0
 
 

@@ -8,16 +8,25 @@ from functools import cache
 from api.ai_turns import AiTurns
 from api.config import Settings
 from api.jobs.queue import JobQueue
+from api.record import MatchRecord
 from api.store import MatchStore
+from api.timers import TimerQueue, TurnTimers
+from engine import GameState
 
 
 @dataclass(frozen=True)
 class Context:
-    """The match store, the job queue and the AI-turn scheduler of one worker process."""
+    """The match store, the job queue, the AI-turn scheduler and the turn timers of one worker process."""
 
     store: MatchStore
     queue: JobQueue
     turns: AiTurns
+    timers: TurnTimers
+
+    def after_change(self, record: MatchRecord, state: GameState) -> None:
+        """What a stored change sets off: the turns of AI seats and the timeouts of waited-for seats."""
+        self.turns.after_change(record, state)
+        self.timers.after_change(record, state)
 
 
 @cache
@@ -26,4 +35,5 @@ def context() -> Context:
     settings = Settings()
     store = MatchStore.from_url(settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
     queue = JobQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
-    return Context(store, queue, AiTurns(store, queue))
+    timers = TurnTimers(store, TimerQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries))
+    return Context(store, queue, AiTurns(store, queue), timers)

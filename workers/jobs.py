@@ -52,7 +52,7 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
             return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}
         action = choose(state, seat, level, ai_seed(record, seat, level))
         try:
-            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.turns.after_change)
+            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.after_change)
         except StaleVersion:
             log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
             record = ctx.store.load(match_id)
@@ -80,7 +80,7 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
         if not apply:
             return answer
         try:
-            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.turns.after_change)
+            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.after_change)
         except StaleVersion:
             record = ctx.store.load(match_id)
             continue

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.record import STATUSES
+from api.timers import MAX_SECONDS, MIN_SECONDS
 
 MAX_SEATS = 8
 
@@ -42,6 +43,12 @@ class SeatSpecSchema(Schema):
             raise ValidationError("only an AI seat has a level", "level")
 
 
+class TurnTimerSchema(Schema):
+    """`turn_timer` when creating a match: the seconds each seat the game waits for has to act."""
+
+    seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=MIN_SECONDS, max=MAX_SECONDS))
+
+
 class CreateMatchSchema(Schema):
     """POST /v1/matches."""
 
@@ -57,6 +64,7 @@ class CreateMatchSchema(Schema):
     seats = fields.List(
         fields.Nested(SeatSpecSchema), load_default=None, validate=validate.Length(min=1, max=MAX_SEATS)
     )
+    turn_timer = fields.Nested(TurnTimerSchema, load_default=None, allow_none=True)
 
     @validates_schema
     def seats_match_players(self, data: dict[str, Any], **kwargs: Any) -> None:

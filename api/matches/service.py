@@ -14,6 +14,7 @@ from ai.levels import Level, level_named, levels_for
 from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.store import CommitOutcome, Idempotent, MatchStore
+from api.timers import deadlines_json, next_deadlines
 from api.tokens import SeatToken, matches_hash, new_token, token_hash
 from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, all_games, get_game
 
@@ -74,7 +75,9 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
         state=state.to_json(),
         seats=seats,
         status=WAITING if open_seats else ACTIVE,
+        turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
     )
+    record.deadlines = next_deadlines(None, record, state, None)
     store.create(record)
     return record, state, tokens
 
@@ -108,6 +111,8 @@ def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | N
         seats[chosen] = SeatRecord(chosen, token_hash(token), name)
         joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
         joined.status = ACTIVE if not joined.open_seats() else WAITING
+        if joined.turn_seconds is not None:
+            joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
         outcome = store.commit(joined, record.version, previous_status=record.status)
         if outcome.kind == "ok":
             return joined, token
@@ -203,6 +208,8 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         **identity_json(record),
         "to_act": list(state.acting_seats()) if record.status == ACTIVE else [],
         "waiting_for": list(state.waiting_for()) if record.status == ACTIVE else [],
+        "turn_timer": {"seconds": record.turn_seconds} if record.turn_seconds is not None else None,
+        "deadlines": deadlines_json(record),
         "result": result.to_json() if result else None,
         "viewer": viewer,
         "view": state.view(viewer),
@@ -296,11 +303,13 @@ def apply_action(
     expected_version: int | None,
     idempotency_key: str | None,
     on_commit: OnCommit | None = None,
+    timeout: bool = False,
 ) -> dict[str, Any]:
     """Check and apply one action with compare-and-set; the seat's view of the new version.
 
     Without `expected_version` the action applies to whatever version is current: on a lost
     compare-and-set the server reads the match again and re-checks the action, a few times.
+    `timeout` marks the server's default action for a seat whose turn timer ran out (in the log).
     """
     fingerprint = request_fingerprint(action, expected_version)
     if idempotency_key:
@@ -308,7 +317,7 @@ def apply_action(
         if prior is not None:
             return prior
     for _ in range(UNPINNED_ATTEMPTS):
-        attempt = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint)
+        attempt = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint, timeout)
         outcome = attempt.outcome
         if outcome.kind == "ok":
             if on_commit is not None:
@@ -342,6 +351,7 @@ def commit_action(
     expected_version: int | None,
     idempotency_key: str | None,
     fingerprint: str,
+    timeout: bool = False,
 ) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
@@ -354,8 +364,11 @@ def commit_action(
     play_checked(state, seat, action)
     after = replace(record, version=record.version + 1, state=state.to_json(), updated_at=now_iso())
     after.status = FINISHED if state.is_over() else ACTIVE
+    after.deadlines = next_deadlines(record, after, state, seat)
     body = match_json(after, state, seat)
-    entry = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
+    entry: dict[str, Any] = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
+    if timeout:
+        entry["timeout"] = True
     answer = None
     if idempotency_key:
         answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))

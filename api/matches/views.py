@@ -22,7 +22,10 @@ from api.matches.schemas import (
     ListQuerySchema,
     SeatQuerySchema,
 )
+from api.record import MatchRecord
 from api.store import Cursor, MatchStore
+from api.timers import TurnTimers
+from engine import GameState
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
@@ -36,6 +39,17 @@ def store() -> MatchStore:
 def ai_turns() -> AiTurns:
     """The app's scheduler of AI seats' turns."""
     return current_app.extensions["parlour.ai_turns"]  # type: ignore[no-any-return]
+
+
+def turn_timers() -> TurnTimers:
+    """The app's scheduler of turn timeouts."""
+    return current_app.extensions["parlour.timers"]  # type: ignore[no-any-return]
+
+
+def after_change(record: MatchRecord, state: GameState) -> None:
+    """What a stored change sets off: the turns of AI seats and the timeouts of waited-for seats."""
+    ai_turns().after_change(record, state)
+    turn_timers().after_change(record, state)
 
 
 def job_queue() -> JobQueue:
@@ -62,7 +76,7 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
     record, state, tokens = service.create_match(store(), load(CreateMatchSchema(), json_body()))
-    ai_turns().after_change(record, state)
+    after_change(record, state)
     location = url_for("matches.get_match", match_id=record.id)
     return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
 
@@ -130,7 +144,7 @@ def post_action(match_id: str) -> Response:
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
     answer = service.apply_action(
-        store(), record, seat, body["action"], body["expected_version"], key, on_commit=ai_turns().after_change
+        store(), record, seat, body["action"], body["expected_version"], key, on_commit=after_change
     )
     response = jsonify(answer)
     response.headers["ETag"] = f'"{answer["version"]}"'
@@ -143,7 +157,7 @@ def join_match(match_id: str) -> tuple[Response, int]:
     data = json_body() if request.get_data(cache=True).strip() else {}
     body = load(JoinSchema(), data)
     record, token = service.join_match(store(), match_id, body["seat"], body["name"])
-    ai_turns().after_change(record, service.engine_state(record))
+    after_change(record, service.engine_state(record))
     answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
     return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
 

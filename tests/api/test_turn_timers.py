@@ -1,0 +1,135 @@
+"""Turn timers in the API: the `turn_timer` option, the deadlines in match views, the timeout flag in the log.
+
+The timeouts themselves fire in the timer worker (tests/workers/test_turn_timers.py); here the
+server's part is checked without workers: what is refused, what each version's deadlines are,
+and how a timeout's action is logged.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.matches import service
+from api.timers import MAX_SECONDS, parse_iso
+from tests.api.conftest import Match, bearer, create_match
+
+
+def deadlines(client: FlaskClient, match: Match) -> dict[int, str]:
+    """The match's deadlines as the public sees them, by seat."""
+    body = client.get(match.url()).get_json()
+    return {entry["seat"]: entry["at"] for entry in body["deadlines"]}
+
+
+def act(client: FlaskClient, match: Match, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """Post one action of a seat at the current version; the answer."""
+    version = client.get(match.url()).get_json()["version"]
+    response = client.post(
+        match.url("/actions"), json={"action": action, "expected_version": version}, headers=bearer(match.tokens[seat])
+    )
+    assert response.status_code == 200, response.get_json()
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+@pytest.mark.parametrize(
+    "turn_timer",
+    [
+        {"seconds": 0},
+        {"seconds": -5},
+        {"seconds": MAX_SECONDS + 1},
+        {"seconds": "30"},
+        {"seconds": 1.5},
+        {"seconds": True},
+        {},
+        {"seconds": 30, "increment": 5},
+        30,
+        "30s",
+    ],
+)
+def test_bad_turn_timers_are_refused(client: FlaskClient, turn_timer: Any) -> None:
+    """Seconds are a whole number from 1 to a day, in an object with nothing else: 400 problem+json otherwise."""
+    response = client.post("/v1/matches", json={"game": "icecream", "players": 2, "turn_timer": turn_timer})
+    assert response.status_code == 400
+    assert response.content_type == "application/problem+json"
+    problem = response.get_json()
+    assert problem["code"] == "invalid-request"
+    assert "turn_timer" in problem["errors"]
+
+
+def test_without_a_timer_there_are_no_deadlines(client: FlaskClient, match: Match) -> None:
+    """Absent (or null) means no timer: `turn_timer` is null and `deadlines` empty."""
+    body = client.get(match.url()).get_json()
+    assert (body["turn_timer"], body["deadlines"]) == (None, [])
+    nulled = create_match(client, turn_timer=None)
+    assert client.get(nulled.url()).get_json()["turn_timer"] is None
+
+
+def test_the_seat_to_move_has_a_deadline_the_timer_from_now(client: FlaskClient) -> None:
+    """`deadlines` lists each waited-for seat with the ISO time its timer runs out."""
+    before = datetime.now(UTC)
+    match = create_match(client, turn_timer={"seconds": 30})
+    body = client.get(match.url(), headers=bearer(match.tokens[1])).get_json()
+    assert body["turn_timer"] == {"seconds": 30}
+    assert [entry["seat"] for entry in body["deadlines"]] == body["waiting_for"] == [0]
+    left = (parse_iso(body["deadlines"][0]["at"]) - before).total_seconds()
+    assert 29 <= left <= 31
+
+
+def test_a_seat_gets_a_fresh_clock_after_each_of_its_actions(client: FlaskClient) -> None:
+    """IceCream's turn 2 is two moves: seat 1's clock starts at its turn and again after its first move."""
+    match = create_match(client, turn_timer={"seconds": 60})
+    act(client, match, 0, {"type": "move", "from_cone": 0, "scoops": 1})
+    first = deadlines(client, match)
+    assert list(first) == [1]
+    act(client, match, 1, {"type": "move", "from_cone": 0, "scoops": 1})
+    second = deadlines(client, match)
+    assert list(second) == [1] and second[1] > first[1]
+    act(client, match, 1, {"type": "move", "from_cone": 0, "scoops": 1})
+    assert list(deadlines(client, match)) == [0]
+
+
+def test_a_seat_keeps_its_clock_while_another_seat_acts(client: FlaskClient) -> None:
+    """Rock'em Sock'em rounds: both seats roll; the seat that has not answered keeps the deadline it had."""
+    match = create_match(client, game="rockem_sockem", turn_timer={"seconds": 60}, seed="clocks")
+    act(client, match, 0, {"type": "flip"})
+    both = deadlines(client, match)
+    assert list(both) == [0, 1] and both[0] == both[1]
+    act(client, match, 0, {"type": "roll", "keep": []})
+    assert deadlines(client, match) == {1: both[1]}
+
+
+def test_deadlines_start_when_the_last_seat_is_taken(client: FlaskClient) -> None:
+    """A match waiting for players has no deadline; joining the last seat starts the clock."""
+    response = client.post(
+        "/v1/matches", json={"game": "icecream", "players": 2, "open_seats": [1], "turn_timer": {"seconds": 45}}
+    )
+    match_id = response.get_json()["id"]
+    assert client.get(f"/v1/matches/{match_id}").get_json()["deadlines"] == []
+    assert client.post(f"/v1/matches/{match_id}/join", json={}).status_code == 200
+    body = client.get(f"/v1/matches/{match_id}").get_json()
+    assert [entry["seat"] for entry in body["deadlines"]] == [0]
+
+
+def test_a_finished_match_has_no_deadlines(client: FlaskClient) -> None:
+    """Once over, nobody is waited for."""
+    match = create_match(client, turn_timer={"seconds": 60}, options={"turn_limit": 1})
+    answer = act(client, match, 0, {"type": "move", "from_cone": 0, "scoops": 1})
+    assert (answer["status"], answer["deadlines"]) == ("finished", [])
+
+
+def test_a_timeout_is_flagged_in_the_log(app: Flask, client: FlaskClient) -> None:
+    """The server's default action goes through the checked path and its log entry says `timeout: true`."""
+    match = create_match(client, turn_timer={"seconds": 60})
+    store = app.extensions["parlour.store"]
+    record = service.load_match(store, match.id)
+    action = service.engine_state(record).default_action(0)
+    service.apply_action(store, record, 0, action, record.version, None, timeout=True)
+    act(client, match, 1, {"type": "move", "from_cone": 1, "scoops": 1})
+    entries = client.get(match.url("/log")).get_json()["entries"]
+    assert [entry.get("timeout") for entry in entries] == [True, None]
+    assert entries[0]["action"] == {"type": "move", "from_cone": 0, "scoops": 1}
