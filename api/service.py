@@ -125,13 +125,15 @@ class Child:
 
 
 def service_children(settings: Settings) -> list[Child]:
-    """Every process the service runs besides Redis: the web server and the AI workers."""
+    """Every process the service runs besides Redis: the web server, the turn-timer worker and the AI workers."""
     web = gunicorn_command(WSGI_APP, settings.host, settings.port, settings.workers, settings.threads)
     workers = [
         Child(f"ai-worker-{n}", [sys.executable, "-m", "workers", "--warm-up"], restart=True)
         for n in range(settings.ai_workers)
     ]
-    return [Child("web", web), *workers]
+    # Always one, even with no AI workers: it runs RQ's scheduler, which fires the turn timers.
+    timers = Child("timer-worker", [sys.executable, "-m", "workers", "--timers"], restart=True)
+    return [Child("web", web), timers, *workers]
 
 
 @dataclass
