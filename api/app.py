@@ -30,7 +30,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlour.store"] = store
     app.extensions["parlour.jobs"] = queue
     app.extensions["parlour.ai_turns"] = AiTurns(store, queue)
-    timer_queue = TimerQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
+    timer_queue = TimerQueue.from_url(settings.redis_url, settings.ai_retries)
     app.extensions["parlour.timers"] = TurnTimers(store, timer_queue)
     app.extensions["parlour.changes"] = ChangeFeed(store)
     CORS(

@@ -33,6 +33,8 @@ MIN_SECONDS, MAX_SECONDS = 1, 86_400
 """Bounds of the `turn_timer` option: a second (the scheduler's precision) to a day."""
 TIMEOUT_JOB_TIMEOUT = 60
 """Seconds a timeout job may run: it reads the match, checks one action and commits it."""
+RESULT_TTL = 600
+"""Seconds a finished timeout job is kept: most find that the seat acted in time, and are not worth keeping."""
 SWEEP_GRACE = 5.0
 """Seconds a change is left to schedule its own timers before the sweep looks at it."""
 
@@ -86,12 +88,11 @@ class TimerQueue:
     """Schedules timeout jobs with RQ's scheduler."""
 
     @classmethod
-    def from_url(cls, url: str, result_ttl: int, retries: int) -> TimerQueue:
+    def from_url(cls, url: str, retries: int) -> TimerQueue:
         """A timer queue on the Redis server at `url` (RQ needs undecoded replies)."""
-        return cls(redis.Redis.from_url(url, socket_timeout=5, health_check_interval=30), result_ttl, retries)
+        return cls(redis.Redis.from_url(url, socket_timeout=5, health_check_interval=30), retries)
 
-    def __init__(self, connection: redis.Redis, result_ttl: int, retries: int) -> None:
-        self.result_ttl = result_ttl
+    def __init__(self, connection: redis.Redis, retries: int) -> None:
         self.retries = retries
         self.queue = Queue(TIMER_QUEUE, connection=connection, serializer=JSONSerializer)
 
@@ -107,8 +108,8 @@ class TimerQueue:
                 job_id=timeout_job_id(match_id, seat, deadline),
                 unique=True,
                 job_timeout=TIMEOUT_JOB_TIMEOUT,
-                result_ttl=self.result_ttl,
-                failure_ttl=self.result_ttl,
+                result_ttl=RESULT_TTL,
+                failure_ttl=RESULT_TTL,
                 retry=Retry(max=self.retries) if self.retries else None,
             )
         except DuplicateJobError:

@@ -35,5 +35,5 @@ def context() -> Context:
     settings = Settings()
     store = MatchStore.from_url(settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
     queue = JobQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
-    timers = TurnTimers(store, TimerQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries))
+    timers = TurnTimers(store, TimerQueue.from_url(settings.redis_url, settings.ai_retries))
     return Context(store, queue, AiTurns(store, queue), timers)

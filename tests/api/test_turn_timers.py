@@ -14,9 +14,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api import service as parlour_service
 from api.matches import service
 from api.timers import MAX_SECONDS, parse_iso
 from tests.api.conftest import Match, bearer, create_match
+from tests.api.openapi_support import ContractClient
 
 
 def deadlines(client: FlaskClient, match: Match) -> dict[int, str]:
@@ -133,3 +135,29 @@ def test_a_timeout_is_flagged_in_the_log(app: Flask, client: FlaskClient) -> Non
     entries = client.get(match.url("/log")).get_json()["entries"]
     assert [entry.get("timeout") for entry in entries] == [True, None]
     assert entries[0]["action"] == {"type": "move", "from_cone": 0, "scoops": 1}
+
+
+def test_the_timer_fields_match_openapi(app: Flask, client: FlaskClient) -> None:
+    """The option, the deadlines in views and the timeout flag in the log are as openapi.yaml documents them."""
+    contract = ContractClient(app, client)
+    body = {"game": "icecream", "players": 2, "turn_timer": {"seconds": 30}}
+    created = contract.post("/v1/matches", json=body, expect=201, request_valid=True).json
+    bad = {**body, "turn_timer": {"seconds": 0}}
+    contract.post("/v1/matches", json=bad, expect=400, request_valid=False)
+    match = Match(created["id"], {seat["seat"]: seat["token"] for seat in created["tokens"]}, created)
+    store = app.extensions["parlour.store"]
+    record = service.load_match(store, match.id)
+    service.apply_action(store, record, 0, service.engine_state(record).default_action(0), 0, None, timeout=True)
+    view = contract.get(match.url(), headers=bearer(match.tokens[1]), expect=200).json
+    assert [entry["seat"] for entry in view["deadlines"]] == [1]
+    assert contract.get(match.url("/log"), expect=200).json["entries"][0]["timeout"] is True
+
+
+@pytest.mark.parametrize("ai_workers", [0, 2])
+def test_the_service_always_starts_a_timer_worker(ai_workers: int) -> None:
+    """Timers fire without AI workers: `make run` starts one `python -m workers --timers` whatever their number."""
+    settings = parlour_service.Settings(ai_workers=ai_workers)
+    children = parlour_service.service_children(settings)
+    timers = [child for child in children if child.argv[-2:] == ["workers", "--timers"]]
+    assert len(timers) == 1 and timers[0].restart
+    assert len(children) == 2 + ai_workers
