@@ -30,7 +30,7 @@ from api.config import Settings
 from api.record import now_iso
 from api.timers import TIMEOUT_JOB, TIMER_QUEUE, parse_iso, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match
-from tests.workers.conftest import ROOT, START_TIMEOUT, stop, worker_names
+from tests.workers.conftest import ROOT, START_TIMEOUT, StartWorker, stop, worker_names
 
 WAIT = 30.0
 """Seconds a test waits for a timeout it expects: far beyond the scheduler's second."""
@@ -200,3 +200,16 @@ def test_a_timeout_whose_job_was_lost_is_swept(
     start_timer_worker("timers-sweep")
     first = wait_for_entries(client, match, 1)[0]  # the sweep waits out its grace (5 s), then schedules
     assert (first["seat"], first["timeout"]) == (0, True)
+
+
+def test_after_a_timeout_the_ai_seat_still_plays(
+    client: FlaskClient, start_worker: StartWorker, start_timer_worker: StartTimerWorker
+) -> None:
+    """The timeout commits through the same hook as any action, so the AI seat it hands the turn to gets its job."""
+    start_worker("ai-after-timeout")
+    start_timer_worker("timers-ai")
+    seats = [{"type": "human"}, {"type": "ai", "level": "random"}]
+    match = create_match(client, seats=seats, turn_timer={"seconds": 3})
+    first, second = wait_for_entries(client, match, 2)[:2]
+    assert (first["seat"], first.get("timeout")) == (0, True)
+    assert (second["seat"], second.get("timeout")) == (1, None)  # the AI moved well within its 3 seconds
