@@ -11,6 +11,7 @@ from api.config import Settings
 from api.errors import register_error_handlers
 from api.events import views as events
 from api.events.feed import ChangeFeed
+from api.events.stream import Renders
 from api.jobs import views as jobs
 from api.jobs.queue import JobQueue
 from api.matches import views as matches
@@ -33,6 +34,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     timer_queue = TimerQueue.from_url(settings.redis_url, settings.ai_retries)
     app.extensions["parlour.timers"] = TurnTimers(store, timer_queue)
     app.extensions["parlour.changes"] = ChangeFeed(store)
+    app.extensions["parlour.event_renders"] = Renders()
     CORS(
         app,
         origins=settings.cors_origins,

@@ -33,9 +33,13 @@ WSGI_APP = "api.wsgi:app"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
-# 2 cores: one process per core, and threads to overlap the Redis round trips of each request.
+# 2 cores: one process per core. Each serves its requests on gevent's greenlets, so an event stream
+# held open costs a socket and a little memory, not a thread (loadtests/event_streams.py measures it).
 DEFAULT_WORKERS = 2
-DEFAULT_THREADS = 4
+DEFAULT_WORKER_CLASS = "gevent"
+WORKER_CLASSES = ("gevent", "gthread")
+DEFAULT_CONNECTIONS = 4000  # per worker process: held event streams and ordinary requests together
+DEFAULT_THREADS = 4  # per worker process, with the gthread class only
 DEFAULT_AI_WORKERS = 2
 RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
 STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
@@ -54,6 +58,8 @@ class Settings:
     port: int = DEFAULT_PORT
     workers: int = DEFAULT_WORKERS
     threads: int = DEFAULT_THREADS
+    worker_class: str = DEFAULT_WORKER_CLASS
+    connections: int = DEFAULT_CONNECTIONS
     ai_workers: int = DEFAULT_AI_WORKERS
     ai_warm_up: bool = True
     redis_url: str | None = None
@@ -67,6 +73,8 @@ class Settings:
             port=env_int(env, "PORT", DEFAULT_PORT, minimum=1, maximum=65535),
             workers=env_int(env, "WEB_CONCURRENCY", DEFAULT_WORKERS, minimum=1, maximum=64),
             threads=env_int(env, "PARLOUR_THREADS", DEFAULT_THREADS, minimum=1, maximum=256),
+            worker_class=env_choice(env, "PARLOUR_WORKER_CLASS", WORKER_CLASSES, DEFAULT_WORKER_CLASS),
+            connections=env_int(env, "PARLOUR_WORKER_CONNECTIONS", DEFAULT_CONNECTIONS, minimum=1, maximum=100_000),
             ai_workers=env_int(env, "PARLOUR_AI_WORKERS", DEFAULT_AI_WORKERS, minimum=0, maximum=64),
             ai_warm_up=env_int(env, "PARLOUR_AI_WARM_UP", 1, minimum=0, maximum=1) == 1,
             redis_url=env.get("REDIS_URL") or None,
@@ -93,13 +101,32 @@ def env_int(env: Mapping[str, str], name: str, default: int, minimum: int, maxim
     return value
 
 
-def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int) -> list[str]:
-    """The gunicorn command line that serves `app` (module:object); the benchmark uses it too."""
+def env_choice(env: Mapping[str, str], name: str, choices: Sequence[str], default: str) -> str:
+    """An environment variable that must be one of `choices`, or `default` when unset."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if raw not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return raw
+
+
+def gunicorn_command(
+    app: str,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    worker_class: str = DEFAULT_WORKER_CLASS,
+    connections: int = DEFAULT_CONNECTIONS,
+) -> list[str]:
+    """The gunicorn command line that serves `app` (module:object); the benchmarks use it too."""
     return [
         sys.executable, "-m", "gunicorn",
-        "--worker-class", "gthread",
+        "--worker-class", worker_class,
         "--workers", str(workers),
         "--threads", str(threads),
+        "--worker-connections", str(connections),
         "--bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "--timeout", "30",
         "--graceful-timeout", "10",
@@ -126,7 +153,15 @@ class Child:
 
 def service_children(settings: Settings) -> list[Child]:
     """Every process the service runs besides Redis: the web server, the turn-timer worker and the AI workers."""
-    web = gunicorn_command(WSGI_APP, settings.host, settings.port, settings.workers, settings.threads)
+    web = gunicorn_command(
+        WSGI_APP,
+        settings.host,
+        settings.port,
+        settings.workers,
+        settings.threads,
+        settings.worker_class,
+        settings.connections,
+    )
     workers = [
         Child(f"ai-worker-{n}", [sys.executable, "-m", "workers", "--warm-up"], restart=True)
         for n in range(settings.ai_workers)

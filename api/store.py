@@ -46,6 +46,25 @@ return {'ok', ARGV[2]}
 """
 
 
+REDIS_POOL_SIZE = 64
+"""Redis connections a client keeps per process; under gevent thousands of requests share them."""
+REDIS_POOL_WAIT = 20
+"""Seconds a request waits for a free connection before it fails (503)."""
+
+
+def redis_client(url: str, decode_responses: bool = False) -> redis.Redis:
+    """A client on `url` whose commands wait for a free pooled connection instead of failing when all are busy."""
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_POOL_SIZE,
+        timeout=REDIS_POOL_WAIT,
+        decode_responses=decode_responses,
+        socket_timeout=5,
+        health_check_interval=30,
+    )
+    return redis.Redis(connection_pool=pool)
+
+
 CHANGES_CHANNEL = "parlour:changes"
 """The pub/sub channel every stored change is announced on (the commit script names it too)."""
 _MATCH_KEY_PREFIX = "parlour:match:{"
@@ -135,8 +154,7 @@ class MatchStore:
     @classmethod
     def from_url(cls, url: str, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> MatchStore:
         """A store on the Redis server at `url` (strings decoded as UTF-8)."""
-        client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5, health_check_interval=30)
-        return cls(client, finished_ttl, idle_ttl, idempotency_ttl)
+        return cls(redis_client(url, decode_responses=True), finished_ttl, idle_ttl, idempotency_ttl)
 
     def __init__(self, client: redis.Redis, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> None:
         self.client = client

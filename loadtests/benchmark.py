@@ -73,6 +73,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def web_command(target: Target, settings: Settings) -> list[str]:
+    """The gunicorn command of one server, with the service's settings (worker class included)."""
+    return gunicorn_command(
+        target.app,
+        HOST,
+        target.port,
+        settings.workers,
+        settings.threads,
+        settings.worker_class,
+        settings.connections,
+    )
+
+
+def describe_workers(settings: Settings) -> str:
+    """How the servers run, for the heading: `gevent, 2 workers` or `gthread, 2 workers x 4 threads`."""
+    threads = f" x {settings.threads} threads" if settings.worker_class == "gthread" else ""
+    return f"{settings.worker_class}, {settings.workers} workers{threads}"
+
+
 def wait_healthy(targets: Sequence[Target], supervisor: Supervisor, timeout: float = STARTUP_TIMEOUT) -> None:
     """Wait until every target's health path answers 200; fail if a server dies or time runs out."""
     deadline = time.monotonic() + timeout
@@ -216,7 +235,7 @@ def benchmark(args: argparse.Namespace) -> int:
     embedded: EmbeddedRedis | None = None
     server_log = (out / "servers.log").open("wb")
     supervisor = Supervisor(
-        [Child(t.name, gunicorn_command(t.app, HOST, t.port, settings.workers, settings.threads)) for t in targets],
+        [Child(t.name, web_command(t, settings)) for t in targets],
         env={},
         output=server_log,
     )
@@ -227,7 +246,7 @@ def benchmark(args: argparse.Namespace) -> int:
         supervisor.start()
         wait_healthy(targets, supervisor)
         print(
-            f"{args.game}: gunicorn gthread, {settings.workers} workers x {settings.threads} threads; "
+            f"{args.game}: gunicorn {describe_workers(settings)}; "
             f"Locust {args.users} users, spawn {args.spawn_rate}/s, {args.seconds} s; {args.runs} runs; "
             f"logs and CSV in {out}",
             flush=True,

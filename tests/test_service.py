@@ -19,7 +19,7 @@ import pytest
 import redis
 from rq import Worker
 
-from api.service import Child, ConfigError, Settings, Supervisor, describe_redis
+from api.service import Child, ConfigError, Settings, Supervisor, describe_redis, gunicorn_command
 
 PYTHON = sys.executable
 
@@ -38,7 +38,18 @@ def test_settings_read_the_environment() -> None:
     assert settings.redis_dir == Path("/srv/p/redis")
 
 
-@pytest.mark.parametrize("env", [{"PORT": "http"}, {"PORT": "70000"}, {"WEB_CONCURRENCY": "0"}])
+def test_the_web_server_runs_gevent_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).worker_class == "gevent"
+    settings = Settings.from_env({"PARLOUR_WORKER_CLASS": "gthread", "PARLOUR_WORKER_CONNECTIONS": "100"})
+    assert (settings.worker_class, settings.connections) == ("gthread", 100)
+    command = gunicorn_command("app:app", "127.0.0.1", 8000, 1, 4, "gevent", 3000)
+    assert command[command.index("--worker-class") + 1] == "gevent"
+    assert command[command.index("--worker-connections") + 1] == "3000"
+
+
+@pytest.mark.parametrize(
+    "env", [{"PORT": "http"}, {"PORT": "70000"}, {"WEB_CONCURRENCY": "0"}, {"PARLOUR_WORKER_CLASS": "eventlet"}]
+)
 def test_bad_settings_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         Settings.from_env(env)

@@ -22,25 +22,35 @@ log = logging.getLogger(__name__)
 SUBSCRIBE_TIMEOUT = 2.0  # seconds a first watch waits for the subscription before it relies on re-reads
 RECONNECT_DELAY = 1.0  # seconds between attempts to subscribe again after Redis went away
 POLL_INTERVAL = 1.0  # seconds the listener blocks on the connection before it checks for a stop
+UNKNOWN = -1  # a notice without a version (the connection was lost meanwhile): read the match again
 
 
 class Watch:
-    """One stream's or long-poll's interest in a match: set whenever the match may have changed."""
+    """One stream's or long-poll's interest in a match: woken whenever the match may have changed."""
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
         self._changed = threading.Event()
+        self._announced: int | None = None
 
-    def notify(self) -> None:
-        """Wake whoever waits on this watch."""
+    def notify(self, version: int = UNKNOWN) -> None:
+        """Wake whoever waits on this watch, with the version announced (UNKNOWN: read the match again)."""
+        previous = self._announced
+        if previous is None:
+            self._announced = version
+        else:
+            self._announced = UNKNOWN if UNKNOWN in (previous, version) else max(previous, version)
         self._changed.set()
 
-    def wait(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for a notice; True if one came. Read the match after this."""
+    def wait(self, timeout: float) -> int | None:
+        """Wait up to `timeout` seconds; None if nothing came, else the newest version announced, or UNKNOWN."""
         changed = self._changed.wait(max(0.0, timeout))
         # Cleared before the caller reads the match: a change stored after that read notifies again.
         self._changed.clear()
-        return changed
+        announced, self._announced = self._announced, None
+        if not changed:
+            return None
+        return UNKNOWN if announced is None else announced
 
 
 class ChangeFeed:
@@ -130,14 +140,14 @@ class ChangeFeed:
             elif message["type"] == "message":
                 change = self.store.change_of(message["data"])
                 if change is not None:
-                    self._wake(change[0])
+                    self._wake(*change)
 
-    def _wake(self, match_id: str) -> None:
-        """Notify every watch on one match."""
+    def _wake(self, match_id: str, version: int) -> None:
+        """Notify every watch on one match of its new version."""
         with self._lock:
             watches = list(self._watches.get(match_id, ()))
         for watch in watches:
-            watch.notify()
+            watch.notify(version)
 
     def _wake_all(self) -> None:
         """Notify every watch: each reads its match again."""

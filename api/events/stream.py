@@ -14,10 +14,13 @@ heartbeat whenever it has been quiet for `heartbeat` seconds.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
+import threading
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,21 +35,77 @@ from api.store import MatchStore
 log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 HEARTBEAT = ": heartbeat\n\n"
+RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
 
 
-def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
-    """One Server-Sent Event; the JSON is on one line (it never holds a raw newline)."""
+def sse(event: str, data: str, event_id: int | None = None) -> str:
+    """One Server-Sent Event whose data is one line of JSON text (JSON never holds a raw newline)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}event: {event}\ndata: {data}\n\n"
 
 
-def change_data(store: MatchStore, record: MatchRecord, viewer: int | None, after: int | None) -> dict[str, Any]:
-    """The data of a `match` event: the viewer's view, and the log entries after version `after`."""
+def compact(value: Any) -> str:
+    """JSON text without spaces."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A match at one version as one viewer sees it, with its whole log redacted for that viewer, as JSON."""
+
+    version: int
+    finished: bool
+    match: str
+    versions: tuple[int, ...]  # of the log entries, oldest first
+    entries: tuple[str, ...]  # the log entries' JSON
+
+    def data(self, after: int | None) -> str:
+        """The data of a `match` event for a client that has seen up to version `after` (nothing if None)."""
+        log = ",".join(self.entries[bisect.bisect_right(self.versions, after or 0) :])
+        return f'{{"version":{self.version},"match":{self.match},"log":[{log}]}}'
+
+
+def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Rendered:
+    """The viewer's view of the match, and the log as `GET .../log` shows it to that viewer."""
     match = service.match_json(record, service.engine_state(record), viewer)
     # The whole log is redacted, as /log does, since a game may hide an entry by its place in the log.
     entries = service.log_json(record, store.log(record.id), viewer)["entries"]
-    since = after or 0
-    return {"version": record.version, "match": match, "log": [e for e in entries if e["version"] > since]}
+    return Rendered(
+        record.version,
+        record.status == FINISHED,
+        compact(match),
+        tuple(entry["version"] for entry in entries),
+        tuple(compact(entry) for entry in entries),
+    )
+
+
+class Renders:
+    """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it."""
+
+    def __init__(self, size: int = RENDERS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, store: MatchStore, match_id: str, version: int | None, viewer: int | None) -> Rendered | None:
+        """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone."""
+        if version is None:
+            return None
+        key = (match_id, version, viewer)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                return kept
+        record = store.load(match_id)
+        if record is None:
+            return None
+        rendered = render(store, record, viewer)
+        with self._lock:  # a stored version never changes, so its render can be kept
+            self._kept[(match_id, rendered.version, viewer)] = rendered
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return rendered
 
 
 @dataclass
@@ -55,6 +114,7 @@ class EventStream:
 
     store: MatchStore
     feed: ChangeFeed
+    renders: Renders
     match_id: str
     viewer: int | None
     after: int | None
@@ -75,27 +135,32 @@ class EventStream:
     def _events(self, watch: Watch) -> Iterator[str]:
         """An event per change seen (a catch-up first if the client is behind), then `end`."""
         last = self.after
+        version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
         while True:
-            record = self.store.load(self.match_id)
-            if record is None:
-                yield sse("end", {"version": last, "reason": "expired"})
+            rendered = self.renders.get(self.store, self.match_id, version, self.viewer)
+            if rendered is None:
+                yield sse("end", compact({"version": last, "reason": "expired"}))
                 return
-            if last is None or record.version != last:  # newer, or a client ahead of us: resync
-                yield sse("match", change_data(self.store, record, self.viewer, last), record.version)
-                last = record.version
-            if record.status == FINISHED:
-                yield sse("end", {"version": last, "reason": "finished"})
+            if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
+                yield sse("match", rendered.data(last), rendered.version)
+                last = rendered.version
+            if rendered.finished:
+                yield sse("end", compact({"version": last, "reason": "finished"}))
                 return
-            yield from self._until_changed(watch, last)
+            version = yield from self._next_version(watch, last)
 
-    def _until_changed(self, watch: Watch, version: int) -> Iterator[str]:
-        """Heartbeats while the stored version stays `version`; returns once it differs."""
+    def _next_version(self, watch: Watch, version: int) -> Generator[str, None, int | None]:
+        """Heartbeats while the match stays at `version`; then its new version (None if it is gone)."""
         while True:
-            if not watch.wait(self.heartbeat):
+            announced = watch.wait(self.heartbeat)
+            if announced is None:
                 yield HEARTBEAT
-            # After a quiet spell too: a notice lost with a dropped connection delays an event, never loses it.
-            if self.store.version(self.match_id) != version:
-                return
+            # Without a version announced (a quiet spell, a lost connection) the store says which it is.
+            current = announced if announced is not None and announced > version else None
+            if current is None:
+                current = self.store.version(self.match_id)
+            if current != version:
+                return current
 
 
 def wait_for_change(

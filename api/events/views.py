@@ -43,7 +43,8 @@ def match_events(match_id: str) -> Response:
     header = last_event_id()
     after = header if header is not None else load_query(EventsQuerySchema())["after"]
     settings: Settings = current_app.extensions["parlour.settings"]
-    stream = EventStream(store(), change_feed(), record.id, viewer, after, settings.events_heartbeat)
+    renders = current_app.extensions["parlour.event_renders"]
+    stream = EventStream(store(), change_feed(), renders, record.id, viewer, after, settings.events_heartbeat)
     response = Response(iter(stream), mimetype=EVENT_STREAM)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once

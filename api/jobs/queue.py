@@ -17,6 +17,8 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from api.store import redis_client
+
 QUEUE_NAME = "parlour-ai"
 TURN_JOB = "workers.jobs.play_ai_turn"
 MOVE_JOB = "workers.jobs.compute_move"
@@ -59,7 +61,7 @@ class JobQueue:
     @classmethod
     def from_url(cls, url: str, result_ttl: int, retries: int) -> JobQueue:
         """A queue on the Redis server at `url` (RQ needs undecoded replies)."""
-        return cls(redis.Redis.from_url(url, socket_timeout=5, health_check_interval=30), result_ttl, retries)
+        return cls(redis_client(url), result_ttl, retries)
 
     def __init__(self, connection: redis.Redis, result_ttl: int, retries: int) -> None:
         self.connection = connection

@@ -1,0 +1,314 @@
+"""How many event streams one API process holds while actions keep their usual latency.
+
+    .venv/bin/python -m loadtests.event_streams [--streams 0,10,100,500,1000,2000] [--runs 3]
+        [--actions 200] [--matches 10] [--worker-class gevent|gthread] [--threads 4]
+
+Starts an embedded Redis and ONE gunicorn worker process of the API on a loopback port. For each
+run and each stream count N (0 first: the baseline, measured in the same run), it creates
+`--matches` Freeze Factory matches for 2, opens N public event streams spread over them (held by a
+separate asyncio process), waits until every stream has its first event, then plays `--actions`
+actions round robin over the matches from one client (legal actions, then the timed POST), so
+each action is an event for N / matches streams. It prints the POST latency's p50 and p95
+(medians over the runs), their ratio to the baseline, and how many events the streams received
+against how many they should have. Everything it starts, it stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from api.redis_server import start_embedded_redis
+from api.service import WORKER_CLASSES, Child, Supervisor, gunicorn_command
+from loadtests.benchmark import free_port
+
+HOST = "127.0.0.1"
+STARTUP_TIMEOUT = 60.0
+READY_TIMEOUT = 120.0  # seconds every stream of a step may take to get its first event
+SETTLE = 1.0  # seconds the streams get to receive the last events before they are counted
+CONNECT_CONCURRENCY = 100  # streams opened at once by the holder
+MATCHES = "/v1/matches"
+
+
+# --- the client that plays ------------------------------------------------------------------------
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """One JSON request; the decoded answer (an HTTP error raises)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{base}{path}", data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+@dataclass
+class Table:
+    """A match the player holds every seat of, and its last known state."""
+
+    id: str
+    tokens: dict[int, str]
+    state: dict[str, Any]
+
+
+def create_tables(base: str, count: int, seed: int) -> list[Table]:
+    """`count` fresh Freeze Factory matches for 2, every seat held."""
+    tables = []
+    for n in range(count):
+        created = call(base, "POST", MATCHES, {"game": "freeze_factory", "players": 2, "seed": f"ev-{seed}-{n}"})
+        tokens = {seat["seat"]: seat["token"] for seat in created["tokens"]}
+        tables.append(Table(created["id"], tokens, call(base, "GET", f"{MATCHES}/{created['id']}")))
+    return tables
+
+
+def play_one(base: str, table: Table, rng: random.Random) -> float | None:
+    """One random legal action of the seat whose turn it is; the POST's latency in seconds."""
+    if table.state["status"] != "active":
+        return None
+    seat = table.state["waiting_for"][0]
+    path = f"{MATCHES}/{table.id}"
+    legal = call(base, "GET", f"{path}/legal-actions", token=table.tokens[seat])
+    if not legal["actions"]:
+        return None
+    body = {"action": rng.choice(legal["actions"]), "expected_version": legal["version"]}
+    started = time.perf_counter()
+    table.state = call(base, "POST", f"{path}/actions", body, token=table.tokens[seat])
+    return time.perf_counter() - started
+
+
+def play(base: str, tables: list[Table], actions: int, seed: int) -> list[float]:
+    """`actions` timed actions, round robin over the tables."""
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    turn = 0
+    while len(latencies) < actions and turn < actions * 3:
+        latency = play_one(base, tables[turn % len(tables)], rng)
+        if latency is not None:
+            latencies.append(latency)
+        turn += 1
+    return latencies
+
+
+# --- the process that holds the streams -----------------------------------------------------------
+async def hold_stream(port: int, match_id: str, counts: dict[str, int], gate: asyncio.Semaphore) -> None:
+    """Open one public event stream and count its events until cancelled."""
+    async with gate:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        request = f"GET {MATCHES}/{match_id}/events HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n"
+        writer.write(request.encode())
+        status = await reader.readline()
+    if b" 200 " not in status:
+        counts["failed"] += 1
+        writer.close()
+        return
+    first = True
+    try:
+        while line := await reader.readline():
+            if line.startswith(b"event: match"):
+                counts["events"] += 1
+                if first:
+                    counts["ready"] += 1
+                    first = False
+    finally:
+        counts["closed"] += 1
+        writer.close()
+
+
+async def hold(port: int, match_ids: list[str], streams: int) -> None:
+    """Hold `streams` streams over the matches; print `ready` once each has its first event, counts at exit."""
+    counts = {"ready": 0, "events": 0, "failed": 0, "closed": 0}
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    tasks = [
+        asyncio.create_task(hold_stream(port, match_ids[n % len(match_ids)], counts, gate)) for n in range(streams)
+    ]
+    while counts["ready"] + counts["failed"] < streams:
+        await asyncio.sleep(0.05)
+    print(json.dumps({"ready": counts["ready"], "failed": counts["failed"]}), flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(counts), flush=True)
+
+
+class Holder:
+    """The stream-holding process for one step."""
+
+    def __init__(self, port: int, match_ids: list[str], streams: int) -> None:
+        argv = [sys.executable, "-m", "loadtests.event_streams", "--hold", str(port), str(streams), *match_ids]
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
+
+    def wait_ready(self) -> dict[str, int]:
+        """The holder's first line, once every stream got its first event (or failed)."""
+        assert self.process.stdout is not None
+        readable, _, _ = select.select([self.process.stdout], [], [], READY_TIMEOUT)
+        if not readable:
+            self.process.kill()
+            raise RuntimeError(f"the streams did not all get their first event within {READY_TIMEOUT:.0f} s")
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the stream holder died before its streams were ready")
+        return dict(json.loads(line))
+
+    def stop(self) -> dict[str, int]:
+        """Stop holding; the counts of the whole step."""
+        self.process.send_signal(signal.SIGTERM)
+        out, _ = self.process.communicate(timeout=60)
+        return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+# --- the measurement ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """One measurement: N streams held while the actions were played."""
+
+    streams: int
+    p50_ms: float
+    p95_ms: float
+    events: int
+    expected_events: int
+    failed: int
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of the values lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def measure(base: str, port: int, streams: int, args: argparse.Namespace, seed: int) -> Step:
+    """Hold `streams` streams over fresh matches while one client plays `args.actions` actions."""
+    tables = create_tables(base, args.matches, seed)
+    holder = Holder(port, [table.id for table in tables], streams) if streams else None
+    try:
+        ready = holder.wait_ready() if holder else {"ready": 0, "failed": 0}
+        latencies = play(base, tables, args.actions, seed)
+        time.sleep(SETTLE)
+    finally:
+        counts = holder.stop() if holder else {"events": 0, "failed": 0, "ready": 0}
+    per_table = [t.state["version"] for t in tables]
+    # Each stream gets its first event, then at most one per action on its match (coalesced if they were close).
+    expected = sum(per_table[n % len(tables)] + 1 for n in range(streams))
+    latencies_ms = [1000 * latency for latency in latencies]
+    return Step(
+        streams,
+        percentile(latencies_ms, 0.5),
+        percentile(latencies_ms, 0.95),
+        counts["events"],
+        expected,
+        ready["failed"],
+    )
+
+
+def summarize(steps: list[Step]) -> dict[int, dict[str, float]]:
+    """Medians over the runs, per stream count."""
+    table: dict[int, dict[str, float]] = {}
+    for count in sorted({step.streams for step in steps}):
+        mine = [step for step in steps if step.streams == count]
+        table[count] = {
+            "p50": statistics.median(step.p50_ms for step in mine),
+            "p95": statistics.median(step.p95_ms for step in mine),
+            "delivered": sum(step.events for step in mine) / max(1, sum(step.expected_events for step in mine)),
+            "failed": sum(step.failed for step in mine),
+        }
+    return table
+
+
+def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None:
+    """Print the figures, with ratios to the baseline (0 streams)."""
+    base = table[min(table)]
+    threads = f" x {args.threads} threads" if args.worker_class == "gthread" else ""
+    print(
+        f"\ngunicorn {args.worker_class}, 1 worker{threads}; {args.matches} Freeze Factory matches; "
+        f"{args.actions} actions per step; medians of {args.runs} runs"
+    )
+    print(f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}")
+    for count, row in table.items():
+        p50x, p95x = row["p50"] / base["p50"], row["p95"] / base["p95"]
+        delivered = f"{100 * row['delivered']:.0f}%" if count else "-"
+        print(
+            f"{count:>8} {row['p50']:>8.1f} {row['p95']:>8.1f} {p50x:>7.2f} {p95x:>7.2f} {delivered:>8} "
+            f"{int(row['failed']):>7}"
+        )
+
+
+def wait_healthy(base: str, supervisor: Supervisor) -> None:
+    """Wait for the API's health check, failing if it dies or takes too long."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if supervisor.dead_child() is not None:
+            raise RuntimeError("the API exited during startup")
+        try:
+            urllib.request.urlopen(f"{base}/v1/health", timeout=2).close()
+            return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    raise RuntimeError("the API did not become healthy")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Start Redis and the API, measure every step of every run, print the figures, stop everything."""
+    counts = sorted({0, *args.streams})
+    with tempfile.TemporaryDirectory(prefix="parlour-events-") as folder, open(args.server_log, "wb") as output:
+        redis_server = start_embedded_redis(Path(folder), persistent=False)
+        port = free_port()
+        command = gunicorn_command("api.wsgi:app", HOST, port, 1, args.threads, args.worker_class, args.connections)
+        env = {**os.environ, "REDIS_URL": redis_server.url}
+        supervisor = Supervisor([Child("api", command)], env=env, output=output)
+        try:
+            supervisor.start()
+            base = f"http://{HOST}:{port}"
+            wait_healthy(base, supervisor)
+            steps = []
+            for run_index in range(args.runs):
+                for count in counts:
+                    step = measure(base, port, count, args, seed=run_index * 1000 + count)
+                    print(f"run {run_index + 1}: {step}", file=sys.stderr, flush=True)
+                    steps.append(step)
+            report(summarize(steps), args)
+        finally:
+            supervisor.stop()
+            redis_server.stop()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--streams", type=lambda text: [int(n) for n in text.split(",")], default=[10, 100, 500, 1000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--worker-class", choices=WORKER_CLASSES, default="gevent")
+    parser.add_argument("--threads", type=int, default=4, help="threads of the gthread worker")
+    parser.add_argument("--connections", type=int, default=4000, help="gunicorn --worker-connections")
+    parser.add_argument("--server-log", default=os.devnull, help="where the API's output goes")
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    """Entry point: the benchmark, or (`--hold PORT N MATCH...`) the stream holder it starts."""
+    if len(sys.argv) > 1 and sys.argv[1] == "--hold":
+        asyncio.run(hold(int(sys.argv[2]), sys.argv[4:], int(sys.argv[3])))
+        return
+    run(parse_args())
+
+
+if __name__ == "__main__":
+    main()
