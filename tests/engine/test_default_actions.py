@@ -170,11 +170,18 @@ def test_robots_love_ice_cream_passes_wherever_the_step_allows() -> None:
 
 
 def test_robots_love_ice_cream_ends_when_every_seat_times_out() -> None:
-    """With only default actions nobody attacks, the Spinstons capture the tokens, and the game still ends."""
+    """With only default actions nobody attacks, the Spinstons capture the tokens, and the game still ends.
+
+    Nobody collects a token or Sprinkletonium, so from the 3rd planet every turn starts with the
+    catch-up draw ('Players who have zero Ice Cream tokens and zero Sprinkletonium may draw up to
+    7 cards'), which the default declines.
+    """
     state = start("robots_love_ice_cream", 3)
+    played: list[str] = []
     for _ in range(5_000):
         if state.is_over():
             break
-        play_default(state, state.waiting_for()[0])
+        played.append(play_default(state, state.waiting_for()[0])["type"])
     result = state.result()
     assert result is not None and result.to_json()["team_success"] is False
+    assert {"decline_draw_up", "keep", "end_turn"} <= set(played)
