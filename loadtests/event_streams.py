@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import select
@@ -39,7 +40,7 @@ from loadtests.benchmark import free_port
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT = 60.0
-READY_TIMEOUT = 120.0  # seconds every stream of a step may take to get its first event
+READY_TIMEOUT = 60.0  # seconds every stream of a step may take to get its first event, or the server starved
 SETTLE = 1.0  # seconds the streams get to receive the last events before they are counted
 CONNECT_CONCURRENCY = 100  # streams opened at once by the holder
 MATCHES = "/v1/matches"
@@ -155,13 +156,14 @@ class Holder:
         argv = [sys.executable, "-m", "loadtests.event_streams", "--hold", str(port), str(streams), *match_ids]
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
 
-    def wait_ready(self) -> dict[str, int]:
-        """The holder's first line, once every stream got its first event (or failed)."""
+    def wait_ready(self) -> dict[str, int] | None:
+        """The holder's first line once every stream got its first event (or failed); None if the server starved."""
         assert self.process.stdout is not None
         readable, _, _ = select.select([self.process.stdout], [], [], READY_TIMEOUT)
         if not readable:
             self.process.kill()
-            raise RuntimeError(f"the streams did not all get their first event within {READY_TIMEOUT:.0f} s")
+            self.process.wait()
+            return None
         line = self.process.stdout.readline()
         if not line:
             raise RuntimeError("the stream holder died before its streams were ready")
@@ -197,8 +199,10 @@ def measure(base: str, port: int, streams: int, args: argparse.Namespace, seed: 
     """Hold `streams` streams over fresh matches while one client plays `args.actions` actions."""
     tables = create_tables(base, args.matches, seed)
     holder = Holder(port, [table.id for table in tables], streams) if streams else None
+    ready = holder.wait_ready() if holder else {"ready": 0, "failed": 0}
+    if holder is not None and ready is None:  # the held streams took every worker: nothing else is served
+        return Step(streams, math.inf, math.inf, 0, 0, streams)
     try:
-        ready = holder.wait_ready() if holder else {"ready": 0, "failed": 0}
         latencies = play(base, tables, args.actions, seed)
         time.sleep(SETTLE)
     finally:
@@ -213,27 +217,30 @@ def measure(base: str, port: int, streams: int, args: argparse.Namespace, seed: 
         percentile(latencies_ms, 0.95),
         counts["events"],
         expected,
-        ready["failed"],
+        ready["failed"] if ready else streams,
     )
 
 
-def summarize(steps: list[Step]) -> dict[int, dict[str, float]]:
-    """Medians over the runs, per stream count."""
+def summarize(steps: list[Step], runs: int) -> dict[int, dict[str, float]]:
+    """Medians over the runs, per stream count; each ratio is to the baseline of its own run."""
+    per_run = len(steps) // runs
+    baselines = [steps[run * per_run] for run in range(runs)]  # 0 streams comes first in each run
     table: dict[int, dict[str, float]] = {}
     for count in sorted({step.streams for step in steps}):
-        mine = [step for step in steps if step.streams == count]
+        mine = [(step, baselines[index // per_run]) for index, step in enumerate(steps) if step.streams == count]
         table[count] = {
-            "p50": statistics.median(step.p50_ms for step in mine),
-            "p95": statistics.median(step.p95_ms for step in mine),
-            "delivered": sum(step.events for step in mine) / max(1, sum(step.expected_events for step in mine)),
-            "failed": sum(step.failed for step in mine),
+            "p50": statistics.median(step.p50_ms for step, _ in mine),
+            "p95": statistics.median(step.p95_ms for step, _ in mine),
+            "p50x": statistics.median(step.p50_ms / base.p50_ms for step, base in mine),
+            "p95x": statistics.median(step.p95_ms / base.p95_ms for step, base in mine),
+            "delivered": sum(step.events for step, _ in mine) / max(1, sum(step.expected_events for step, _ in mine)),
+            "failed": sum(step.failed for step, _ in mine),
         }
     return table
 
 
 def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None:
-    """Print the figures, with ratios to the baseline (0 streams)."""
-    base = table[min(table)]
+    """Print the figures: medians over the runs, and the median ratio to the same run's baseline (0 streams)."""
     threads = f" x {args.threads} threads" if args.worker_class == "gthread" else ""
     print(
         f"\ngunicorn {args.worker_class}, 1 worker{threads}; {args.matches} Freeze Factory matches; "
@@ -241,8 +248,11 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
     )
     print(f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}")
     for count, row in table.items():
-        p50x, p95x = row["p50"] / base["p50"], row["p95"] / base["p95"]
+        p50x, p95x = row["p50x"], row["p95x"]
         delivered = f"{100 * row['delivered']:.0f}%" if count else "-"
+        if math.isinf(row["p50"]):
+            print(f"{count:>8}  starved: the streams were not all served within {READY_TIMEOUT:.0f} s")
+            continue
         print(
             f"{count:>8} {row['p50']:>8.1f} {row['p95']:>8.1f} {p50x:>7.2f} {p95x:>7.2f} {delivered:>8} "
             f"{int(row['failed']):>7}"
@@ -282,7 +292,7 @@ def run(args: argparse.Namespace) -> None:
                     step = measure(base, port, count, args, seed=run_index * 1000 + count)
                     print(f"run {run_index + 1}: {step}", file=sys.stderr, flush=True)
                     steps.append(step)
-            report(summarize(steps), args)
+            report(summarize(steps, args.runs), args)
         finally:
             supervisor.stop()
             redis_server.stop()
