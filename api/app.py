@@ -7,6 +7,7 @@ from flask_cors import CORS
 
 from api import games, health
 from api.ai_turns import AiTurns
+from api.bots import views as bots
 from api.config import Settings
 from api.errors import register_error_handlers
 from api.events import views as events
@@ -17,6 +18,9 @@ from api.jobs.queue import JobQueue
 from api.matches import views as matches
 from api.store import MatchStore
 from api.timers import TimerQueue, TurnTimers
+from api.tournaments import views as tournaments
+from api.tournaments.service import Tournaments
+from api.tournaments.store import TournamentStore
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -35,6 +39,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlour.timers"] = TurnTimers(store, timer_queue)
     app.extensions["parlour.changes"] = ChangeFeed(store)
     app.extensions["parlour.event_renders"] = Renders()
+    app.extensions["parlour.tournaments"] = Tournaments(
+        TournamentStore.from_url(settings.redis_url, settings.idle_ttl), store
+    )
     CORS(
         app,
         origins=settings.cors_origins,
@@ -42,7 +49,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
         max_age=600,
     )
-    for blueprint in (health.blueprint, games.blueprint, matches.blueprint, events.blueprint, jobs.blueprint):
+    blueprints = (health, games, matches, events, jobs, tournaments, bots)
+    for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     register_error_handlers(app)
     return app

@@ -53,7 +53,8 @@ class Plan:
     games_per_pairing: int
     seed: str
     cooperative: bool = False
-    turn_timer: int | None = None
+    turn_timer: int | None = None  # seconds each seat has to act, in every match (server only)
+    parallel: int = 8  # matches the server keeps running at once
 
     def to_json(self) -> dict[str, Any]:
         """The stored form."""

@@ -53,6 +53,7 @@ def build_plan(request: dict[str, Any], bot_name: BotName | None = None) -> Plan
         seed=str(request["seed"]),
         cooperative=game.info.cooperative,
         turn_timer=request.get("turn_timer"),
+        parallel=request.get("parallel") or 8,
     )
     if plan.total_matches() > MAX_MATCHES:
         raise PlanError("entrants", f"that plans {plan.total_matches()} matches; at most {MAX_MATCHES}")

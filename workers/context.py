@@ -11,22 +11,26 @@ from api.jobs.queue import JobQueue
 from api.record import MatchRecord
 from api.store import MatchStore
 from api.timers import TimerQueue, TurnTimers
+from api.tournaments.service import Tournaments
+from api.tournaments.store import TournamentStore
 from engine import GameState
 
 
 @dataclass(frozen=True)
 class Context:
-    """The match store, the job queue, the AI-turn scheduler and the turn timers of one worker process."""
+    """The match store, job queue, AI-turn scheduler, turn timers and tournaments of one worker process."""
 
     store: MatchStore
     queue: JobQueue
     turns: AiTurns
     timers: TurnTimers
+    tournaments: Tournaments
 
     def after_change(self, record: MatchRecord, state: GameState) -> None:
-        """What a stored change sets off: the turns of AI seats and the timeouts of waited-for seats."""
+        """What a stored change sets off: AI turns, timeouts of waited-for seats, a tournament's next matches."""
         self.turns.after_change(record, state)
         self.timers.after_change(record, state)
+        self.tournaments.after_change(record, self.after_change)
 
 
 @cache
@@ -36,4 +40,5 @@ def context() -> Context:
     store = MatchStore.from_url(settings.redis_url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
     queue = JobQueue.from_url(settings.redis_url, settings.job_ttl, settings.ai_retries)
     timers = TurnTimers(store, TimerQueue.from_url(settings.redis_url, settings.ai_retries))
-    return Context(store, queue, AiTurns(store, queue), timers)
+    tournaments = Tournaments(TournamentStore.from_url(settings.redis_url, settings.idle_ttl), store)
+    return Context(store, queue, AiTurns(store, queue), timers, tournaments)

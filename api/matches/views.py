@@ -47,9 +47,10 @@ def turn_timers() -> TurnTimers:
 
 
 def after_change(record: MatchRecord, state: GameState) -> None:
-    """What a stored change sets off: the turns of AI seats and the timeouts of waited-for seats."""
+    """What a stored change sets off: AI turns, timeouts of waited-for seats, a tournament's next matches."""
     ai_turns().after_change(record, state)
     turn_timers().after_change(record, state)
+    current_app.extensions["parlour.tournaments"].after_change(record, after_change)
 
 
 def job_queue() -> JobQueue:

@@ -1,0 +1,1 @@
+"""The tournaments resource: views, schemas, service and store."""

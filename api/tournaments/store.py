@@ -1,0 +1,192 @@
+"""The tournament store: every Redis key of the tournaments, beside the match store's own.
+
+Key names (the `{id}` braces are a Redis Cluster hash tag, so a tournament's keys share one slot):
+
+* `parlour:tournament:{<id>}`          hash: `plan` (JSON), `status`, `seed_given`, `created_us`,
+  `created_at`, `finished_at`
+* `parlour:tournament:{<id>}:slots`    hash: match index -> the planned match (round, entrant per seat)
+* `parlour:tournament:{<id>}:matches`  hash: match index -> id of the match started for it (HSETNX)
+* `parlour:tournament:{<id>}:outcomes` hash: match index -> how it ended (HSETNX: recorded once)
+* `parlour:tournament:{<id>}:lock`     string: held by the process advancing the tournament
+* `parlour:tournament:{<id>}:dirty`    string: set by whoever asks for an advance
+* `parlour:tournament-of:<match id>`   string: `<tournament id> <index>` of a tournament's match
+* `parlour:tournaments`                sorted set: tournament ids by creation time, for listing
+* `parlour:running-tournaments`        set: ids of running tournaments, for the workers' sweep
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from api.store import redis_client
+from tournaments.plan import Outcome, Plan, Slot
+
+RUNNING, FINISHED = "running", "finished"
+LIST_KEY = "parlour:tournaments"
+RUNNING_KEY = "parlour:running-tournaments"
+LOCK_MS = 30_000
+"""How long an advance may hold a tournament's lock before another process may take it."""
+KEEP_FINISHED = 30 * 24 * 3600
+"""Seconds a finished tournament (plan, outcomes, ratings) is kept."""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def tournament_key(tournament_id: str, part: str = "") -> str:
+    """A key of one tournament: its hash, or one of its parts (`slots`, `matches`, `outcomes`, `lock`, `dirty`)."""
+    key = f"parlour:tournament:{{{tournament_id}}}"
+    return f"{key}:{part}" if part else key
+
+
+def membership_key(match_id: str) -> str:
+    """Which tournament (and match index) a match belongs to."""
+    return f"parlour:tournament-of:{match_id}"
+
+
+@dataclass
+class TournamentRecord:
+    """A tournament as stored: its plan, status and times, its planned matches, started matches and outcomes."""
+
+    id: str
+    plan: Plan
+    status: str
+    seed_given: bool
+    created_us: int
+    created_at: str
+    finished_at: str | None
+    slots: list[Slot]
+    matches: dict[int, str]
+    outcomes: dict[int, Outcome]
+
+
+class TournamentStore:
+    """Reads and writes tournaments in Redis; the only module that knows their key names."""
+
+    @classmethod
+    def from_url(cls, url: str, match_ttl: int) -> TournamentStore:
+        """A store on the Redis server at `url`; `match_ttl` is how long a match's membership is kept."""
+        return cls(redis_client(url, decode_responses=True), match_ttl)
+
+    def __init__(self, client: redis.Redis, match_ttl: int) -> None:
+        self.client = client
+        self.match_ttl = match_ttl
+        self._release = client.register_script(_RELEASE)
+
+    def create(self, tournament_id: str, plan: Plan, seed_given: bool, created_at: str) -> None:
+        """Store a new running tournament (no slots yet)."""
+        created_us = time.time_ns() // 1000
+        fields = {"plan": json.dumps(plan.to_json()), "status": RUNNING, "seed_given": int(seed_given)}
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(tournament_key(tournament_id), mapping={**fields, "created_us": created_us, "created_at": created_at})
+        pipe.sadd(RUNNING_KEY, tournament_id)
+        pipe.zadd(LIST_KEY, {tournament_id: created_us})
+        pipe.execute()
+
+    def load(self, tournament_id: str) -> TournamentRecord | None:
+        """The stored tournament with its slots, matches and outcomes, or None."""
+        pipe = self.client.pipeline(transaction=True)
+        for part in ("", "slots", "matches", "outcomes"):
+            pipe.hgetall(tournament_key(tournament_id, part))
+        head, slots, matches, outcomes = pipe.execute()
+        if not head:
+            return None
+        return TournamentRecord(
+            id=tournament_id,
+            plan=Plan.from_json(json.loads(head["plan"])),
+            status=head["status"],
+            seed_given=head["seed_given"] == "1",
+            created_us=int(head["created_us"]),
+            created_at=head["created_at"],
+            finished_at=head.get("finished_at"),
+            slots=sorted((Slot.from_json(json.loads(raw)) for raw in slots.values()), key=lambda slot: slot.index),
+            matches={int(index): match_id for index, match_id in matches.items()},
+            outcomes={int(index): Outcome.from_json(json.loads(raw)) for index, raw in outcomes.items()},
+        )
+
+    def add_slots(self, tournament_id: str, slots: list[Slot]) -> None:
+        """Plan more matches."""
+        if slots:
+            mapping = {str(slot.index): json.dumps(slot.to_json()) for slot in slots}
+            self.client.hset(tournament_key(tournament_id, "slots"), mapping=mapping)
+
+    def claim_slot(self, tournament_id: str, index: int, match_id: str) -> bool:
+        """Record the match started for a slot; False if the slot already has one (it is then left alone)."""
+        if not self.client.hsetnx(tournament_key(tournament_id, "matches"), str(index), match_id):
+            return False
+        self.client.set(membership_key(match_id), f"{tournament_id} {index}", ex=self.match_ttl)
+        return True
+
+    def record_outcome(self, tournament_id: str, outcome: Outcome) -> bool:
+        """Record how a match ended, once: False when it was already recorded."""
+        raw = json.dumps(outcome.to_json())
+        return bool(self.client.hsetnx(tournament_key(tournament_id, "outcomes"), str(outcome.index), raw))
+
+    def finish(self, tournament_id: str, finished_at: str) -> None:
+        """Mark the tournament finished; its keys are kept KEEP_FINISHED seconds from now."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(tournament_key(tournament_id), mapping={"status": FINISHED, "finished_at": finished_at})
+        pipe.srem(RUNNING_KEY, tournament_id)
+        for part in ("", "slots", "matches", "outcomes"):
+            pipe.expire(tournament_key(tournament_id, part), KEEP_FINISHED)
+        pipe.execute()
+
+    def tournament_of(self, match_id: str) -> str | None:
+        """The id of the tournament a match belongs to, if any."""
+        raw = self.client.get(membership_key(match_id))
+        return raw.partition(" ")[0] if raw else None
+
+    def running(self) -> list[str]:
+        """Every running tournament, for the sweep."""
+        return sorted(self.client.smembers(RUNNING_KEY))
+
+    def forget(self, tournament_id: str) -> None:
+        """Drop a tournament that expired from the listing and the sweep."""
+        self.client.srem(RUNNING_KEY, tournament_id)
+        self.client.zrem(LIST_KEY, tournament_id)
+
+    def list_ids(self, limit: int, before_us: int | None) -> list[tuple[str, int]]:
+        """Up to `limit` (id, creation time) pairs, newest first, created strictly before `before_us`."""
+        high = f"({before_us}" if before_us is not None else "+inf"
+        rows = self.client.zrevrangebyscore(LIST_KEY, high, "-inf", start=0, num=limit, withscores=True)
+        return [(member, int(score)) for member, score in rows]
+
+    def load_heads(self, tournament_ids: list[str]) -> list[dict[str, Any] | None]:
+        """The hashes (plan, status, times) of several tournaments in one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for tournament_id in tournament_ids:
+            pipe.hgetall(tournament_key(tournament_id))
+        return [head or None for head in pipe.execute()]
+
+    def ask_advance(self, tournament_id: str) -> None:
+        """Note that the tournament should be looked at (whoever holds its lock will)."""
+        self.client.set(tournament_key(tournament_id, "dirty"), 1, ex=LOCK_MS // 1000)
+
+    def take_request(self, tournament_id: str) -> bool:
+        """True (and clears it) when an advance was asked for since the last take."""
+        return self.client.getdel(tournament_key(tournament_id, "dirty")) is not None
+
+    def has_request(self, tournament_id: str) -> bool:
+        """True when an advance was asked for and nobody took it yet."""
+        return bool(self.client.exists(tournament_key(tournament_id, "dirty")))
+
+    @contextmanager
+    def locked(self, tournament_id: str) -> Iterator[bool]:
+        """Hold the tournament's lock for the block if it is free: yields whether it was taken."""
+        token = secrets.token_hex(8)
+        key = tournament_key(tournament_id, "lock")
+        taken = bool(self.client.set(key, token, nx=True, px=LOCK_MS))
+        try:
+            yield taken
+        finally:
+            if taken:
+                self._release(keys=[key], args=[token])
