@@ -8,6 +8,7 @@ draw picks which one acts first, as in `ai.strength`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from ai.levels import choose
@@ -48,8 +49,13 @@ def play_out(state: GameState, levels: list[str | None], seed: str) -> bool:
         seat = claimers[0] if claimers else order.choice(list(waiting))
         level = levels[seat]
         assert level is not None, "only AI levels play locally"
-        state.play(seat, choose(state, seat, level, f"{seed}:{seat}:{step}"))
+        state.play(seat, choose(state, seat, level, ai_seed(seed, seat, step, level)))
     return state.is_over()
+
+
+def ai_seed(match_seed: str, seat: int, version: int, level: str) -> str:
+    """A move's search seed, as the server's AI workers draw it (`workers.jobs.ai_seed`)."""
+    return hashlib.sha256(f"parlour-ai:{match_seed}:{seat}:{version}:{level}".encode()).hexdigest()
 
 
 def run(plan: Plan, progress: Progress | None = None) -> tuple[list[Slot], dict[int, Outcome]]:

@@ -1,0 +1,169 @@
+"""The `parlour` command: run a tournament on a Parlour server or in this process, and show its results.
+
+parlour tournament rockem_sockem random easy medium --local --plot ratings.png
+parlour tournament sundae_split random easy easy medium hard --players 5 --server http://127.0.0.1:8000
+parlour tournament icecream easy medium bot:BOT_ID --turn-timer 10 --server http://127.0.0.1:8000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from tqdm import tqdm
+
+from tournaments.client import ServerError, TournamentClient
+from tournaments.plan import FORMATS, ROUND_ROBIN
+from tournaments.table import render
+
+POLL_SECONDS = 0.5
+EPILOG = """\
+entrants: a built-in AI level (random, easy, medium, hard; perfect where the game has it) or
+bot:ID for a bot registered on the server (POST /v1/bots). A level may enter several times.
+
+examples:
+  parlour tournament rockem_sockem random easy medium --local --plot ratings.png
+  parlour tournament sundae_split random easy easy medium hard --players 5 --local
+  parlour tournament freeze_factory random easy --players 2 --format swiss --rounds 3 --server http://127.0.0.1:8000
+  parlour tournament icecream easy bot:3f2a... --turn-timer 10 --server http://127.0.0.1:8000
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: `parlour tournament GAME ENTRANT... (--server URL | --local) [options]`."""
+    top = argparse.ArgumentParser(prog="parlour", description="Parlour's command-line tool.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run = commands.add_parser(
+        "tournament",
+        help="run a tournament and print its standings",
+        description="Run a tournament between AI levels (and bots, on a server), with a progress bar; "
+        "print the standings, ratings and crosstable at the end.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("game", help="the game id, e.g. rockem_sockem, sundae_split, icecream, freeze_factory")
+    run.add_argument("entrants", nargs="+", metavar="ENTRANT", help="an AI level, or bot:ID (server only)")
+    where = run.add_mutually_exclusive_group(required=True)
+    where.add_argument("--server", metavar="URL", help="create the tournament on this Parlour server and follow it")
+    where.add_argument("--local", action="store_true", help="play it in this process (AI levels only, no server)")
+    run.add_argument("--players", type=int, help="players per match (default: 2, or the game's minimum)")
+    run.add_argument("--format", choices=FORMATS, default=ROUND_ROBIN, help="default: %(default)s")
+    run.add_argument("--rounds", type=int, help="Swiss rounds (default: log2 of the entrants, rounded up)")
+    run.add_argument("--games-per-pairing", type=int, help="matches per pairing, seats rotated (default: players)")
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
+    run.add_argument("--turn-timer", type=int, metavar="SECONDS", help="each seat's time to act (server only)")
+    run.add_argument("--parallel", type=int, help="matches the server runs at once (default 8)")
+    run.add_argument("--seed", help="the tournament's seed (default: a random one, printed)")
+    run.add_argument("--plot", metavar="FILE.png", help="save a plot of the ratings and their 95%% intervals")
+    run.add_argument("--json", action="store_true", help="print the whole result as JSON instead of tables")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    return top
+
+
+def option_value(text: str) -> tuple[str, Any]:
+    """`name=value` with value read as JSON when it is JSON (numbers, true/false), as text otherwise."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise SystemExit(f"parlour: --option takes NAME=VALUE, not {text!r}")
+    try:
+        return name, json.loads(raw)
+    except ValueError:
+        return name, raw
+
+
+def entrant_spec(text: str) -> dict[str, Any]:
+    """An entrant as the API takes it: `easy` -> an AI level, `bot:ID` -> a registered bot."""
+    if text.startswith("bot:"):
+        return {"type": "bot", "bot": text.removeprefix("bot:")}
+    return {"type": "ai", "level": text}
+
+
+def request_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The body of POST /v1/tournaments from the command line."""
+    request: dict[str, Any] = {
+        "game": args.game,
+        "entrants": [entrant_spec(text) for text in args.entrants],
+        "format": args.format,
+        "options": dict(option_value(text) for text in args.option),
+        "seed": args.seed if args.seed is not None else secrets.token_hex(8),
+    }
+    optional = {
+        "players": args.players,
+        "rounds": args.rounds,
+        "games_per_pairing": args.games_per_pairing,
+        "parallel": args.parallel,
+        "turn_timer": {"seconds": args.turn_timer} if args.turn_timer is not None else None,
+    }
+    return request | {key: value for key, value in optional.items() if value is not None}
+
+
+def run_local(request: dict[str, Any], quiet: bool) -> dict[str, Any]:
+    """Play the tournament in process with a progress bar; its result in the API's form."""
+    from tournaments.local import run
+    from tournaments.ratings import report
+    from tournaments.setup import build_plan
+
+    if any(spec["type"] == "bot" for spec in request["entrants"]):
+        raise SystemExit("parlour: bots play only on a server: use --server URL")
+    if "turn_timer" in request:
+        raise SystemExit("parlour: --turn-timer needs a server (local AI levels never run out of time)")
+    plan = build_plan({**request, "turn_timer": None})
+    with tqdm(total=plan.total_matches(), unit="match", disable=quiet, file=sys.stderr) as bar:
+        slots, outcomes = run(plan, lambda done, total: bar.update(done - bar.n))
+    entrants = [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)]
+    done = sum(1 for outcome in outcomes.values() if not outcome.void)
+    return {
+        "game": plan.game,
+        "players": plan.players,
+        "format": plan.format,
+        "cooperative": plan.cooperative,
+        "seed": plan.seed,
+        "entrants": entrants,
+        "progress": {"done": len(outcomes), "total": plan.total_matches(), "void": len(outcomes) - done},
+        **report(plan, slots, outcomes),
+    }
+
+
+def run_server(url: str, request: dict[str, Any], quiet: bool) -> dict[str, Any]:
+    """Create the tournament on the server and follow it to its end with a progress bar."""
+    client = TournamentClient(url)
+    body = client.create(request)
+    print(f"tournament {body['id']}: {client.base}{body['url']}", file=sys.stderr)
+    with tqdm(total=body["progress"]["total"], unit="match", disable=quiet, file=sys.stderr) as bar:
+        while True:
+            bar.update(body["progress"]["done"] - bar.n)
+            bar.set_postfix_str(f"round {body['progress']['round']}/{body['progress']['rounds']}")
+            if body["status"] == "finished":
+                return body
+            time.sleep(POLL_SECONDS)
+            body = client.get(body["id"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; 0 on success, 2 for a request the server or the plan refused."""
+    args = parser().parse_args(argv)
+    request = request_of(args)
+    try:
+        result = run_server(args.server, request, args.quiet) if args.server else run_local(request, args.quiet)
+    except ServerError as error:
+        print(f"parlour: {error}", file=sys.stderr)
+        return 2
+    except ValueError as error:  # a PlanError: the same words the server would answer with
+        print(f"parlour: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.plot:
+        from tournaments.plot import plot_ratings
+
+        plot_ratings(result, args.plot)
+        print(f"ratings plotted to {args.plot}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
