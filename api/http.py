@@ -9,7 +9,7 @@ from flask import request
 from marshmallow import Schema, ValidationError
 
 from api.errors import InvalidRequest, Unauthorized
-from api.tokens import SeatToken, parse_token
+from api.tokens import Credential, parse_credential
 
 
 def json_body() -> Any:
@@ -48,15 +48,15 @@ def load_query(schema: Schema) -> dict[str, Any]:
     return load(schema, request.args.to_dict())
 
 
-def bearer_token(required: bool) -> SeatToken | None:
-    """The seat token from `Authorization: Bearer ...`; 401 if required and missing or malformed."""
+def bearer_token(required: bool) -> Credential | None:
+    """The seat or bot token from `Authorization: Bearer ...`; 401 if required and missing or malformed."""
     header = request.headers.get("Authorization", "")
     if not header:
         if required:
             raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
         return None
     scheme, _, text = header.partition(" ")
-    token = parse_token(text.strip()) if scheme.lower() == "bearer" else None
+    token = parse_credential(text.strip()) if scheme.lower() == "bearer" else None
     if token is None:
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>' or 'Bearer <bot token>'")
     return token

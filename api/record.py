@@ -24,26 +24,36 @@ def seed_commitment(seed: str) -> str:
 
 @dataclass
 class SeatRecord:
-    """One seat: filled when a token hash is stored for it, or played by the server's AI."""
+    """One seat: filled when a token hash is stored for it, played by the server's AI, or held by a registered bot."""
 
     seat: int
     token_hash: str | None = None
     name: str | None = None
     ai_level: str | None = None
+    bot: str | None = None  # the id of the registered bot that holds the seat (it acts with its bot token)
 
     @property
     def filled(self) -> bool:
-        """True once someone holds this seat's token, or the AI plays it."""
-        return self.token_hash is not None or self.ai_level is not None
+        """True once someone holds this seat's token, the AI plays it, or a bot holds it."""
+        return self.token_hash is not None or self.ai_level is not None or self.bot is not None
 
     @property
     def kind(self) -> str:
-        """`ai` for a seat the server plays, `human` otherwise (a person or an external bot)."""
-        return "ai" if self.ai_level is not None else "human"
+        """`ai` for a seat the server plays, `bot` for a registered bot's, `human` otherwise (a seat token's)."""
+        if self.ai_level is not None:
+            return "ai"
+        return "bot" if self.bot is not None else "human"
 
     def public_json(self) -> dict[str, Any]:
         """What anyone may see of the seat (never the hash)."""
-        return {"seat": self.seat, "filled": self.filled, "name": self.name, "type": self.kind, "level": self.ai_level}
+        return {
+            "seat": self.seat,
+            "filled": self.filled,
+            "name": self.name,
+            "type": self.kind,
+            "level": self.ai_level,
+            "bot": self.bot,
+        }
 
 
 @dataclass

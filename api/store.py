@@ -11,6 +11,13 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:timed-matches`           set: ids of matches with a turn timer, swept for deadlines without a job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
+* `parlour:bot:{<id>}`              hash: a registered bot (`name`, `token_hash`, `created_at`) and its
+  counters `last_event` (the number of its newest event) and `finished` (matches it saw end)
+* `parlour:bot:{<id>}:events`       stream: the bot's events, entry id `<n>-0` for event n, capped
+* `parlour:bot:{<id>}:matches`      set: ids of the bot's matches that started and are not over
+* `parlour:bot:{<id>}:seat:<match id>:<seat>`  string: `<phase> <version>`, what the bot was told of
+  that seat (`playing` and the version of its last `your-turn`, or `over`), so each event is sent once
+* `parlour:bot-names`               hash: a bot's name folded to lower case -> its id (names are unique)
 
 Every stored change is also announced on the pub/sub channel `parlour:changes` as
 `<match key> <version>`, by the same script that writes it, so any API process can wake the
@@ -26,6 +33,7 @@ from typing import Any
 
 import redis
 
+from api.bots.record import BotEvent, BotRecord, SeatNotice
 from api.record import FINISHED, MatchRecord
 
 _COMMIT = """
@@ -163,6 +171,7 @@ class MatchStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(_COMMIT)
         self._reclaim = client.register_script(_RECLAIM)
+        self.bots = BotStore(client, finished_ttl, idle_ttl)
 
     def subscribe_changes(self) -> redis.client.PubSub:
         """A pub/sub connection subscribed to the change notices (read them with `change_of`)."""
@@ -313,3 +322,160 @@ class MatchStore:
                 pipe.zadd(index_key(game, status), {record.id: score})
                 pipe.zremrangebyscore(index_key(game, status), "-inf", oldest)
         pipe.execute()
+
+
+# --- bots ------------------------------------------------------------------------------------
+BOT_NAMES_KEY = "parlour:bot-names"
+BOT_EVENTS_KEPT = 1000
+"""Events a bot's stream keeps (about: Redis trims whole nodes); a bot away longer resyncs on reconnect."""
+
+# Tell a bot what one change means for one of its seats, each event once: `match-started` the first
+# time the seat is seen running, `your-turn` when it may act at a version newer than the last one it
+# was told, `match-over` once. Several processes may announce versions out of order; the mark keeps
+# the newest. KEYS: bot hash, matches set, seat mark, events stream. ARGV: match id, version,
+# finished (0/1), may act (0/1), the three events' data, the mark's TTL while playing and once over,
+# and the stream's cap. Answers the numbers of the events it appended.
+_ANNOUNCE = """
+local mark = redis.call('GET', KEYS[3])
+local phase, last = 'new', -1
+if mark then
+  local space = string.find(mark, ' ')
+  phase, last = string.sub(mark, 1, space - 1), tonumber(string.sub(mark, space + 1))
+end
+if phase == 'over' then return {} end
+local version = tonumber(ARGV[2])
+local sent = {}
+local function emit(event, data)
+  local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[10], n .. '-0', 'event', event, 'data', data)
+  table.insert(sent, n)
+end
+if phase == 'new' then
+  redis.call('SADD', KEYS[2], ARGV[1])
+  emit('match-started', ARGV[5])
+end
+if ARGV[3] == '1' then
+  emit('match-over', ARGV[7])
+  if redis.call('SREM', KEYS[2], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'finished', 1) end
+  redis.call('SET', KEYS[3], 'over ' .. version, 'EX', ARGV[9])
+  return sent
+end
+if ARGV[4] == '1' and version > last then
+  emit('your-turn', ARGV[6])
+  last = version
+end
+redis.call('SET', KEYS[3], 'playing ' .. last, 'EX', ARGV[8])
+return sent
+"""
+
+
+def bot_key(bot_id: str) -> str:
+    """The hash holding a bot's record and counters."""
+    return f"parlour:bot:{{{bot_id}}}"
+
+
+def bot_events_key(bot_id: str) -> str:
+    """The capped stream of a bot's events."""
+    return f"{bot_key(bot_id)}:events"
+
+
+def bot_matches_key(bot_id: str) -> str:
+    """The set of a bot's running matches."""
+    return f"{bot_key(bot_id)}:matches"
+
+
+def bot_seat_key(bot_id: str, match_id: str, seat: int) -> str:
+    """What a bot was told of one of its seats."""
+    return f"{bot_key(bot_id)}:seat:{match_id}:{seat}"
+
+
+class BotStore:
+    """Reads and writes registered bots and their event streams (`MatchStore.bots`)."""
+
+    def __init__(self, client: redis.Redis, finished_ttl: int, idle_ttl: int) -> None:
+        self.client = client
+        self.finished_ttl = finished_ttl
+        self.idle_ttl = idle_ttl
+        self._announce = client.register_script(_ANNOUNCE)
+
+    def register(self, bot: BotRecord) -> bool:
+        """Store a new bot; False (and nothing stored) if its name is taken."""
+        if not self.client.hsetnx(BOT_NAMES_KEY, bot.name.casefold(), bot.id):
+            return False
+        fields = {"name": bot.name, "token_hash": bot.token_hash, "created_at": bot.created_at}
+        self.client.hset(bot_key(bot.id), mapping={**fields, "last_event": 0, "finished": 0})
+        return True
+
+    def load(self, bot_id: str) -> BotRecord | None:
+        """The stored bot, or None if there is none."""
+        raw = self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at"])
+        if raw[0] is None:
+            return None
+        return BotRecord(bot_id, raw[0], raw[1], raw[2])
+
+    def counts(self, bot_id: str) -> tuple[int, int]:
+        """How many of the bot's matches are running, and how many it saw finish."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.scard(bot_matches_key(bot_id))
+        pipe.hget(bot_key(bot_id), "finished")
+        playing, finished = pipe.execute()
+        return int(playing), int(finished or 0)
+
+    def matches(self, bot_id: str) -> list[str]:
+        """Ids of the bot's running matches (as far as it was told)."""
+        return sorted(self.client.smembers(bot_matches_key(bot_id)))
+
+    def forget_match(self, bot_id: str, match_id: str) -> None:
+        """Drop a match that expired before the bot was told it ended."""
+        self.client.srem(bot_matches_key(bot_id), match_id)
+
+    def announce(self, notice: SeatNotice) -> list[int]:
+        """Append the events this change means for one bot seat, each at most once; their numbers."""
+        keys = [
+            bot_key(notice.bot_id),
+            bot_matches_key(notice.bot_id),
+            bot_seat_key(notice.bot_id, notice.match_id, notice.seat),
+            bot_events_key(notice.bot_id),
+        ]
+        args = [
+            notice.match_id,
+            notice.version,
+            int(notice.finished),
+            int(notice.may_act),
+            notice.started,
+            notice.your_turn,
+            notice.over,
+            self.idle_ttl,
+            self.finished_ttl,
+            BOT_EVENTS_KEPT,
+        ]
+        return [int(n) for n in self._announce(keys=keys, args=args)]
+
+    def events_after(self, bot_id: str, after: int, count: int = 100, block: float | None = None) -> list[BotEvent]:
+        """The bot's kept events numbered above `after`, oldest first; waits up to `block` seconds for one.
+
+        A blocking read holds its connection meanwhile: give it a client of its own (`listener`).
+        """
+        key = bot_events_key(bot_id)
+        if block is None:
+            rows = self.client.xrange(key, f"({after}-0", "+", count=count)
+        else:
+            answer = self.client.xread({key: f"{after}-0"}, count=count, block=max(1, int(block * 1000)))
+            rows = answer[0][1] if answer else []
+        return [bot_event(entry_id, fields) for entry_id, fields in rows]
+
+    def listener(self, timeout: float) -> BotStore:
+        """The same store on a connection of its own, for blocking reads of up to `timeout` seconds."""
+        pool = self.client.connection_pool
+        kwargs = {**pool.connection_kwargs, "socket_timeout": timeout + 5}
+        own = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **kwargs)
+        return BotStore(redis.Redis(connection_pool=own), self.finished_ttl, self.idle_ttl)
+
+    def close(self) -> None:
+        """Close this store's connections (a `listener`'s, once its stream ends)."""
+        self.client.connection_pool.disconnect()
+
+
+def bot_event(entry_id: str, fields: dict[str, str]) -> BotEvent:
+    """A stream entry (`<n>-0`, event and data) as a bot event."""
+    return BotEvent(int(entry_id.split("-")[0]), fields["event"], fields["data"])

@@ -1,4 +1,9 @@
-"""Seat tokens: `<match id>.<seat>.<secret>`, shown once, stored only as a SHA-256 hash."""
+"""Bearer tokens, shown once and stored only as a SHA-256 hash.
+
+A seat token `<match id>.<seat>.<secret>` acts for one seat of one match; a bot token
+`bot.<bot id>.<secret>` acts for every seat its bot holds. Match and bot ids never contain a dot,
+and a match id is never `bot`, so the two forms cannot be confused.
+"""
 
 from __future__ import annotations
 
@@ -43,3 +48,46 @@ def parse_token(text: str) -> SeatToken | None:
     if len(parts) != 3 or not parts[1].isdigit() or len(parts[1]) > 2 or not parts[0] or not parts[2]:
         return None
     return SeatToken(parts[0], int(parts[1]), parts[2])
+
+
+BOT_TOKEN_PREFIX = "bot"
+
+
+@dataclass(frozen=True)
+class BotToken:
+    """A parsed bot token; it names its bot but proves nothing until checked."""
+
+    bot_id: str
+    secret: str
+
+    @property
+    def text(self) -> str:
+        """The token as the bot sends it."""
+        return f"{BOT_TOKEN_PREFIX}.{self.bot_id}.{self.secret}"
+
+
+Credential = SeatToken | BotToken
+"""What a bearer token may be: a seat's or a bot's."""
+
+
+def new_bot_token(bot_id: str) -> BotToken:
+    """A fresh random token for a bot."""
+    return BotToken(bot_id, secrets.token_urlsafe(32))
+
+
+def bot_token_hash(token: BotToken) -> str:
+    """What the store keeps instead of the bot token."""
+    return hashlib.sha256(token.text.encode()).hexdigest()
+
+
+def bot_matches_hash(token: BotToken, stored_hash: str | None) -> bool:
+    """True when the bot token is the one whose hash was stored (constant-time compare)."""
+    return stored_hash is not None and hmac.compare_digest(bot_token_hash(token), stored_hash)
+
+
+def parse_credential(text: str) -> Credential | None:
+    """Parse a bearer token as a bot token or a seat token, or None if it is neither."""
+    parts = text.split(".")
+    if len(parts) == 3 and parts[0] == BOT_TOKEN_PREFIX:
+        return BotToken(parts[1], parts[2]) if parts[1] and parts[2] else None
+    return parse_token(text)

@@ -24,7 +24,7 @@ class SeedField(fields.Field):
         return text
 
 
-SEAT_TYPES = ("human", "open", "ai")
+SEAT_TYPES = ("human", "open", "ai", "bot")
 
 
 class SeatSpecSchema(Schema):
@@ -33,6 +33,7 @@ class SeatSpecSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf(SEAT_TYPES))
     level = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32))
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
 
     @validates_schema
     def level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -41,6 +42,16 @@ class SeatSpecSchema(Schema):
             raise ValidationError("an AI seat needs a level", "level")
         if data["type"] != "ai" and data["level"] is not None:
             raise ValidationError("only an AI seat has a level", "level")
+
+    @validates_schema
+    def bot_only_for_bot_seats(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """A bot seat names its registered bot and shows that bot's name; other seats name no bot."""
+        if data["type"] == "bot" and data["bot"] is None:
+            raise ValidationError("a bot seat needs the id of a registered bot", "bot")
+        if data["type"] == "bot" and data["name"] is not None:
+            raise ValidationError("a bot seat shows its bot's registered name", "name")
+        if data["type"] != "bot" and data["bot"] is not None:
+            raise ValidationError("only a bot seat names a bot", "bot")
 
 
 class TurnTimerSchema(Schema):

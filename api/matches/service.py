@@ -10,12 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import redis
+
 from ai.levels import Level, level_named, levels_for
+from api.bots import service as bots
+from api.bots.record import BotRecord
 from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.timers import deadlines_json, next_deadlines
-from api.tokens import SeatToken, matches_hash, new_token, token_hash
+from api.tokens import BotToken, Credential, SeatToken, matches_hash, new_token, token_hash
 from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, all_games, get_game
 
 log = logging.getLogger(__name__)
@@ -52,7 +56,7 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
     """Start a match; every human seat gets a token, returned once; AI seats are played by workers."""
     game = game_or_400(request["game"])
     players = request["players"]
-    seats, humans = seats_requested(game, players, request)
+    seats, humans = seats_requested(game, players, request, bots.bot_seats_of(store, request["seats"] or []))
     open_seats = [seat.seat for seat in seats if not seat.filled and seat.seat not in humans]
     if request["seed"] is not None and open_seats and game.info.chance:
         # Whoever picks the seed can foresee every shuffle and roll; strangers who join must not face that.
@@ -79,11 +83,14 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
     )
     record.deadlines = next_deadlines(None, record, state, None)
     store.create(record)
+    tell_bots(store, record, state)
     return record, state, tokens
 
 
-def seats_requested(game: Game, players: int, request: dict[str, Any]) -> tuple[list[SeatRecord], list[int]]:
-    """The seats as asked (`seats`: human, open or AI at a level; else `open_seats`) and the human ones."""
+def seats_requested(
+    game: Game, players: int, request: dict[str, Any], bot_seats: dict[int, BotRecord] | None = None
+) -> tuple[list[SeatRecord], list[int]]:
+    """The seats as asked (`seats`: human, open, AI at a level or a bot; else `open_seats`) and the human ones."""
     if request["seats"] is None:
         open_seats = set(request["open_seats"])
         if any(seat >= players for seat in open_seats):
@@ -95,6 +102,10 @@ def seats_requested(game: Game, players: int, request: dict[str, Any]) -> tuple[
     for seat, spec in enumerate(request["seats"]):
         if spec["type"] == "ai":
             ai_level_or_400(game.info.id, spec["level"], seat)
+        if spec["type"] == "bot":
+            bot = (bot_seats or {})[seat]
+            seats.append(SeatRecord(seat, None, bot.name, None, bot.id))
+            continue
         seats.append(SeatRecord(seat, None, spec["name"], spec["level"] if spec["type"] == "ai" else None))
         if spec["type"] == "human":
             humans.append(seat)
@@ -115,6 +126,7 @@ def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | N
             joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
         outcome = store.commit(joined, record.version, previous_status=record.status)
         if outcome.kind == "ok":
+            tell_bots(store, joined, engine_state(joined))
             return joined, token
         if outcome.kind == "missing":
             raise NotFound(f"no match {match_id!r} (it may have expired)")
@@ -160,12 +172,17 @@ def check_may_act(record: MatchRecord, state: GameState, seat: int) -> None:
 
 
 # --- who is asking ---------------------------------------------------------------------------
-def authenticate(store: MatchStore, record: MatchRecord, token: SeatToken | None, seat: int | None) -> int | None:
-    """The seat the token holds in this match; 401 for a bad token, 403 for another match or seat."""
+def authenticate(store: MatchStore, record: MatchRecord, token: Credential | None, seat: int | None) -> int | None:
+    """The seat the token acts for in this match; 401 for a bad token, 403 for another match or seat.
+
+    A seat token acts for its one seat; a bot token for the seat named (or the only one) its bot holds.
+    """
     if token is None:
         if seat is not None:
             raise Unauthorized(f"seat {seat}'s view needs that seat's token")
         return None
+    if isinstance(token, BotToken):
+        return bots.bot_seat(store, record, token, seat)
     if token.match_id != record.id:
         other = store.load(token.match_id) if len(token.match_id) <= 64 else None
         if other and token.seat < len(other.seats) and matches_hash(token, other.seats[token.seat].token_hash):
@@ -271,6 +288,22 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
     }
 
 
+def tell_bots(store: MatchStore, record: MatchRecord, state: GameState) -> None:
+    """Tell the bots holding seats what a stored change means for them: started, your turn, over (each once).
+
+    A failure is logged, not raised: the change is stored, and a bot's stream tells it again when it reconnects.
+    """
+    if record.status == WAITING or all(seat.bot is None for seat in record.seats):
+        return
+    acting = {seat.seat for seat in record.seats if seat.bot is not None and seat_may_act(record, state, seat.seat)}
+    result = state.result() if record.status == FINISHED else None
+    try:
+        for notice in bots.seat_notices(record, acting, result.to_json() if result else None):
+            store.bots.announce(notice)
+    except redis.RedisError as error:
+        log.warning("match %s: the bots were not told of version %d: %s", record.id, record.version, error)
+
+
 # --- acting ----------------------------------------------------------------------------------
 def request_fingerprint(action: dict[str, Any], expected_version: int | None) -> str:
     """A hash of what was asked, to tell a true retry from a reused Idempotency-Key."""
@@ -320,6 +353,7 @@ def apply_action(
         attempt = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint, timeout)
         outcome = attempt.outcome
         if outcome.kind == "ok":
+            tell_bots(store, attempt.record, attempt.state)
             if on_commit is not None:
                 on_commit(attempt.record, attempt.state)
             return attempt.body

@@ -1,0 +1,1 @@
+"""External bots: registered players that act for their seats with their own token."""

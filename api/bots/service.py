@@ -1,0 +1,136 @@
+"""What the bots endpoints do, between HTTP and the store: registration, bot tokens, bot seats."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from api.bots.record import BotRecord, SeatNotice
+from api.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
+from api.record import FINISHED, MatchRecord, now_iso
+from api.store import MatchStore
+from api.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
+
+MAX_BOT_ID = 64
+
+
+def register_bot(store: MatchStore, name: str) -> tuple[BotRecord, BotToken]:
+    """Register a bot under a unique name; its token is returned this once and stored only as a hash."""
+    bot_id = secrets.token_urlsafe(9)
+    token = new_bot_token(bot_id)
+    bot = BotRecord(bot_id, name, bot_token_hash(token), now_iso())
+    if not store.bots.register(bot):
+        raise Conflict("name-taken", f"a bot named {name!r} is registered already; bot names are unique")
+    return bot, token
+
+
+def load_bot(store: MatchStore, bot_id: str) -> BotRecord:
+    """The registered bot, or a 404."""
+    bot = store.bots.load(bot_id) if len(bot_id) <= MAX_BOT_ID else None
+    if bot is None:
+        raise NotFound(f"no bot {bot_id!r}")
+    return bot
+
+
+def bot_json(store: MatchStore, bot: BotRecord) -> dict[str, Any]:
+    """A bot's public profile."""
+    playing, finished = store.bots.counts(bot.id)
+    return {
+        "id": bot.id,
+        "name": bot.name,
+        "created_at": bot.created_at,
+        "matches_playing": playing,
+        "matches_finished": finished,
+    }
+
+
+def registered_json(store: MatchStore, bot: BotRecord, token: BotToken) -> dict[str, Any]:
+    """The answer to a registration: the profile and the token, shown this once."""
+    return {**bot_json(store, bot), "token": token.text}
+
+
+def check_bot_token(store: MatchStore, token: BotToken) -> BotRecord:
+    """The bot the token belongs to; a 401 if it is not a valid bot token."""
+    bot = store.bots.load(token.bot_id) if len(token.bot_id) <= MAX_BOT_ID else None
+    if bot is None or not bot_matches_hash(token, bot.token_hash):
+        raise Unauthorized("the bot token is not valid")
+    return bot
+
+
+def bot_itself(store: MatchStore, bot: BotRecord, token: BotToken | None) -> None:
+    """Check that the token is this bot's own: 401 without a valid bot token, 403 for another bot's."""
+    if token is None:
+        raise Unauthorized(f"this endpoint needs bot {bot.id}'s token: Authorization: Bearer bot.{bot.id}.<secret>")
+    holder = check_bot_token(store, token)
+    if holder.id != bot.id:
+        raise Forbidden(f"this token is bot {holder.id}'s, not bot {bot.id}'s")
+
+
+def bot_seat(store: MatchStore, record: MatchRecord, token: BotToken, seat: int | None) -> int:
+    """The seat the bot token acts for in this match: `seat` if the bot holds it, or its only seat.
+
+    401 for a bad bot token, 403 for a match or seat the bot does not hold, 400 when the bot holds
+    several seats of the match and the request names none.
+    """
+    bot = check_bot_token(store, token)
+    held = [s.seat for s in record.seats if s.bot == bot.id]
+    if not held:
+        raise Forbidden(f"bot {bot.id} holds no seat in match {record.id}; a bot token acts only for its own seats")
+    if seat is None:
+        if len(held) > 1:
+            raise InvalidRequest(
+                f"bot {bot.id} holds seats {held} of this match: name one with ?seat=N",
+                errors={"seat": [f"one of {held}"]},
+            )
+        return held[0]
+    if seat not in held:
+        raise Forbidden(f"bot {bot.id} does not hold seat {seat} of this match; its seats: {held}")
+    return seat
+
+
+def bot_seats_of(store: MatchStore, specs: list[dict[str, Any]]) -> dict[int, BotRecord]:
+    """The registered bot of every `bot` seat asked for; a 400 naming the seat of an unknown one."""
+    bots = {}
+    for seat, spec in enumerate(specs):
+        if spec["type"] != "bot":
+            continue
+        bot = store.bots.load(spec["bot"]) if len(spec["bot"]) <= MAX_BOT_ID else None
+        if bot is None:
+            raise InvalidRequest(
+                f"seat {seat}: no bot {spec['bot']!r} is registered",
+                errors={"seats": {str(seat): {"bot": ["no such bot"]}}},
+            )
+        bots[seat] = bot
+    return bots
+
+
+def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] | None) -> list[SeatNotice]:
+    """What the change to `record` means for each bot seat (`acting`: the seats that may act now)."""
+    notices = []
+    for seat in record.seats:
+        if seat.bot is None:
+            continue
+        where = {"match": record.id, "seat": seat.seat}
+        started = {**where, "game": record.game, "players": record.players, "version": record.version}
+        turn = {**where, "version": record.version, "deadline": record.deadlines.get(str(seat.seat))}
+        over = {**where, "version": record.version, "result": result}
+        notices.append(
+            SeatNotice(
+                seat.bot,
+                record.id,
+                seat.seat,
+                record.version,
+                record.status == FINISHED,
+                seat.seat in acting,
+                compact(started),
+                compact(turn),
+                compact(over),
+            )
+        )
+    return notices
+
+
+def compact(value: Any) -> str:
+    """JSON text without spaces."""
+    return json.dumps(value, separators=(",", ":"))
