@@ -143,7 +143,8 @@ def crosstable(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome
     blank = {"wins": 0, "draws": 0, "losses": 0, "matches": 0, "successes": 0}
     cells = [[dict(blank) for _ in range(size)] for _ in range(size)]
     for slot, outcome in finished(slots, outcomes):
-        places = [place_of(outcome.ranking, seat)[0] if outcome.ranking else 0.0 for seat in range(len(slot.seats))]
+        competitive = outcome.team_success is None
+        places = [place_of(outcome.ranking, seat)[0] if competitive else 0.0 for seat in range(len(slot.seats))]
         for seat, entrant in enumerate(slot.seats):
             for other_seat, other in enumerate(slot.seats):
                 if other_seat == seat:
