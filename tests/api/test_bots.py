@@ -1,0 +1,320 @@
+"""External bots: registration, bot seats, what a bot token may do, and the bot's own event stream."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.config import Settings
+from tests.api.conftest import Match, bearer, create_match
+from tests.api.test_events import Stream
+from tests.api.test_openapi import WINNING_LINE
+
+HEARTBEAT = 0.2
+MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
+
+
+@pytest.fixture
+def settings(redis_url: str) -> Settings:
+    """Settings pointing at the test Redis, with a heartbeat short enough for tests."""
+    return Settings(redis_url=redis_url, cors_origins=["https://front.example"], events_heartbeat=HEARTBEAT)
+
+
+@pytest.fixture
+def app(settings: Settings) -> Iterator[Flask]:
+    """The API app; its change listener is stopped afterwards."""
+    app = create_app(settings)
+    app.testing = True
+    yield app
+    app.extensions["parlour.changes"].stop()
+
+
+def register(client: FlaskClient, name: str = "rando") -> dict[str, Any]:
+    """POST /v1/bots; the answer (id, name, token...)."""
+    response = client.post("/v1/bots", json={"name": name})
+    assert response.status_code == 201, response.get_json()
+    return dict(response.get_json())
+
+
+def bot_match(client: FlaskClient, bot: dict[str, Any], seat: int = 0, **request: Any) -> Match:
+    """An IceCream match for 2 with the bot in `seat` and the other seat human (its token in `tokens`)."""
+    seats: list[dict[str, Any]] = [{"type": "human"}, {"type": "human"}]
+    seats[seat] = {"type": "bot", "bot": bot["id"]}
+    return create_match(client, seats=seats, **{"seed": "s", **request})
+
+
+def act(client: FlaskClient, match: Match, token: str, version: int, action: dict[str, Any] | None = None) -> Any:
+    """POST an action with `token`; the response."""
+    body = {"action": action or MOVE, "expected_version": version}
+    return client.post(match.url("/actions"), json=body, headers=bearer(token))
+
+
+def play_line(client: FlaskClient, match: Match, bot_token: str, bot_seat: int, start: int, end: int) -> None:
+    """Play WINNING_LINE's moves `start` to `end` (exclusive), the bot's seat with the bot token."""
+    for version in range(start, end):
+        seat, action = WINNING_LINE[version]
+        token = bot_token if seat == bot_seat else match.tokens[seat]
+        answer = act(client, match, token, version, action)
+        assert answer.status_code == 200, answer.get_json()
+
+
+def follow_bot(client: FlaskClient, bot: dict[str, Any], **headers: str) -> Stream:
+    """Open the bot's event stream with its token."""
+    response = client.get(f"/v1/bots/{bot['id']}/events", headers={**bearer(bot["token"]), **headers}, buffered=False)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "text/event-stream"
+    return Stream(response)
+
+
+def names(stream: Stream, count: int) -> list[tuple[int | None, str]]:
+    """The ids and names of the stream's next `count` events."""
+    events = [stream.next() for _ in range(count)]
+    return [(event.id, event.name) for event in events if event is not None]
+
+
+# --- registration ----------------------------------------------------------------------------------
+def test_registration_shows_the_token_once_and_stores_only_its_hash(client: FlaskClient, redis_url: str) -> None:
+    response = client.post("/v1/bots", json={"name": "Rando 2.0"})
+    assert response.status_code == 201 and response.headers["Cache-Control"] == "no-store"
+    body = response.get_json()
+    assert response.headers["Location"] == f"/v1/bots/{body['id']}"
+    assert body["token"].startswith(f"bot.{body['id']}.") and body["name"] == "Rando 2.0"
+    profile = client.get(f"/v1/bots/{body['id']}").get_json()
+    assert profile == {k: v for k, v in body.items() if k != "token"}
+    assert profile["matches_playing"] == 0 and profile["matches_finished"] == 0
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    stored = [json.dumps(raw.hgetall(key)) for key in raw.scan_iter("parlour:bot*") if raw.type(key) == "hash"]
+    assert not any(body["token"] in text for text in stored)
+    assert raw.hget(f"parlour:bot:{{{body['id']}}}", "token_hash") == hashlib.sha256(body["token"].encode()).hexdigest()
+
+
+def test_names_are_unique_whatever_their_case(client: FlaskClient) -> None:
+    register(client, "Rando")
+    again = client.post("/v1/bots", json={"name": "rANDO"})
+    assert again.status_code == 409 and again.get_json()["code"] == "name-taken"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"name": ""}, {"name": " lead"}, {"name": "x" * 41}, {"name": "a/b"}, {"name": 7}, {"name": "a", "x": 1}],
+)
+def test_bad_registrations_are_400(client: FlaskClient, body: dict[str, Any]) -> None:
+    response = client.post("/v1/bots", json=body)
+    assert response.status_code == 400 and response.get_json()["code"] == "invalid-request"
+
+
+def test_an_unknown_bot_is_404(client: FlaskClient) -> None:
+    assert client.get("/v1/bots/no-such-bot").status_code == 404
+    assert client.get("/v1/bots/no-such-bot/events", headers=bearer("bot.no-such-bot.x")).status_code == 404
+
+
+# --- bot seats -------------------------------------------------------------------------------------
+def test_a_bot_seat_shows_the_bot_and_gets_no_seat_token(client: FlaskClient) -> None:
+    bot = register(client)
+    match = bot_match(client, bot, seat=1)
+    assert list(match.tokens) == [0] and match.body["status"] == "active"
+    seats = client.get(match.url()).get_json()["seats"]
+    assert seats[1] == {"seat": 1, "filled": True, "name": "rando", "type": "bot", "level": None, "bot": bot["id"]}
+    assert seats[0]["type"] == "human" and seats[0]["bot"] is None
+
+
+@pytest.mark.parametrize(
+    ("seat", "where"),
+    [
+        ({"type": "bot", "bot": "no-such-bot"}, {"seats": {"1": {"bot": ["no such bot"]}}}),
+        ({"type": "bot"}, "bot"),
+        ({"type": "bot", "bot": "{id}", "name": "other"}, "name"),
+        ({"type": "human", "bot": "{id}"}, "bot"),
+        ({"type": "bot", "bot": "{id}", "level": "easy"}, "level"),
+    ],
+)
+def test_bad_bot_seats_are_400_naming_the_seat(client: FlaskClient, seat: dict[str, Any], where: Any) -> None:
+    bot = register(client)
+    spec = {key: value.replace("{id}", bot["id"]) if isinstance(value, str) else value for key, value in seat.items()}
+    body = {"game": "icecream", "players": 2, "seats": [{"type": "human"}, spec]}
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 400, response.get_json()
+    errors = response.get_json()["errors"]
+    if isinstance(where, dict):
+        assert errors == where and "seat 1" in response.get_json()["detail"]
+    else:
+        assert where in errors["seats"]["1"]
+
+
+# --- what a bot token may do -----------------------------------------------------------------------
+def test_a_bot_token_acts_for_its_seat_on_every_seat_endpoint(client: FlaskClient) -> None:
+    bot = register(client)
+    match = bot_match(client, bot, seat=0)
+    token = bot["token"]
+    legal = client.get(match.url("/legal-actions"), headers=bearer(token)).get_json()
+    assert legal["seat"] == 0 and legal["may_act"] and MOVE in legal["actions"]
+    assert client.get(match.url("?seat=0"), headers=bearer(token)).get_json()["viewer"] == 0
+    assert client.get(match.url("/log"), headers=bearer(token)).get_json()["viewer"] == 0
+    hint = client.post(match.url("/ai-move"), json={"level": "random"}, headers=bearer(token))
+    assert hint.status_code == 202 and hint.get_json()["seat"] == 0
+    job = client.get(hint.get_json()["url"], headers=bearer(token))
+    assert job.status_code == 200 and job.get_json()["seat"] == 0
+    answer = act(client, match, token, 0)
+    assert answer.status_code == 200 and answer.get_json()["viewer"] == 0 and answer.get_json()["version"] == 1
+    stream = client.get(match.url("/events"), headers=bearer(token), buffered=False)
+    assert stream.status_code == 200
+    stream.close()
+
+
+def test_a_bot_token_is_refused_outside_its_seats(client: FlaskClient) -> None:
+    bot, other_bot = register(client), register(client, "other")
+    match = bot_match(client, bot, seat=0)
+    elsewhere = bot_match(client, other_bot, seat=0)
+    token = bot["token"]
+    for path in ("/legal-actions?seat=1", "?seat=1", "/log?seat=1", "/events?seat=1"):
+        refused = client.get(match.url(path), headers=bearer(token))
+        assert refused.status_code == 403, path
+        assert refused.get_json()["detail"] == f"bot {bot['id']} does not hold seat 1 of this match; its seats: [0]"
+    for path in ("/legal-actions", "", "/log", "/events"):
+        refused = client.get(elsewhere.url(path), headers=bearer(token))
+        assert refused.status_code == 403 and "holds no seat in match" in refused.get_json()["detail"], path
+    assert act(client, elsewhere, token, 0).status_code == 403
+    assert client.post(elsewhere.url("/ai-move"), json={}, headers=bearer(token)).status_code == 403
+    hint = client.post(elsewhere.url("/ai-move"), json={}, headers=bearer(other_bot["token"])).get_json()
+    assert client.get(hint["url"], headers=bearer(token)).status_code == 403
+    # a forged or unknown bot token is no credential at all
+    forged = f"bot.{bot['id']}.not-the-secret"
+    assert client.get(match.url("/legal-actions"), headers=bearer(forged)).status_code == 401
+    assert client.get(match.url("/legal-actions"), headers=bearer("bot.nobody.secret")).status_code == 401
+    # a seat token never acts for the bot's seat
+    human = match.tokens[1]
+    assert client.get(match.url("/legal-actions?seat=0"), headers=bearer(human)).status_code == 403
+
+
+def test_a_bot_holding_two_seats_names_one(client: FlaskClient) -> None:
+    bot = register(client)
+    seat = {"type": "bot", "bot": bot["id"]}
+    match = create_match(client, seats=[seat, seat], seed="s")
+    assert match.tokens == {}
+    unnamed = client.get(match.url("/legal-actions"), headers=bearer(bot["token"]))
+    assert unnamed.status_code == 400 and unnamed.get_json()["errors"] == {"seat": ["one of [0, 1]"]}
+    assert client.get(match.url("/legal-actions?seat=1"), headers=bearer(bot["token"])).get_json()["seat"] == 1
+    answer = client.post(
+        match.url("/actions?seat=0"), json={"action": MOVE, "expected_version": 0}, headers=bearer(bot["token"])
+    )
+    assert answer.status_code == 200 and answer.get_json()["viewer"] == 0
+
+
+# --- the bot's event stream ------------------------------------------------------------------------
+def test_the_stream_says_started_your_turn_and_over_each_once(client: FlaskClient) -> None:
+    bot = register(client)
+    stream = follow_bot(client, bot)
+    match = bot_match(client, bot, seat=0)
+    started, turn = stream.next(), stream.next()
+    assert started is not None and turn is not None
+    assert (started.id, started.name, started.data) == (
+        1,
+        "match-started",
+        {"match": match.id, "seat": 0, "game": "icecream", "players": 2, "version": 0},
+    )
+    assert (turn.id, turn.name, turn.data) == (
+        2,
+        "your-turn",
+        {"match": match.id, "seat": 0, "version": 0, "deadline": None},
+    )
+    play_line(client, match, bot["token"], 0, 0, len(WINNING_LINE))
+    rest = [stream.next() for _ in range(5)]
+    assert [(e.id, e.name, e.data["version"]) for e in rest if e] == [
+        (3, "your-turn", 2),
+        (4, "your-turn", 3),
+        (5, "your-turn", 5),
+        (6, "your-turn", 6),
+        (7, "match-over", 7),
+    ]
+    over = rest[-1]
+    assert over is not None and over.data["result"]["winners"] == [0]
+    stream.close()
+    profile = client.get(f"/v1/bots/{bot['id']}").get_json()
+    assert (profile["matches_playing"], profile["matches_finished"]) == (0, 1)
+
+
+def test_the_stream_carries_no_hidden_information(client: FlaskClient) -> None:
+    bot = register(client)
+    seat = {"type": "bot", "bot": bot["id"]}
+    create_match(client, game="sundae_split", players=3, seats=[seat, seat, seat])
+    answer = client.get(f"/v1/bots/{bot['id']}/events?after=0&wait=0", headers=bearer(bot["token"])).get_json()
+    assert sorted(event["event"] for event in answer["events"]) == ["match-started"] * 3 + ["your-turn"]
+    for event in answer["events"]:
+        assert set(event["data"]) <= {"match", "seat", "game", "players", "version", "deadline"}
+
+
+def test_the_stream_resumes_after_the_last_event_id(client: FlaskClient) -> None:
+    bot = register(client)
+    match = bot_match(client, bot, seat=0)
+    play_line(client, match, bot["token"], 0, 0, 3)  # your-turn at versions 0, 2 and 3: events 2, 3, 4
+    for headers, query, expected in (
+        ({}, "", [1, 2, 3, 4]),  # no id: everything kept
+        ({"Last-Event-ID": "2"}, "", [3, 4]),
+        ({}, "?after=3", [4]),
+        ({"Last-Event-ID": "3"}, "?after=0", [4]),  # the header, sent by a reconnecting EventSource, wins
+    ):
+        response = client.get(
+            f"/v1/bots/{bot['id']}/events{query}", headers={**bearer(bot["token"]), **headers}, buffered=False
+        )
+        stream = Stream(response)
+        assert [event_id for event_id, _ in names(stream, len(expected))] == expected
+        play_line(client, match, bot["token"], 0, 3, 3)
+        stream.close()
+    stream = follow_bot(client, bot, **{"Last-Event-ID": "4"})
+    play_line(client, match, bot["token"], 0, 3, 5)  # seat 0 may act again at version 5
+    assert names(stream, 1) == [(5, "your-turn")]
+    stream.close()
+
+
+def test_the_long_poll_waits_for_the_next_event(client: FlaskClient) -> None:
+    bot = register(client)
+    url, headers = f"/v1/bots/{bot['id']}/events", bearer(bot["token"])
+    empty = client.get(f"{url}?after=0&wait=0.2", headers=headers).get_json()
+    assert empty == {"events": [], "last_event_id": 0}
+    bot_match(client, bot, seat=1)
+    answer = client.get(f"{url}?after=0&wait=5", headers=headers).get_json()
+    assert [event["event"] for event in answer["events"]] == ["match-started"] and answer["last_event_id"] == 1
+
+
+def test_a_lost_notice_is_sent_when_the_bot_reconnects(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = register(client)
+    match = bot_match(client, bot, seat=0)
+    store = app.extensions["parlour.store"]
+
+    def lost(*args: Any) -> list[int]:
+        raise redis.ConnectionError("lost")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store.bots, "announce", lost)
+        play_line(client, match, bot["token"], 0, 0, 2)  # the change to version 2 is stored, the bot not told
+    answer = client.get(f"/v1/bots/{bot['id']}/events?after=2&wait=0", headers=bearer(bot["token"])).get_json()
+    assert [(e["id"], e["event"], e["data"]["version"]) for e in answer["events"]] == [(3, "your-turn", 2)]
+    again = client.get(f"/v1/bots/{bot['id']}/events?after=2&wait=0", headers=bearer(bot["token"])).get_json()
+    assert [e["id"] for e in again["events"]] == [3], "told once"
+
+
+def test_the_stream_needs_the_bots_own_token(client: FlaskClient) -> None:
+    bot, other = register(client), register(client, "other")
+    match = bot_match(client, bot, seat=0)
+    url = f"/v1/bots/{bot['id']}/events"
+    assert client.get(url).status_code == 401
+    assert client.get(url, headers=bearer(match.tokens[1])).status_code == 401
+    assert client.get(url, headers=bearer(f"bot.{bot['id']}.wrong")).status_code == 401
+    refused = client.get(url, headers=bearer(other["token"]))
+    assert (
+        refused.status_code == 403
+        and refused.get_json()["detail"] == f"this token is bot {other['id']}'s, not bot {bot['id']}'s"
+    )
+    for query in ("?after=-1", "?after=x", "?wait=1", "?wait=31&after=0"):
+        assert client.get(url + query, headers=bearer(bot["token"])).status_code == 400, query
+    assert client.get(url, headers={**bearer(bot["token"]), "Last-Event-ID": "v1"}).status_code == 400
