@@ -1,0 +1,72 @@
+"""The example bot plays whole matches against AI seats on real workers, over HTTP, by its event stream."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+
+from tests.api.conftest import create_match
+from tests.workers.conftest import ROOT, StartWorker
+from tests.workers.test_ai_seats import assert_log_is_a_game, finished, wait_for
+
+BOT_TIMEOUT = 180.0  # seconds the bot may take for its matches (never asserted as a speed)
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[str]:
+    """The API served over HTTP on a free port (threads, so the bot's stream and its requests go together)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+def test_the_example_bot_plays_whole_matches_against_ai_seats(
+    client: FlaskClient, live_server: str, start_worker: StartWorker, tmp_path: Path
+) -> None:
+    start_worker("bot-opponents")
+    log = (tmp_path / "bot.log").open("w")
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", "rando", "--matches", "2"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        registered = json.loads(bot.stdout.readline())
+        seat = {"type": "bot", "bot": registered["bot"]}
+        icecream = create_match(client, seats=[seat, {"type": "ai", "level": "easy"}], options={"turn_limit": 30})
+        sundae = create_match(
+            client,
+            game="sundae_split",
+            players=3,
+            seats=[{"type": "ai", "level": "random"}, seat, {"type": "ai", "level": "easy"}],
+        )
+        assert bot.wait(timeout=BOT_TIMEOUT) == 0, (tmp_path / "bot.log").read_text()
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    for match, bot_seat in ((icecream, 0), (sundae, 1)):
+        final = wait_for(lambda m=match: finished(client, m.id), f"match {match.id} to finish")
+        assert final["seats"][bot_seat]["type"] == "bot" and final["seats"][bot_seat]["name"] == "rando"
+        entries = assert_log_is_a_game(client, match.id)
+        assert any(entry["seat"] == bot_seat for entry in entries), "the bot played its seat"
+    profile = client.get(f"/v1/bots/{registered['bot']}").get_json()
+    assert (profile["matches_playing"], profile["matches_finished"]) == (0, 2)
+    assert "done: 2 matches over" in (tmp_path / "bot.log").read_text()
