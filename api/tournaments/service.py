@@ -30,7 +30,7 @@ from api.tournaments.store import FINISHED, TournamentRecord, TournamentStore
 from engine import GameState
 from tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
 from tournaments.ratings import report
-from tournaments.setup import BotName, PlanError, build_plan
+from tournaments.setup import PlanError, build_plan
 
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
@@ -42,10 +42,14 @@ MAX_PASSES = 100
 class Tournaments:
     """Creates tournaments and moves them on as their matches finish; all state in Redis."""
 
-    def __init__(self, store: TournamentStore, match_store: MatchStore, bot_name: BotName | None = None) -> None:
+    def __init__(self, store: TournamentStore, match_store: MatchStore) -> None:
         self.store = store
         self.matches = match_store
-        self.bot_name = bot_name
+
+    def bot_name(self, bot_id: str) -> str | None:
+        """The name of a registered bot, or None when there is no such bot."""
+        bot = self.matches.bots.load(bot_id)
+        return bot.name if bot is not None else None
 
     def create(self, request: dict[str, Any], on_start: OnStart) -> TournamentRecord:
         """Check the request, store the tournament with its first matches planned, and start them."""

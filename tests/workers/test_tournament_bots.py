@@ -1,0 +1,96 @@
+"""Tournaments with external bots, on real workers: the example bot over HTTP, and a bot that never answers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.workers.conftest import ROOT, StartWorker
+from tests.workers.test_ai_seats import wait_for
+from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
+from tests.workers.test_tournaments import finished_tournament
+from tests.workers.test_turn_timers import StartTimerWorker, start_timer_worker  # noqa: F401
+from tournaments.cli import main
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BOT_TIMEOUT = 300.0  # seconds the tournament may take (never asserted as a speed)
+
+
+def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
+    client: FlaskClient,
+    live_server: str,  # noqa: F811
+    start_worker: StartWorker,
+    start_timer_worker: StartTimerWorker,  # noqa: F811
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    start_worker("tournament-ai")
+    start_timer_worker("tournament-timers")
+    bot_log = (tmp_path / "bot.log").open("w")
+    command = [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", "rando"]
+    bot = subprocess.Popen(
+        [*command, "--matches", "4", "--seed", "7"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=bot_log,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        registered = json.loads(bot.stdout.readline())
+        plot = tmp_path / "ratings.png"
+        args = ["tournament", "rockem_sockem", "random", "easy", f"bot:{registered['bot']}", "--server", live_server]
+        code = main([*args, "--turn-timer", "5", "--seed", "done-when", "--plot", str(plot), "--quiet"])
+        assert code == 0, capsys.readouterr().err
+        assert bot.wait(timeout=BOT_TIMEOUT) == 0, (tmp_path / "bot.log").read_text()
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+    out = capsys.readouterr().out
+    assert "6/6 matches (seed done-when)" in out and "rando" in out
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+    listed = client.get("/v1/tournaments?status=finished").get_json()["items"]
+    body = client.get(listed[0]["url"]).get_json()
+    assert [entrant["name"] for entrant in body["entrants"]] == ["random", "easy", "rando"]
+    assert body["entrants"][2] == {"entrant": 2, "name": "rando", "type": "bot", "bot": registered["bot"]}
+    assert {rating["name"] for rating in body["ratings"]} == {"random", "easy", "rando"}
+    bot_moves = 0
+    for match in body["matches"]:
+        if 2 in match["seats"]:
+            seat = match["seats"].index(2)
+            entries = client.get(f"/v1/matches/{match['match']}/log").get_json()["entries"]
+            bot_moves += sum(1 for entry in entries if entry["seat"] == seat and not entry.get("timeout"))
+    assert bot_moves > 0, "the bot played its own seats"
+
+
+def test_a_bot_that_never_answers_loses_on_time_and_the_tournament_ends(
+    client: FlaskClient,
+    start_worker: StartWorker,
+    start_timer_worker: StartTimerWorker,  # noqa: F811
+) -> None:
+    start_worker("silent-opponent")
+    start_timer_worker("silent-timers")
+    silent = client.post("/v1/bots", json={"name": "silent"}).get_json()
+    entrants: list[dict[str, Any]] = [{"type": "ai", "level": "easy"}, {"type": "bot", "bot": silent["id"]}]
+    request = {"game": "sundae_split", "entrants": entrants, "turn_timer": {"seconds": 1}, "seed": "silent"}
+    created = client.post("/v1/tournaments", json=request)
+    assert created.status_code == 201, created.get_json()
+    url = created.headers["Location"]
+    body = wait_for(lambda: finished_tournament(client, url), "the tournament to finish", timeout=BOT_TIMEOUT)
+    assert body["progress"]["done"] == body["progress"]["total"] == 2
+    for match in body["matches"]:
+        seat = match["seats"].index(1)
+        entries = client.get(f"/v1/matches/{match['match']}/log").get_json()["entries"]
+        mine = [entry for entry in entries if entry["seat"] == seat]
+        assert mine and all(entry.get("timeout") for entry in mine)
+    assert [row["name"] for row in body["standings"]] == ["easy", "silent"]
+    assert body["standings"][1]["wins"] == 0
