@@ -2,8 +2,8 @@
 
 Each API process keeps one pub/sub connection, subscribed to the store's change channel, read by
 one background listener (a thread, or a greenlet under gevent) that wakes every watch on the
-changed match. A notice only says "read the match again": the match itself is always read from
-Redis, so no other process ever needs anything kept here.
+changed match with the version it reached. The match itself is always read from Redis, so no
+other process ever needs anything kept here.
 """
 
 from __future__ import annotations

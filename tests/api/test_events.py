@@ -407,8 +407,9 @@ def test_bad_parameters_are_400(client: FlaskClient, match: Match, suffix: str) 
     assert response.mimetype == "application/problem+json" and response.get_json()["errors"]
 
 
-def test_a_bad_last_event_id_is_400(client: FlaskClient, match: Match) -> None:
-    response = client.get(match.url("/events"), headers={"Last-Event-ID": "v3"})
+@pytest.mark.parametrize("last_event_id", ["v3", "-1", "²", "9" * 19])
+def test_a_bad_last_event_id_is_400(client: FlaskClient, match: Match, last_event_id: str) -> None:
+    response = client.get(match.url("/events"), headers={"Last-Event-ID": last_event_id})
     assert response.status_code == 400 and "Last-Event-ID" in response.get_json()["errors"]
 
 
