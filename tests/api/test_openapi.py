@@ -987,6 +987,71 @@ def scenario_ai(contract: ContractClient) -> None:
     assert "perfect" in contract.post("/v1/matches", json=bad, expect=400, request_valid=True).json["detail"]
 
 
+def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Registering a bot, its profile, its seats played with its token, its long-polled events, and the refusals."""
+    bot = contract.post("/v1/bots", json={"name": "rando"}, expect=201, request_valid=True).json
+    other = contract.post("/v1/bots", json={"name": "other"}, expect=201, request_valid=True).json
+    assert contract.get(f"/v1/bots/{bot['id']}", expect=200, request_valid=True).json["name"] == "rando"
+    bot_seat = {"type": "bot", "bot": bot["id"]}
+    body = created(contract, seed="s", seats=[bot_seat, {"type": "human", "name": "Ada"}])
+    url, token, human = f"/v1/matches/{body['id']}", bearer(bot["token"]), bearer(tokens_of(body)[1])
+    assert list(tokens_of(body)) == [1] and body["status"] == "active"
+    seats = contract.get(url, headers=token, expect=200, request_valid=True).json["seats"]
+    assert seats[0] == {"seat": 0, "filled": True, "name": "rando", "type": "bot", "level": None, "bot": bot["id"]}
+    contract.get(f"{url}/legal-actions?seat=0", headers=token, expect=200, request_valid=True)
+    contract.get(f"{url}/log", headers=token, expect=200, request_valid=True)
+    hint = contract.post(f"{url}/ai-move?seat=0", json={}, headers=token, expect=202, request_valid=True).json
+    contract.get(hint["url"], headers=token, expect=200, request_valid=True)
+    contract.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=token, expect=200)
+    events = f"/v1/bots/{bot['id']}/events"
+    polled = contract.get(f"{events}?after=0&wait=0", headers=token, expect=200, request_valid=True).json
+    assert [event["event"] for event in polled["events"]] == ["match-started", "your-turn"]
+    contract.get(f"{events}?after=2&wait=0.1", headers=token, expect=200, request_valid=True)
+    for _, action in WINNING_LINE[1:]:
+        version = contract.get(url, expect=200).json["version"]
+        seat_headers = token if contract.get(url, expect=200).json["to_act"] == [0] else human
+        contract.post(f"{url}/actions", json={"action": action, "expected_version": version}, headers=seat_headers)
+    finished = contract.get(f"{events}?after=2&wait=0", headers=token, expect=200).json["events"]
+    assert finished[-1]["event"] == "match-over" and finished[-1]["data"]["result"]["winners"] == [0]
+
+    # Refusals.
+    contract.post("/v1/bots", json={"name": "RANDO"}, expect=409, request_valid=True)
+    contract.post("/v1/bots", json={"name": "no/slash"}, expect=400, request_valid=False)
+    contract.post("/v1/bots", json={}, expect=400, request_valid=False)
+    huge = "[" + "0," * 40_000 + "0]"
+    contract.post("/v1/bots", data=huge, content_type="application/json", expect=413)
+    contract.get("/v1/bots/no-such-bot", expect=404, request_valid=True)
+    contract.get("/v1/bots/no-such-bot/events", headers=token, expect=404, request_valid=True)
+    contract.get(events, expect=401)
+    contract.get(events, headers=human, expect=401)
+    contract.get(events, headers=bearer(other["token"]), expect=403, request_valid=True)
+    contract.get(f"{events}?wait=1", headers=token, expect=400, request_valid=True)  # wait without after
+    contract.get(f"{events}?after=-1", headers=token, expect=400, request_valid=False)
+    elsewhere = created(contract, seats=[{"type": "bot", "bot": other["id"]}, {"type": "human"}])
+    contract.get(f"/v1/matches/{elsewhere['id']}/legal-actions", headers=token, expect=403, request_valid=True)
+    contract.get(f"{url}/legal-actions?seat=1", headers=token, expect=403, request_valid=True)
+    unknown = {"game": "icecream", "players": 2, "seats": [{"type": "bot", "bot": "nobody"}, {"type": "human"}]}
+    refused = contract.post("/v1/matches", json=unknown, expect=400, request_valid=True).json
+    assert refused["errors"] == {"seats": {"0": {"bot": ["no such bot"]}}}
+
+    # Redis down, and a server bug.
+    app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
+    down = ContractClient(app, app.test_client(), contract.document, contract.seen)
+    down.post("/v1/bots", json={"name": "rando"}, expect=503)
+    down.get("/v1/bots/abc", expect=503)
+    down.get("/v1/bots/abc/events", headers=token, expect=503)
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    with monkeypatch.context() as patch:
+        for name in ("register", "load"):
+            patch.setattr(app.extensions["parlour.store"].bots, name, boom)
+        down.post("/v1/bots", json={"name": "rando"}, expect=500)
+        down.get("/v1/bots/abc", expect=500)
+        down.get("/v1/bots/abc/events", headers=token, expect=500)
+
+
 def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplitContract:
     """A whole Sundae Split match by one client per seat, then refusals; every answer checked."""
     checked = SundaeSplitContract(contract)
@@ -1207,6 +1272,10 @@ def test_live_events(contract: ContractClient) -> None:
     scenario_live_events(contract)
 
 
+def test_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_bots(contract, monkeypatch)
+
+
 def test_store_down(contract: ContractClient) -> None:
     scenario_store_down(contract)
 
@@ -1228,6 +1297,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_sundae_split(contract, 3)
     scenario_ai(contract)
     scenario_live_events(contract)
+    scenario_bots(contract, monkeypatch)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
