@@ -48,6 +48,7 @@ from tests.api.test_robots_love_ice_cream_api import Table as RobotsTable
 from tests.api.test_rockem_sockem_api import FLIP
 from tests.api.test_rockem_sockem_api import Table as RockemSockemTable
 from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
+from tests.api.test_tournaments import play_running_matches
 
 # The shortest IceCream win from the start (found by breadth-first search): seat 0 stacks yellow.
 WINNING_LINE: list[tuple[int, dict[str, Any]]] = [
@@ -1284,6 +1285,52 @@ def test_internal_errors(contract: ContractClient, monkeypatch: pytest.MonkeyPat
     scenario_internal_errors(contract, monkeypatch)
 
 
+def scenario_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tournaments created, read while running and once finished (competitive and co-op), listed, refused."""
+    app = contract.app
+    entrants = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "easy"}]
+    body = {"game": "rockem_sockem", "entrants": entrants, "seed": "contract", "turn_timer": {"seconds": 30}}
+    running = contract.post("/v1/tournaments", json=body, expect=201, request_valid=True).json
+    contract.get(running["url"], expect=200, request_valid=True)
+    for request in (
+        {**body, "game": "sundae_split", "players": 3, "entrants": entrants * 2, "format": "swiss", "rounds": 2},
+        {"game": "robots_love_ice_cream", "entrants": entrants, "games_per_pairing": 1},
+    ):
+        tournament = contract.post("/v1/tournaments", json=request, expect=201, request_valid=True).json
+        while tournament["status"] == "running":
+            play_running_matches(app, tournament)
+            tournament = contract.get(tournament["url"], expect=200, request_valid=True).json
+    contract.get("/v1/tournaments?status=finished&limit=1", expect=200, request_valid=True)
+    contract.get("/v1/tournaments", expect=200, request_valid=True)
+    contract.get("/v1/tournaments/nope", expect=404, request_valid=True)
+    contract.get("/v1/tournaments?status=paused", expect=400, request_valid=False)
+    contract.post("/v1/tournaments", json={**body, "entrants": entrants[:1]}, expect=400, request_valid=False)
+    contract.post("/v1/tournaments", json={**body, "bogus": 1}, expect=400, request_valid=False)
+    contract.post("/v1/tournaments", json={**body, "game": "chess"}, expect=400, request_valid=True)
+    huge = "x" * 70_000
+    contract.post("/v1/tournaments", data=huge, content_type="application/json", expect=413)
+    down_app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
+    down = ContractClient(down_app, down_app.test_client(), contract.document, contract.seen)
+    down.post("/v1/tournaments", json=body, expect=503)
+    down.get("/v1/tournaments", expect=503)
+    down.get("/v1/tournaments/abc", expect=503)
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    with monkeypatch.context() as patch:
+        tournament_store = down_app.extensions["parlour.tournaments"].store
+        for name in ("create", "load", "list_ids"):
+            patch.setattr(tournament_store, name, boom)
+        down.post("/v1/tournaments", json=body, expect=500)
+        down.get("/v1/tournaments", expect=500)
+        down.get("/v1/tournaments/abc", expect=500)
+
+
+def test_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_tournaments(contract, monkeypatch)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1297,6 +1344,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_sundae_split(contract, 3)
     scenario_ai(contract)
     scenario_live_events(contract)
+    scenario_tournaments(contract, monkeypatch)
     scenario_bots(contract, monkeypatch)
     documented = {
         (path, method, int(status))
