@@ -82,7 +82,7 @@ def last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID", "").strip()
     if not raw:
         return None
-    if not raw.isdigit() or len(raw) > MAX_EVENT_ID_DIGITS:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_EVENT_ID_DIGITS:
         raise InvalidRequest(
             "Last-Event-ID must be an event id this stream sent", errors={"Last-Event-ID": ["not an id"]}
         )

@@ -317,4 +317,5 @@ def test_the_stream_needs_the_bots_own_token(client: FlaskClient) -> None:
     )
     for query in ("?after=-1", "?after=x", "?wait=1", "?wait=31&after=0"):
         assert client.get(url + query, headers=bearer(bot["token"])).status_code == 400, query
-    assert client.get(url, headers={**bearer(bot["token"]), "Last-Event-ID": "v1"}).status_code == 400
+    for bad_id in ("v1", "\u00b2", "1" * 19):
+        assert client.get(url, headers={**bearer(bot["token"]), "Last-Event-ID": bad_id}).status_code == 400
