@@ -319,3 +319,31 @@ def test_the_stream_needs_the_bots_own_token(client: FlaskClient) -> None:
         assert client.get(url + query, headers=bearer(bot["token"])).status_code == 400, query
     for bad_id in ("v1", "\u00b2", "1" * 19):
         assert client.get(url, headers={**bearer(bot["token"]), "Last-Event-ID": bad_id}).status_code == 400
+
+
+def test_a_bot_seat_in_a_match_with_open_seats_starts_when_the_last_is_taken(client: FlaskClient) -> None:
+    bot = register(client)
+    created = client.post(
+        "/v1/matches",
+        json={"game": "icecream", "players": 2, "seats": [{"type": "bot", "bot": bot["id"]}, {"type": "open"}]},
+    ).get_json()
+    assert created["status"] == "waiting" and created["open_seats"] == [1] and created["tokens"] == []
+    url, headers = f"/v1/bots/{bot['id']}/events", bearer(bot["token"])
+    assert client.get(f"{url}?after=0&wait=0", headers=headers).get_json()["events"] == []
+    assert client.post(f"/v1/matches/{created['id']}/join", json={}).get_json()["status"] == "active"
+    events = client.get(f"{url}?after=0&wait=0", headers=headers).get_json()["events"]
+    assert [(event["event"], event["data"]["version"]) for event in events] == [("match-started", 1), ("your-turn", 1)]
+
+
+def test_a_change_made_through_another_process_reaches_the_bot_stream(client: FlaskClient, settings: Settings) -> None:
+    bot = register(client)
+    match = bot_match(client, bot, seat=1)
+    stream = follow_bot(client, bot)
+    assert names(stream, 1) == [(1, "match-started")]
+    other_app = create_app(settings)
+    other = other_app.test_client()
+    assert act(other, match, match.tokens[0], 0).status_code == 200
+    event = stream.next()
+    assert event is not None and (event.id, event.name, event.data["version"]) == (2, "your-turn", 1)
+    stream.close()
+    other_app.extensions["parlour.changes"].stop()
