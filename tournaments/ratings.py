@@ -115,8 +115,9 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
 def standings(plan: Plan, records: Sequence[Record], ratings: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """The table, best first: by points (co-op: success rate), then display rating, then entry order."""
     rows = [standing_row(plan, index, record) for index, record in enumerate(records)]
+    key: list[tuple[float, float, int]]
     if plan.cooperative:
-        key = [(-(row["success_rate"] or 0.0), row["entrant"]) for row in rows]
+        key = [(-(row["success_rate"] or 0.0), 0.0, row["entrant"]) for row in rows]
     else:
         assert ratings is not None
         key = [(-row["points"], -ratings[row["entrant"]]["rating"], row["entrant"]) for row in rows]

@@ -1,0 +1,137 @@
+"""Tournament throughput: matches per minute per game at the `easy` level, on the server's workers and in process.
+
+    .venv/bin/python -m loadtests.tournament_throughput [--runs 3] [--workers 2] [--games rockem_sockem:2 ...]
+
+Starts the whole service (`python -m api.service`: embedded Redis, the API, `--workers` AI
+workers and the timer worker) on a free port with a temporary data folder. For each game (and
+player count) it runs `--runs` round-robin tournaments between `easy` entrants (4 for two-player
+matches, one more than the players otherwise; `--games-per-pairing` games per pairing, seats
+rotated; 8 matches at once), each with a fresh seed, and measures the matches finished per minute from the tournament's
+server-stamped creation to its end. It prints the median over the runs (with min and max), and
+the same tournament played in this process by `tournaments.local` (one core, no server) for
+comparison. Not a test: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from loadtests.ai_latency import Service, stamp, start_service
+from tournaments.local import run
+from tournaments.setup import build_plan
+
+GAMES = (
+    "rockem_sockem:2",
+    "sundae_split:2",
+    "sundae_split:5",
+    "icecream:2",
+    "freeze_factory:2",
+    "freeze_factory:4",
+    "robots_love_ice_cream:2",
+)
+WAIT = 1800.0
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Matches per minute of one game over several runs, and in process."""
+
+    game: str
+    players: int
+    matches: int
+    server: list[float]
+    local: float
+
+
+def request_for(game: str, players: int, seed: str, games: int) -> dict[str, object]:
+    """A round robin between `easy` entrants, `games` games per pairing."""
+    entrants = 4 if players == 2 else players + 1
+    return {
+        "game": game,
+        "players": players,
+        "entrants": [{"type": "ai", "level": "easy"}] * entrants,
+        "games_per_pairing": games,
+        "seed": seed,
+        "parallel": 8,
+    }
+
+
+def server_rate(service: Service, request: dict[str, object]) -> tuple[float, int]:
+    """Matches per minute of one tournament on the server, and how many it played."""
+    body = service.call("/v1/tournaments", request)
+    deadline = time.monotonic() + WAIT
+    while body["status"] != "finished":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"tournament {body['id']} did not finish in {WAIT} s")
+        time.sleep(0.25)
+        body = service.call(body["url"])
+    seconds = stamp(body["finished_at"]) - stamp(body["created_at"])
+    return 60 * body["progress"]["done"] / seconds, body["progress"]["done"]
+
+
+def local_rate(request: dict[str, object]) -> float:
+    """Matches per minute of the same tournament played in this process."""
+    plan = build_plan(dict(request))
+    started = time.perf_counter()
+    _, outcomes = run(plan)
+    return 60 * len(outcomes) / (time.perf_counter() - started)
+
+
+def measure(service: Service, game: str, players: int, runs: int, games: int) -> Measured:
+    """`runs` tournaments of one game on the server, then one in process."""
+    rates, matches = [], 0
+    for index in range(runs):
+        request = request_for(game, players, f"throughput-{game}-{players}-{index}", games)
+        rate, matches = server_rate(service, request)
+        rates.append(rate)
+        print(f"  {game} {players}p run {index + 1}: {rate:.1f} matches/min", file=sys.stderr, flush=True)
+    local = local_rate(request_for(game, players, f"throughput-{game}-{players}-0", games))
+    return Measured(game, players, matches, rates, local)
+
+
+def report(rows: list[Measured], workers: int, runs: int) -> str:
+    """The table of figures."""
+    lines = [
+        f"Tournament throughput, easy level, {workers} AI workers, median of {runs} runs (matches per minute)",
+        f"{'game':<24}{'players':>8}{'matches':>9}{'server':>9}{'min':>8}{'max':>8}{'in process':>12}",
+    ]
+    for row in rows:
+        lines.append(
+            f"{row.game:<24}{row.players:>8}{row.matches:>9}{statistics.median(row.server):>9.1f}"
+            f"{min(row.server):>8.1f}{max(row.server):>8.1f}{row.local:>12.1f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the service, measure each game, print the table, stop the service."""
+    parser = argparse.ArgumentParser(prog="python -m loadtests.tournament_throughput", description=__doc__)
+    parser.add_argument("--runs", type=int, default=3, help="tournaments per game (default 3)")
+    parser.add_argument("--workers", type=int, default=2, help="AI workers the service starts (default 2)")
+    parser.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME:PLAYERS")
+    parser.add_argument("--games-per-pairing", type=int, default=2, help="default 2")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="parlour-throughput-") as folder:
+        service = start_service(Path(folder), args.workers, warm_up=False)
+        try:
+            rows = []
+            for entry in args.games:
+                game, _, players = entry.partition(":")
+                rows.append(measure(service, game, int(players or 2), args.runs, args.games_per_pairing))
+        finally:
+            os.killpg(service.process.pid, signal.SIGTERM)  # the service stops its workers and Redis
+            service.process.wait(timeout=60)
+    print(report(rows, args.workers, args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
