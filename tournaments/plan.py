@@ -8,6 +8,7 @@ round once the previous one is complete, paired by the points so far.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -76,7 +77,7 @@ class Plan:
     def total_matches(self) -> int:
         """How many matches the tournament plays in all."""
         if self.format == ROUND_ROBIN:
-            return len(round_robin(len(self.entrants), self.players)) * self.games_per_pairing
+            return math.comb(len(self.entrants), self.players) * self.games_per_pairing
         return self.rounds * self.matches_per_round
 
     def match_seed(self, index: int) -> str:

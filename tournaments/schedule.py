@@ -90,6 +90,8 @@ class _PairingSearch:
             return
         leader, rest = left[0], left[1:]
         for partners in combinations(rest, self.size - 1):
+            if self.steps > SEARCH_LIMIT and self.best_groups is not None:
+                return
             group = (leader, *partners)
             remaining = [entrant for entrant in rest if entrant not in partners]
             self.search(remaining, [*groups, group], repeats + self.repeats(group))
