@@ -11,6 +11,7 @@ write is on disk before Redis exits.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -40,6 +41,7 @@ DEFAULT_WORKER_CLASS = "gevent"
 WORKER_CLASSES = ("gevent", "gthread")
 DEFAULT_CONNECTIONS = 4000  # per worker process: held event streams and ordinary requests together
 DEFAULT_THREADS = 4  # per worker process, with the gthread class only
+OPEN_FILES_WANTED = 65536  # the open-file limit asked for when the hard limit is unlimited
 DEFAULT_AI_WORKERS = 2
 RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
 STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
@@ -308,6 +310,17 @@ def redis_answers(url: str) -> bool:
         return False
 
 
+def raise_open_file_limit() -> None:
+    """Raise this process's soft limit on open files to its hard limit (often 1024 against 1M or more)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, OPEN_FILES_WANTED)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError) as error:
+            log(f"could not raise the open-file limit from {soft}: {error}")
+
+
 def describe_redis(settings: Settings) -> str:
     """How the startup line names the Redis in use (a password in REDIS_URL is hidden)."""
     if settings.redis_url is None:
@@ -333,6 +346,7 @@ def run(settings: Settings) -> int:
             supervisor.watch("redis", embedded.process)
             redis_url = embedded.url
         supervisor.env = {**os.environ, "REDIS_URL": redis_url}
+        raise_open_file_limit()  # inherited by gunicorn: every held event stream is an open socket
         if supervisor.stop_requested:
             return 0
         supervisor.start()

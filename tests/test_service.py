@@ -47,6 +47,18 @@ def test_the_web_server_runs_gevent_unless_told_otherwise() -> None:
     assert command[command.index("--worker-connections") + 1] == "3000"
 
 
+def test_the_open_file_limit_is_raised_to_the_hard_limit() -> None:
+    code = (
+        "import resource; from api.service import OPEN_FILES_WANTED, raise_open_file_limit; "
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE); "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)); raise_open_file_limit(); "
+        "wanted = hard if hard != resource.RLIM_INFINITY else OPEN_FILES_WANTED; "
+        "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] == wanted)"
+    )
+    done = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
+
+
 @pytest.mark.parametrize(
     "env", [{"PORT": "http"}, {"PORT": "70000"}, {"WEB_CONCURRENCY": "0"}, {"PARLOUR_WORKER_CLASS": "eventlet"}]
 )
