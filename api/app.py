@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         app,
         origins=settings.cors_origins,
         expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
     blueprints = (health, games, matches, events, jobs, tournaments, bots)

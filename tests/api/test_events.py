@@ -421,3 +421,16 @@ def test_unknown_matches_and_bad_tokens_are_refused(client: FlaskClient, match: 
     other = create_match(client)
     assert client.get(match.url("/events"), headers=bearer(other.tokens[0])).status_code == 403
     assert client.get(match.url("/events?seat=1"), headers=bearer(match.tokens[0])).status_code == 403
+
+
+def test_a_browser_may_resume_across_origins(client: FlaskClient, match: Match) -> None:
+    preflight = client.options(
+        match.url("/events"),
+        headers={
+            "Origin": "https://front.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "Authorization, Last-Event-ID",
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == "https://front.example"
+    assert "last-event-id" in preflight.headers["Access-Control-Allow-Headers"].lower()
