@@ -43,29 +43,35 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 StartWorker = Callable[[str], subprocess.Popen[bytes]]
 
 
+def launch_worker(name: str, flags: list[str], redis_url: str, log_dir: Path) -> subprocess.Popen[bytes]:
+    """Start `python -m workers FLAGS --name NAME` in a process group of its own; return once it is registered."""
+    env = {**os.environ, "REDIS_URL": redis_url, "PARLOUR_WORKER_MAINTENANCE": "2"}
+    log = log_dir / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workers", *flags, "--name", name],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        process_group=0,
+    )
+    deadline = time.monotonic() + START_TIMEOUT
+    while name not in worker_names(redis_url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            raise AssertionError(f"worker {name} did not register:\n{log.read_text()}")
+        time.sleep(0.1)
+    return process
+
+
 @pytest.fixture
 def start_worker(redis_url: str, tmp_path: Path) -> Iterator[StartWorker]:
-    """Start a named worker (its own process group) and wait until it is registered; all stopped after."""
+    """Start a named AI worker and wait until it is registered; all stopped after."""
     started: list[subprocess.Popen[bytes]] = []
-    env = {**os.environ, "REDIS_URL": redis_url, "PARLOUR_WORKER_MAINTENANCE": "2"}
 
     def start(name: str) -> subprocess.Popen[bytes]:
-        log = (tmp_path / f"{name}.log").open("wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "workers", "--name", name],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            process_group=0,
-        )
-        started.append(process)
-        deadline = time.monotonic() + START_TIMEOUT
-        while name not in worker_names(redis_url):
-            assert process.poll() is None, (tmp_path / f"{name}.log").read_text()
-            assert time.monotonic() < deadline, f"worker {name} did not register"
-            time.sleep(0.1)
-        return process
+        started.append(launch_worker(name, [], redis_url, tmp_path))
+        return started[-1]
 
     yield start
     for process in started:

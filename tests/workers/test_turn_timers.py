@@ -9,10 +9,8 @@ by the worker's sweep. Wall-clock bounds are generous: the scheduler works in wh
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +28,7 @@ from api.config import Settings
 from api.record import now_iso
 from api.timers import TIMEOUT_JOB, TIMER_QUEUE, parse_iso, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match
-from tests.workers.conftest import ROOT, START_TIMEOUT, StartWorker, stop, worker_names
+from tests.workers.conftest import StartWorker, launch_worker, stop
 
 WAIT = 30.0
 """Seconds a test waits for a timeout it expects: far beyond the scheduler's second."""
@@ -49,27 +47,12 @@ def terminate(process: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture
 def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWorker]:
-    """Start a named timer worker (its own process group) and wait until it is registered; all stopped after."""
+    """Start a named timer worker and wait until it is registered; all stopped after, as the service stops them."""
     started: list[subprocess.Popen[bytes]] = []
-    env = {**os.environ, "REDIS_URL": redis_url, "PARLOUR_WORKER_MAINTENANCE": "2"}
 
     def start(name: str) -> subprocess.Popen[bytes]:
-        log = (tmp_path / f"{name}.log").open("wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "workers", "--timers", "--name", name],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            process_group=0,
-        )
-        started.append(process)
-        deadline = time.monotonic() + START_TIMEOUT
-        while name not in worker_names(redis_url):
-            assert process.poll() is None, (tmp_path / f"{name}.log").read_text()
-            assert time.monotonic() < deadline, f"timer worker {name} did not register"
-            time.sleep(0.1)
-        return process
+        started.append(launch_worker(name, ["--timers"], redis_url, tmp_path))
+        return started[-1]
 
     yield start
     for process in started:
