@@ -62,7 +62,7 @@ WARMED_UP = b"IceCream solved for perfect play"
 
 
 def start_service(data_dir: Path, workers: int, warm_up: bool) -> Service:
-    """`python -m api.service` on a free port; returns once the API answers and every worker has warmed up."""
+    """`python -m api.service` on a free port with `workers` AI workers; returns once the API and the workers are up."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -87,8 +87,8 @@ def start_service(data_dir: Path, workers: int, warm_up: bool) -> Service:
             time.sleep(0.2)
             continue
         if not warm_up or log_path.read_bytes().count(WARMED_UP) >= workers:
-            # One unmeasured match, so the first measured move does not wait for the workers to start.
-            move_latencies(service, *GAMES[0], level="random", moves=4)
+            if workers:  # one unmeasured match, so the first measured move does not wait for the workers to start
+                move_latencies(service, *GAMES[0], level="random", moves=4)
             return service
         time.sleep(0.5)
     raise RuntimeError(f"the service did not start (see {log_path})")

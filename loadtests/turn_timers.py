@@ -16,39 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from loadtests.ai_latency import Service, percentile, stamp
+from loadtests.ai_latency import Service, percentile, stamp, start_service
 
 WAIT = 120.0
-
-
-def start_service(data_dir: Path) -> Service:
-    """`python -m api.service` with no AI workers on a free port; returns once the API answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir), PARLOUR_AI_WORKERS="0")
-    log = (data_dir / "service.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.service"], env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
-    )
-    service = Service(process, f"http://127.0.0.1:{port}")
-    limit = time.monotonic() + 60
-    while time.monotonic() < limit:
-        try:
-            service.call("/v1/health")
-            return service
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the service did not start (see {data_dir / 'service.log'})")
 
 
 def create_timed(service: Service, seconds: int) -> tuple[str, str]:
@@ -91,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=200, help="matches created at once (0: none)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="parlour-timers-") as folder:
-        service = start_service(Path(folder))
+        service = start_service(Path(folder), workers=0, warm_up=False)
         try:
             spread = []
             for _ in range(args.matches):
