@@ -12,13 +12,13 @@ here is timed against a limit.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ai.intervals import wilson
 from ai.ismcts import IsmctsAgent
 from ai.levels import Level, level_move, level_named
 from ai.search import MctsAgent
@@ -26,7 +26,6 @@ from engine import get_game
 from engine.protocol import GameState
 from engine.rng import Rng
 
-Z95 = 1.959964
 MAX_ACTIONS = 5000
 """Actions after which a game is stopped (Freeze Factory has no end while nobody empties a hand)."""
 OPPONENTS = ("greedy", "determinized")
@@ -51,13 +50,7 @@ class Tally:
 
     def wilson(self) -> tuple[float, float]:
         """The 95% Wilson score interval of the win rate."""
-        n = self.games
-        if n == 0:
-            return 0.0, 1.0
-        p = self.wins / n
-        centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return wilson(self.wins, self.games)
 
 
 def player(name: str, budget: int | None = None) -> Level:

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ai.intervals import wilson
 from ai.levels import choose
-from ai.strength import Tally
 from engine import get_game
 from engine.protocol import Action, GameState
 
@@ -38,8 +38,8 @@ class TeamTally:
     seconds_per_move: list[float] = field(default_factory=list)
 
     def wilson(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the success rate (ai.strength's)."""
-        return Tally(wins=self.successes, losses=self.games - self.successes).wilson()
+        """The 95% Wilson score interval of the success rate."""
+        return wilson(self.successes, self.games)
 
     def to_json(self) -> dict[str, object]:
         """The tally as JSON, to merge the parts of a split run."""

@@ -11,16 +11,14 @@ Wilson interval instead.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from ai.intervals import Z95, wilson
 from tournaments.plan import SWISS_BYE_POINTS, Outcome, Plan, Slot, entrant_points
-
-Z95 = 1.959964
 
 
 @dataclass
@@ -99,17 +97,6 @@ def rating_json(entrant: int, mu: float, sigma: float) -> dict[str, Any]:
         "rating": round(mu - 3 * sigma, 4),
         "interval": [round(mu - Z95 * sigma, 4), round(mu + Z95 * sigma, 4)],
     }
-
-
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a success rate."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + Z95 * Z95 / trials
-    centre = (p + Z95 * Z95 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 * Z95 / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def standings(plan: Plan, records: Sequence[Record], ratings: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
