@@ -71,7 +71,8 @@ class ChangeFeed:
         watch = Watch(match_id)
         with self._lock:
             self._watches.setdefault(match_id, set()).add(watch)
-        self._subscribed.wait(SUBSCRIBE_TIMEOUT)
+        if not self.stopping:
+            self._subscribed.wait(SUBSCRIBE_TIMEOUT)
         return watch
 
     def unwatch(self, watch: Watch) -> None:
@@ -98,18 +99,22 @@ class ChangeFeed:
             return sum(len(watches) for watches in self._watches.values())
 
     def stop(self) -> None:
-        """Stop the listener (it ends within a second); watches are woken one last time."""
+        """Stop for good: the listener ends within a second, and every watch wakes (streams end, long-polls answer)."""
         self._stopping.set()
         self._wake_all()
+
+    @property
+    def stopping(self) -> bool:
+        """True once `stop` was called: the process is shutting down."""
+        return self._stopping.is_set()
 
     def _ensure_listener(self) -> None:
         """Start the listener in this process if it is not running (a forked worker starts its own)."""
         with self._lock:
             alive = self._listener is not None and self._listener.is_alive()
-            if alive and self._listener_pid == os.getpid():
-                return
+            if self.stopping or (alive and self._listener_pid == os.getpid()):
+                return  # a stopped feed stays stopped: the process is on its way out
             self._subscribed.clear()
-            self._stopping.clear()
             self._listener = threading.Thread(target=self._listen, name="parlour-change-feed", daemon=True)
             self._listener_pid = os.getpid()
             self._listener.start()

@@ -148,11 +148,15 @@ class EventStream:
                 yield sse("end", compact({"version": last, "reason": "finished"}))
                 return
             version = yield from self._next_version(watch, last)
+            if self.feed.stopping:
+                return
 
     def _next_version(self, watch: Watch, version: int) -> Generator[str, None, int | None]:
         """Heartbeats while the match stays at `version`; then its new version (None if it is gone)."""
         while True:
             announced = watch.wait(self.heartbeat)
+            if self.feed.stopping:  # the server is shutting down: the client resumes elsewhere
+                return None
             if announced is None:
                 yield HEARTBEAT
             # Without a version announced (a quiet spell, a lost connection) the store says which it is.
@@ -176,6 +180,6 @@ def wait_for_change(
             if latest is None:
                 raise NotFound(f"no match {record.id!r} (it expired)")
             remaining = deadline - time.monotonic()
-            if latest.version > after or latest.status == FINISHED or remaining <= 0:
+            if latest.version > after or latest.status == FINISHED or remaining <= 0 or feed.stopping:
                 return latest
             watch.wait(remaining)

@@ -434,3 +434,16 @@ def test_a_browser_may_resume_across_origins(client: FlaskClient, match: Match) 
     )
     assert preflight.headers["Access-Control-Allow-Origin"] == "https://front.example"
     assert "last-event-id" in preflight.headers["Access-Control-Allow-Headers"].lower()
+
+
+def test_a_shutting_down_server_ends_its_streams_and_long_polls(app: Flask, client: FlaskClient, match: Match) -> None:
+    stream = follow(client, match)
+    stream.event()
+    answers: list[Any] = []
+    poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=25&after=0"))))
+    poller.start()
+    time.sleep(0.3)
+    feed_of(app).stop()
+    assert stream.next() is None, "the stream ends, without an end event: the client resumes elsewhere"
+    poller.join(timeout=TIMEOUT)
+    assert answers and answers[0].status_code == 200 and answers[0].get_json()["version"] == 0
