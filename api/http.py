@@ -1,4 +1,4 @@
-"""Request helpers shared by the views: the JSON body and the bearer token."""
+"""Request helpers shared by the views: the JSON body, the query, the bearer token and `Last-Event-ID`."""
 
 from __future__ import annotations
 
@@ -60,3 +60,18 @@ def bearer_token(required: bool) -> Credential | None:
     if token is None:
         raise Unauthorized("the Authorization header must be 'Bearer <seat token>' or 'Bearer <bot token>'")
     return token
+
+
+MAX_EVENT_ID_DIGITS = 18
+"""Event ids are versions or counters; more digits than this is not one the server sent."""
+
+
+def last_event_id(what: str) -> int | None:
+    """The id in `Last-Event-ID` (sent by a reconnecting EventSource), if any; a 400 naming `what` it should be."""
+    raw = request.headers.get("Last-Event-ID", "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_EVENT_ID_DIGITS:
+        detail = f"Last-Event-ID must be {what} this stream sent"
+        raise InvalidRequest(detail, errors={"Last-Event-ID": [f"not {what}"]})
+    return int(raw)

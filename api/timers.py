@@ -23,7 +23,7 @@ from rq.exceptions import DuplicateJobError
 from rq.serializers import JSONSerializer
 
 from api.record import ACTIVE, FINISHED, MatchRecord
-from api.store import MatchStore
+from api.store import MatchStore, redis_client
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -89,8 +89,8 @@ class TimerQueue:
 
     @classmethod
     def from_url(cls, url: str, retries: int) -> TimerQueue:
-        """A timer queue on the Redis server at `url` (RQ needs undecoded replies)."""
-        return cls(redis.Redis.from_url(url, socket_timeout=5, health_check_interval=30), retries)
+        """A timer queue on `url`: undecoded replies (for RQ), on a blocking pool like the store's."""
+        return cls(redis_client(url), retries)
 
     def __init__(self, connection: redis.Redis, retries: int) -> None:
         self.retries = retries

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, url_for
 
 from api.bots import service
 from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
 from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.config import Settings
-from api.errors import InvalidRequest, Unauthorized
-from api.http import bearer_token, json_body, load, load_query
+from api.errors import Unauthorized
+from api.http import bearer_token, json_body, last_event_id, load, load_query
 from api.matches import service as matches
 from api.store import MatchStore
 from api.tokens import BotToken
 
 blueprint = Blueprint("bots", __name__, url_prefix="/v1/bots")
 EVENT_STREAM = "text/event-stream"
-MAX_EVENT_ID_DIGITS = 18
 
 
 def store() -> MatchStore:
@@ -50,7 +49,7 @@ def bot_events(bot_id: str) -> Response:
         raise Unauthorized(f"this endpoint needs bot {bot.id}'s token, not a seat token")
     service.bot_itself(store(), bot, token)
     query = load_query(BotEventsQuerySchema())
-    header = last_event_id()
+    header = last_event_id("an event id")
     after = header if header is not None else query["after"] or 0
     resync(bot.id)
     if query["wait"] is not None:
@@ -75,15 +74,3 @@ def resync(bot_id: str) -> None:
             store().bots.forget_match(bot_id, match_id)
         else:
             matches.tell_bots(store(), record, matches.engine_state(record))
-
-
-def last_event_id() -> int | None:
-    """The event number in `Last-Event-ID` (sent by a reconnecting EventSource), if any; a 400 if it is not one."""
-    raw = request.headers.get("Last-Event-ID", "").strip()
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_EVENT_ID_DIGITS:
-        raise InvalidRequest(
-            "Last-Event-ID must be an event id this stream sent", errors={"Last-Event-ID": ["not an id"]}
-        )
-    return int(raw)
