@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -94,6 +96,18 @@ def start_service(data_dir: Path, workers: int, warm_up: bool) -> Service:
     raise RuntimeError(f"the service did not start (see {log_path})")
 
 
+@contextmanager
+def running_service(workers: int, warm_up: bool, prefix: str) -> Iterator[Service]:
+    """The whole service on a temporary data folder for the block; stopped after, its workers and Redis with it."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        service = start_service(Path(folder), workers, warm_up)
+        try:
+            yield service
+        finally:
+            os.killpg(service.process.pid, signal.SIGTERM)  # the service stops its workers and Redis
+            service.process.wait(timeout=60)
+
+
 def stamp(text: str) -> float:
     """A server timestamp in seconds."""
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
@@ -131,33 +145,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
-    with tempfile.TemporaryDirectory(prefix="parlour-ai-latency-") as folder:
-        # Only `perfect` needs IceCream's solution; without it the workers take jobs at once.
-        service = start_service(Path(folder), args.workers, warm_up="perfect" in levels)
-        try:
-            print(
-                f"{'game':22} {'level':7} {'p50 ms (runs)':28} {'p95 ms (runs)':28} {'median p50':>10} {'x random':>8}"
-            )
-            for game, players, options in GAMES:
-                if game not in args.games.split(","):
-                    continue
-                baseline = None
-                for level in levels:
-                    runs = [
-                        move_latencies(service, game, players, options, level, args.moves) for _ in range(args.runs)
-                    ]
-                    p50s = [1000 * statistics.median(run) for run in runs if run]
-                    p95s = [1000 * percentile(run, 0.95) for run in runs if run]
-                    median_p50 = statistics.median(p50s)
-                    baseline = baseline or median_p50
-                    print(
-                        f"{game:22} {level:7} {' '.join(f'{v:7.0f}' for v in p50s):28} "
-                        f"{' '.join(f'{v:7.0f}' for v in p95s):28} {median_p50:10.0f} {median_p50 / baseline:8.1f}",
-                        flush=True,
-                    )
-        finally:
-            os.killpg(service.process.pid, signal.SIGTERM)
-            service.process.wait(timeout=60)
+    # Only `perfect` needs IceCream's solution; without it the workers take jobs at once.
+    with running_service(args.workers, warm_up="perfect" in levels, prefix="parlour-ai-latency-") as service:
+        print(f"{'game':22} {'level':7} {'p50 ms (runs)':28} {'p95 ms (runs)':28} {'median p50':>10} {'x random':>8}")
+        for game, players, options in GAMES:
+            if game not in args.games.split(","):
+                continue
+            baseline = None
+            for level in levels:
+                runs = [move_latencies(service, game, players, options, level, args.moves) for _ in range(args.runs)]
+                p50s = [1000 * statistics.median(run) for run in runs if run]
+                p95s = [1000 * percentile(run, 0.95) for run in runs if run]
+                median_p50 = statistics.median(p50s)
+                baseline = baseline or median_p50
+                print(
+                    f"{game:22} {level:7} {' '.join(f'{v:7.0f}' for v in p50s):28} "
+                    f"{' '.join(f'{v:7.0f}' for v in p95s):28} {median_p50:10.0f} {median_p50 / baseline:8.1f}",
+                    flush=True,
+                )
     return 0
 
 

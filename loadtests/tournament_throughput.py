@@ -15,16 +15,12 @@ comparison. Not a test: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from loadtests.ai_latency import Service, stamp, start_service
+from loadtests.ai_latency import Service, running_service, stamp
 from tournaments.local import run
 from tournaments.setup import build_plan
 
@@ -119,16 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME:PLAYERS")
     parser.add_argument("--games-per-pairing", type=int, default=2, help="default 2")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="parlour-throughput-") as folder:
-        service = start_service(Path(folder), args.workers, warm_up=False)
-        try:
-            rows = []
-            for entry in args.games:
-                game, _, players = entry.partition(":")
-                rows.append(measure(service, game, int(players or 2), args.runs, args.games_per_pairing))
-        finally:
-            os.killpg(service.process.pid, signal.SIGTERM)  # the service stops its workers and Redis
-            service.process.wait(timeout=60)
+    with running_service(args.workers, warm_up=False, prefix="parlour-throughput-") as service:
+        rows = []
+        for entry in args.games:
+            game, _, players = entry.partition(":")
+            rows.append(measure(service, game, int(players or 2), args.runs, args.games_per_pairing))
     print(report(rows, args.workers, args.runs))
     return 0
 

@@ -14,14 +14,10 @@ so polling adds nothing. Prints min, p50, p95 and max per phase. Not a test: not
 from __future__ import annotations
 
 import argparse
-import os
-import signal
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from loadtests.ai_latency import Service, percentile, stamp, start_service
+from loadtests.ai_latency import Service, percentile, running_service, stamp
 
 WAIT = 120.0
 
@@ -65,20 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=2, help="the turn timer of each match")
     parser.add_argument("--burst", type=int, default=200, help="matches created at once (0: none)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="parlour-timers-") as folder:
-        service = start_service(Path(folder), workers=0, warm_up=False)
-        try:
-            spread = []
-            for _ in range(args.matches):
-                spread.append(create_timed(service, args.seconds))
-                time.sleep(0.25)
-            report(f"spread ({args.matches} x 0.25 s)", lateness(service, spread))
-            if args.burst:
-                burst = [create_timed(service, args.seconds) for _ in range(args.burst)]
-                report(f"burst ({args.burst} at once)", lateness(service, burst))
-        finally:
-            os.killpg(service.process.pid, signal.SIGTERM)
-            service.process.wait(timeout=60)
+    with running_service(workers=0, warm_up=False, prefix="parlour-timers-") as service:
+        spread = []
+        for _ in range(args.matches):
+            spread.append(create_timed(service, args.seconds))
+            time.sleep(0.25)
+        report(f"spread ({args.matches} x 0.25 s)", lateness(service, spread))
+        if args.burst:
+            burst = [create_timed(service, args.seconds) for _ in range(args.burst)]
+            report(f"burst ({args.burst} at once)", lateness(service, burst))
     return 0
 
 

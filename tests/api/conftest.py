@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,19 +13,23 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.config import Settings
 
+EVENTS_HEARTBEAT = 0.2
+"""Seconds between heartbeats on a quiet event stream in tests (15 in service)."""
+
 
 @pytest.fixture
 def settings(redis_url: str) -> Settings:
-    """Settings pointing at the test Redis."""
-    return Settings(redis_url=redis_url, cors_origins=["https://front.example"])
+    """Settings pointing at the test Redis, with an event-stream heartbeat short enough for tests."""
+    return Settings(redis_url=redis_url, cors_origins=["https://front.example"], events_heartbeat=EVENTS_HEARTBEAT)
 
 
 @pytest.fixture
-def app(settings: Settings) -> Flask:
-    """The API app."""
+def app(settings: Settings) -> Iterator[Flask]:
+    """The API app; its change listener is stopped afterwards."""
     app = create_app(settings)
     app.testing = True
-    return app
+    yield app
+    app.extensions["parlour.changes"].stop()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,23 +17,7 @@ from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_events import Stream
 from tests.api.test_openapi import WINNING_LINE
 
-HEARTBEAT = 0.2
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
-
-
-@pytest.fixture
-def settings(redis_url: str) -> Settings:
-    """Settings pointing at the test Redis, with a heartbeat short enough for tests."""
-    return Settings(redis_url=redis_url, cors_origins=["https://front.example"], events_heartbeat=HEARTBEAT)
-
-
-@pytest.fixture
-def app(settings: Settings) -> Iterator[Flask]:
-    """The API app; its change listener is stopped afterwards."""
-    app = create_app(settings)
-    app.testing = True
-    yield app
-    app.extensions["parlour.changes"].stop()
 
 
 def register(client: FlaskClient, name: str = "rando") -> dict[str, Any]:

@@ -30,24 +30,8 @@ from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_openapi import ROCKEM_SOCKEM_LINE, WINNING_LINE
 from tests.api.test_sundae_split_api import random_split
 
-HEARTBEAT = 0.2
 TIMEOUT = 10.0  # seconds any expected event may take: generous, it comes within milliseconds
 CARD_ID = re.compile(r"(?<![\w-])C\d\d(?![\w-])")
-
-
-@pytest.fixture
-def settings(redis_url: str) -> Settings:
-    """Settings pointing at the test Redis, with a heartbeat short enough for tests."""
-    return Settings(redis_url=redis_url, cors_origins=["https://front.example"], events_heartbeat=HEARTBEAT)
-
-
-@pytest.fixture
-def app(settings: Settings) -> Iterator[Flask]:
-    """The API app; its change listener is stopped afterwards."""
-    app = create_app(settings)
-    app.testing = True
-    yield app
-    app.extensions["parlour.changes"].stop()
 
 
 @dataclass
