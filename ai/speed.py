@@ -1,8 +1,9 @@
 """MCTS speed per game: `python -m ai.speed --runs 5 --iterations 200 [--game icecream]`.
 
-For each game (its smallest player count, default options) it times two searchers at two
-positions, the opening (the first position where the seat to move has a choice) and a mid-game
-position (half-way through a seeded random game, then on to the next choice):
+For each game (its smallest player count, default options) it takes two positions, the opening
+(the first position where the seat to move has a choice) and a mid-game position (half-way through
+a seeded random game, then on to the next choice). A choice is one the search makes: more than one
+action, and not one the game's knowledge settles without searching. There it times two searchers:
 
 * `IsmctsAgent`, the information-set search the easy, medium and hard levels play with;
 * `MctsAgent`, our per-seat subclass of the `mcts` package's searcher (`PerSeatMCTS`).
@@ -23,11 +24,14 @@ from dataclasses import dataclass
 
 from ai.agent import action_key
 from ai.ismcts import IsmctsAgent
+from ai.knowledge import knowledge_for
 from ai.search import MctsAgent, package_search
 from engine.protocol import Game, GameState, TooManyActions
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
+CANDIDATE_SAMPLES = 8
+"""Actions sampled where a game lists too many (the levels' `split_samples`)."""
 PACKAGE_GAMES = ("icecream",)
 """Games where the unmodified package's searcher is timed too (its rollouts clone at every step)."""
 
@@ -42,11 +46,17 @@ class Position:
 
 
 def has_choice(state: GameState, seat: int) -> bool:
-    """True if the seat has more than one action (a search would not be skipped)."""
+    """True if the seat has a choice that the search makes: several actions, none obvious, several candidates."""
     try:
-        return len({action_key(action) for action in state.legal_actions(seat)}) > 1
+        several = len({action_key(action) for action in state.legal_actions(seat)}) > 1
     except TooManyActions:
-        return True
+        several = True
+    if not several:
+        return False
+    knowledge = knowledge_for(state.game_id)
+    if knowledge.obvious(state, seat) is not None:  # settled by the game's knowledge: ISMCTS would not search
+        return False
+    return len(knowledge.candidates(state, seat, Rng.from_seed("speed"), CANDIDATE_SAMPLES)) > 1
 
 
 def next_choice(state: GameState, rng: Rng) -> Position | None:

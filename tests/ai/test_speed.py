@@ -34,7 +34,7 @@ def test_unknown_game_is_refused() -> None:
         main(["--game", "chess"])
 
 
-@pytest.mark.parametrize("game_id", ["icecream", "rockem_sockem", "sundae_split"])
+@pytest.mark.parametrize("game_id", ["icecream", "rockem_sockem", "sundae_split", "robots_love_ice_cream"])
 def test_positions_are_choices_and_mid_game_is_later(game_id: str) -> None:
     game = get_game(game_id)
     assert game is not None
