@@ -1,4 +1,5 @@
-"""Every error the API answers with, as one application/problem+json shape (RFC 9457)."""
+"""Every error the API answers with, as one application/problem+json shape (RFC 9457): the one place
+that maps the domain's refusals (api/refusals.py) and the engine's rejections to HTTP statuses."""
 
 from __future__ import annotations
 
@@ -9,78 +10,40 @@ import redis
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
+from api.refusals import (
+    Conflict,
+    Forbidden,
+    IdempotencyKeyReused,
+    InvalidRequest,
+    NotFound,
+    Refusal,
+    ServiceUnavailable,
+    Unauthorized,
+)
 from engine import ActionRejected, InvalidOptions
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
 
-class ApiError(Exception):
-    """An error with an HTTP status, a stable code and a human-readable detail."""
-
-    status = 400
-    code = "invalid-request"
-    title = "Invalid request"
-
-    def __init__(self, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.extra = extra
-
-
-class InvalidRequest(ApiError):
-    """The body, query or path is malformed; `errors` maps fields to messages."""
+HTTP_STATUS: dict[type[Refusal], tuple[int, str]] = {
+    InvalidRequest: (400, "Invalid request"),
+    Unauthorized: (401, "Unauthorized"),
+    Forbidden: (403, "Forbidden"),
+    NotFound: (404, "Not found"),
+    Conflict: (409, "Conflict"),
+    IdempotencyKeyReused: (422, "Idempotency key reused"),
+    ServiceUnavailable: (503, "Service unavailable"),
+}
+"""The one table from the domain's refusals to HTTP statuses and titles (the nearest listed class wins)."""
 
 
-class Unauthorized(ApiError):
-    """No valid seat token."""
-
-    status, code, title = 401, "unauthorized", "Unauthorized"
-
-
-class Forbidden(ApiError):
-    """A valid token, but for another match or seat."""
-
-    status, code, title = 403, "forbidden", "Forbidden"
-
-
-class NotFound(ApiError):
-    """No such game, match or route."""
-
-    status, code, title = 404, "not-found", "Not found"
-
-
-class Conflict(ApiError):
-    """The request conflicts with the match's current state; `code` says how."""
-
-    status, title = 409, "Conflict"
-
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail, **extra)
-        self.code = code
-
-
-class StaleVersion(Conflict):
-    """`expected_version` is not the match's current version."""
-
-    def __init__(self, current_version: int) -> None:
-        super().__init__(
-            "stale-version",
-            f"the match is at version {current_version}; read it again and retry",
-            current_version=current_version,
-        )
-
-
-class IdempotencyKeyReused(ApiError):
-    """An Idempotency-Key was sent again with a different request."""
-
-    status, code, title = 422, "idempotency-key-reused", "Idempotency key reused"
-
-
-class ServiceUnavailable(ApiError):
-    """Redis cannot be reached."""
-
-    status, code, title = 503, "service-unavailable", "Service unavailable"
+def status_of(refusal: Refusal) -> tuple[int, str]:
+    """The HTTP status and title a refusal is answered with."""
+    for cls in type(refusal).__mro__:
+        if cls in HTTP_STATUS:
+            return HTTP_STATUS[cls]
+    return 400, "Invalid request"
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
@@ -91,9 +54,10 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
 
 
-def _from_api_error(error: ApiError) -> Response:
-    response = problem(error.status, error.code, error.title, error.detail, **error.extra)
-    if error.status == 401:
+def _from_refusal(error: Refusal) -> Response:
+    status, title = status_of(error)
+    response = problem(status, error.code, title, error.detail, **error.extra)
+    if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="parlour"'
     return response
 
@@ -137,7 +101,7 @@ def _from_unexpected(error: Exception) -> Response:
 
 def register_error_handlers(app: Flask) -> None:
     """Route every error the app can raise to the one problem+json shape."""
-    app.register_error_handler(ApiError, _from_api_error)
+    app.register_error_handler(Refusal, _from_refusal)
     app.register_error_handler(ActionRejected, _from_engine_rejection)
     app.register_error_handler(InvalidOptions, _from_invalid_options)
     app.register_error_handler(HTTPException, _from_http_exception)

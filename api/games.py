@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from ai.levels import levels_for
-from api.errors import NotFound
+from api.refusals import NotFound
 from engine import Game, all_games, get_game
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import redis
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
+
+from api.services import services
 
 blueprint = Blueprint("health", __name__, url_prefix="/v1")
 
@@ -12,7 +14,7 @@ blueprint = Blueprint("health", __name__, url_prefix="/v1")
 def health() -> tuple[Response, int]:
     """200 with the Redis status when Redis answers, 503 when it does not."""
     try:
-        current_app.extensions["parlour.store"].ping()
+        services().store.ping()
     except redis.RedisError:
         return jsonify({"status": "degraded", "redis": "unavailable"}), 503
     return jsonify({"status": "ok", "redis": "ok"}), 200

@@ -8,7 +8,7 @@ from typing import Any
 from flask import request
 from marshmallow import Schema, ValidationError
 
-from api.errors import InvalidRequest, Unauthorized
+from api.refusals import InvalidRequest, Unauthorized
 from api.tokens import Credential, parse_credential
 
 

@@ -29,4 +29,4 @@ def end_streams_on_sigterm(feed: ChangeFeed) -> None:
         signal.signal(signal.SIGTERM, on_sigterm)
 
 
-end_streams_on_sigterm(app.extensions["parlour.changes"])
+end_streams_on_sigterm(app.services.changes)

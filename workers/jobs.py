@@ -14,9 +14,9 @@ from typing import Any
 from rq import get_current_job
 
 from ai.levels import choose
-from api.errors import ApiError, StaleVersion
 from api.matches.service import apply_action, engine_state, seat_may_act
 from api.record import ACTIVE, MatchRecord
+from api.refusals import Refusal, StaleVersion
 from engine import ActionRejected
 from workers.context import context
 
@@ -45,7 +45,7 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
                 return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}
         state = engine_state(record)
         if not seat_may_act(record, state, seat):
-            ctx.turns.after_change(record, state)  # make sure the seats that may act now have their jobs
+            ctx.ai_turns.after_change(record, state)  # make sure the seats that may act now have their jobs
             return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}
         level = record.seats[seat].ai_level
         if level is None:
@@ -57,7 +57,7 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
             log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
             record = ctx.store.load(match_id)
             continue
-        except (ApiError, ActionRejected) as rejected:  # the match ended between reading and writing it
+        except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
             return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}
         log.info("match %s: AI seat %d (%s) moved at version %d", match_id, seat, level, version)
         return {"outcome": "applied", "match": match_id, "seat": seat, "version": version}
@@ -84,7 +84,7 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
         except StaleVersion:
             record = ctx.store.load(match_id)
             continue
-        except ApiError as error:
+        except Refusal as error:
             return refused(error.code, error.detail)
         except ActionRejected as error:
             return refused(error.code, error.reason)

@@ -16,9 +16,9 @@ from typing import Any
 import redis
 from rq import SimpleWorker
 
-from api.errors import ApiError, StaleVersion
 from api.matches.service import apply_action, engine_state
 from api.record import ACTIVE
+from api.refusals import Refusal, StaleVersion
 from api.timers import seconds_until
 from engine import ActionRejected
 from workers.context import context
@@ -50,7 +50,7 @@ def time_out_seat(match_id: str, seat: int, deadline: str) -> dict[str, Any]:
             )
         except StaleVersion:
             continue  # another seat acted first: read again, the seat may still be late
-        except (ApiError, ActionRejected) as rejected:  # the match ended between reading and writing it
+        except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
             return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}
         late = -seconds_until(deadline)
         log.info("match %s: seat %d timed out at version %d (%.2f s late)", match_id, seat, record.version, late)

@@ -19,7 +19,7 @@ class ParlourWorker(Worker):  # type: ignore[misc]
         """RQ's maintenance (retrying the jobs of dead workers), then the AI-turn and tournament sweeps."""
         super().run_maintenance_tasks()
         try:
-            context().turns.sweep()
+            context().ai_turns.sweep()
         except redis.RedisError as error:
             log.warning("AI-turn sweep skipped: %s", error)
         try:

@@ -7,8 +7,8 @@ import secrets
 from typing import Any
 
 from api.bots.record import BotRecord, SeatNotice
-from api.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from api.record import FINISHED, MatchRecord, now_iso
+from api.refusals import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from api.store import MatchStore
 from api.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
 

@@ -26,10 +26,10 @@ from typing import Any
 
 import redis
 
-from api.errors import NotFound
 from api.events.feed import ChangeFeed, Watch
 from api.matches import service
 from api.record import FINISHED, MatchRecord
+from api.refusals import NotFound
 from api.store import MatchStore
 
 log = logging.getLogger(__name__)

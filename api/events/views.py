@@ -2,35 +2,28 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
-from api.config import Settings
-from api.events.feed import ChangeFeed
 from api.events.schemas import EventsQuerySchema
 from api.events.stream import EventStream
 from api.http import last_event_id, load_query
 from api.matches import service
-from api.matches.views import seat_of_request, store
+from api.matches.views import seat_of_request
+from api.services import services
 
 blueprint = Blueprint("events", __name__, url_prefix="/v1/matches")
 EVENT_STREAM = "text/event-stream"
 
 
-def change_feed() -> ChangeFeed:
-    """The app's change notices."""
-    return current_app.extensions["parlour.changes"]  # type: ignore[no-any-return]
-
-
 @blueprint.get("/<match_id>/events")
 def match_events(match_id: str) -> Response:
     """The match as the caller may see it, an event per change, until it is finished."""
-    record = service.load_match(store(), match_id)
+    record = service.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=EventsQuerySchema())
     header = last_event_id("a version")
     after = header if header is not None else load_query(EventsQuerySchema())["after"]
-    settings: Settings = current_app.extensions["parlour.settings"]
-    renders = current_app.extensions["parlour.event_renders"]
-    stream = EventStream(store(), change_feed(), renders, record.id, viewer, after, settings.events_heartbeat)
+    app = services()
+    stream = EventStream(app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat)
     response = Response(iter(stream), mimetype=EVENT_STREAM)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once

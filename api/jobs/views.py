@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
-from api.errors import NotFound
 from api.http import bearer_token
-from api.jobs.queue import JobInfo, JobQueue
+from api.jobs.queue import JobInfo
 from api.matches import service
+from api.refusals import NotFound
+from api.services import services
 
 blueprint = Blueprint("jobs", __name__, url_prefix="/v1/jobs")
 GENERIC_FAILURE = {"code": "ai-failed", "detail": "the AI could not compute a move; ask again"}
@@ -19,12 +20,11 @@ GENERIC_FAILURE = {"code": "ai-failed", "detail": "the AI could not compute a mo
 def get_job(job_id: str) -> Response:
     """A requested move's status (queued, started, finished, failed) and its answer; the asking seat only."""
     token = bearer_token(required=True)
-    queue: JobQueue = current_app.extensions["parlour.jobs"]
-    job = queue.fetch(job_id) if len(job_id) <= 64 else None
+    job = services().jobs.fetch(job_id) if len(job_id) <= 64 else None
     if job is None or job.meta.get("kind") != "move":
         raise NotFound(f"no job {job_id!r} (results expire)")
-    record = service.load_match(current_app.extensions["parlour.store"], job.meta["match"])
-    service.authenticate(current_app.extensions["parlour.store"], record, token, job.meta["seat"])
+    record = service.load_match(services().store, job.meta["match"])
+    service.authenticate(services().store, record, token, job.meta["seat"])
     response = jsonify(job_json(job))
     response.headers["Cache-Control"] = "no-store"
     return response

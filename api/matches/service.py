@@ -10,13 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import redis
-
 from ai.levels import Level, level_named, levels_for
 from api.bots import service as bots
 from api.bots.record import BotRecord
-from api.errors import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
+from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.timers import deadlines_json, next_deadlines
 from api.tokens import BotToken, Credential, SeatToken, matches_hash, new_token, token_hash
@@ -83,7 +81,6 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
     )
     record.deadlines = next_deadlines(None, record, state, None)
     store.create(record)
-    tell_bots(store, record, state)
     return record, state, tokens
 
 
@@ -126,7 +123,6 @@ def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | N
             joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
         outcome = store.commit(joined, record.version, previous_status=record.status)
         if outcome.kind == "ok":
-            tell_bots(store, joined, engine_state(joined))
             return joined, token
         if outcome.kind == "missing":
             raise NotFound(f"no match {match_id!r} (it may have expired)")
@@ -288,22 +284,6 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
     }
 
 
-def tell_bots(store: MatchStore, record: MatchRecord, state: GameState) -> None:
-    """Tell the bots holding seats what a stored change means for them: started, your turn, over (each once).
-
-    A failure is logged, not raised: the change is stored, and a bot's stream tells it again when it reconnects.
-    """
-    if record.status == WAITING or all(seat.bot is None for seat in record.seats):
-        return
-    acting = {seat.seat for seat in record.seats if seat.bot is not None and seat_may_act(record, state, seat.seat)}
-    result = state.result() if record.status == FINISHED else None
-    try:
-        for notice in bots.seat_notices(record, acting, result.to_json() if result else None):
-            store.bots.announce(notice)
-    except redis.RedisError as error:
-        log.warning("match %s: the bots were not told of version %d: %s", record.id, record.version, error)
-
-
 # --- acting ----------------------------------------------------------------------------------
 def request_fingerprint(action: dict[str, Any], expected_version: int | None) -> str:
     """A hash of what was asked, to tell a true retry from a reused Idempotency-Key."""
@@ -325,7 +305,7 @@ def stored_answer(
 
 
 OnCommit = Callable[[MatchRecord, GameState], None]
-"""Called after each change is stored, with the new record and state (to schedule AI turns)."""
+"""Called after each change is stored, with the new record and state: `Services.after_change`."""
 
 
 def apply_action(
@@ -353,7 +333,6 @@ def apply_action(
         attempt = commit_action(store, record, seat, action, expected_version, idempotency_key, fingerprint, timeout)
         outcome = attempt.outcome
         if outcome.kind == "ok":
-            tell_bots(store, attempt.record, attempt.state)
             if on_commit is not None:
                 on_commit(attempt.record, attempt.state)
             return attempt.body

@@ -19,12 +19,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from api.errors import InvalidRequest, NotFound
 from api.http import load
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
 from api.record import FINISHED as MATCH_FINISHED
 from api.record import MatchRecord, now_iso
+from api.refusals import InvalidRequest, NotFound
 from api.store import MatchStore
 from api.tournaments.store import FINISHED, TournamentRecord, TournamentStore
 from engine import GameState

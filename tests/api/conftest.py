@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.config import Settings
+from api.services import ParlourApp
 
 EVENTS_HEARTBEAT = 0.2
 """Seconds between heartbeats on a quiet event stream in tests (15 in service)."""
@@ -24,12 +25,12 @@ def settings(redis_url: str) -> Settings:
 
 
 @pytest.fixture
-def app(settings: Settings) -> Iterator[Flask]:
+def app(settings: Settings) -> Iterator[ParlourApp]:
     """The API app; its change listener is stopped afterwards."""
     app = create_app(settings)
     app.testing = True
     yield app
-    app.extensions["parlour.changes"].stop()
+    app.services.changes.stop()
 
 
 @pytest.fixture

@@ -272,7 +272,7 @@ def test_a_lost_notice_is_sent_when_the_bot_reconnects(
 ) -> None:
     bot = register(client)
     match = bot_match(client, bot, seat=0)
-    store = app.extensions["parlour.store"]
+    store = app.services.store
 
     def lost(*args: Any) -> list[int]:
         raise redis.ConnectionError("lost")
@@ -329,4 +329,4 @@ def test_a_change_made_through_another_process_reaches_the_bot_stream(client: Fl
     event = stream.next()
     assert event is not None and (event.id, event.name, event.data["version"]) == (2, "your-turn", 1)
     stream.close()
-    other_app.extensions["parlour.changes"].stop()
+    other_app.services.changes.stop()

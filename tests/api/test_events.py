@@ -148,7 +148,7 @@ def check_event(client: FlaskClient, match: Match, seat: int | None, event: Even
 
 def feed_of(app: Flask) -> ChangeFeed:
     """The app's change listener."""
-    return app.extensions["parlour.changes"]  # type: ignore[no-any-return]
+    return app.services.changes  # type: ignore[no-any-return]
 
 
 # --- the stream ------------------------------------------------------------------------------------

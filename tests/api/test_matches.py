@@ -69,7 +69,7 @@ def test_create_returns_tokens_location_and_commitment(client: FlaskClient) -> N
 
 
 def test_tokens_are_stored_only_as_hashes(client: FlaskClient, app, match: Match) -> None:
-    store = app.extensions["parlour.store"]
+    store = app.services.store
     raw = str(store.client.hgetall(f"parlour:match:{{{match.id}}}"))
     for token in match.tokens.values():
         assert token not in raw

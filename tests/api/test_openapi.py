@@ -24,8 +24,8 @@ from werkzeug.test import TestResponse
 
 from api.app import create_app
 from api.config import Settings
-from api.errors import ApiError
 from api.games import catalog_entry
+from api.refusals import Refusal
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from tests.api.conftest import bearer
 from tests.api.openapi_support import (
@@ -319,7 +319,7 @@ def test_document_conventions() -> None:
 
 def test_problem_codes_cover_the_servers_error_classes() -> None:
     codes = set(load_document()["components"]["schemas"]["ProblemCode"]["enum"])
-    classes: list[type] = [ApiError]
+    classes: list[type] = [Refusal]
     declared = set()
     while classes:
         cls = classes.pop()
@@ -939,7 +939,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
 
     app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
     broken = ContractClient(app, app.test_client(), contract.document, contract.seen)
-    store = app.extensions["parlour.store"]
+    store = app.services.store
     with monkeypatch.context() as patch:
         for name in ("ping", "create", "load", "list_ids"):
             patch.setattr(store, name, boom)
@@ -955,7 +955,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
         broken.post("/v1/matches/abc/join", expect=500)
         broken.post("/v1/matches/abc/ai-move", expect=500)
-        patch.setattr(app.extensions["parlour.jobs"], "fetch", boom)
+        patch.setattr(app.services.jobs, "fetch", boom)
         broken.get("/v1/jobs/abc", headers=bearer("abc.0.secret"), expect=500)
 
 
@@ -1047,7 +1047,7 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
 
     with monkeypatch.context() as patch:
         for name in ("register", "load"):
-            patch.setattr(app.extensions["parlour.store"].bots, name, boom)
+            patch.setattr(app.services.store.bots, name, boom)
         down.post("/v1/bots", json={"name": "rando"}, expect=500)
         down.get("/v1/bots/abc", expect=500)
         down.get("/v1/bots/abc/events", headers=token, expect=500)
@@ -1319,7 +1319,7 @@ def scenario_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPat
         raise RuntimeError("boom")
 
     with monkeypatch.context() as patch:
-        tournament_store = down_app.extensions["parlour.tournaments"].store
+        tournament_store = down_app.services.tournaments.store
         for name in ("create", "load", "list_ids"):
             patch.setattr(tournament_store, name, boom)
         down.post("/v1/tournaments", json=body, expect=500)

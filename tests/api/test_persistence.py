@@ -16,7 +16,7 @@ from tests.api.test_matches import play_random_step, play_to_end
 
 def stored_state(app: Flask, match_id: str) -> dict:
     """The engine state as Redis holds it."""
-    raw = app.extensions["parlour.store"].client.hget(f"parlour:match:{{{match_id}}}", "record")
+    raw = app.services.store.client.hget(f"parlour:match:{{{match_id}}}", "record")
     return json.loads(raw)["state"]
 
 
@@ -27,7 +27,7 @@ def test_rebuilt_state_equals_stored_state_mid_match(app: Flask, match: Match) -
     rng = random.Random(9)
     for _ in range(12):
         play_random_step(client, match, rng)
-    record = json.loads(app.extensions["parlour.store"].client.hget(f"parlour:match:{{{match.id}}}", "record"))
+    record = json.loads(app.services.store.client.hget(f"parlour:match:{{{match.id}}}", "record"))
     entries = client.get(match.url("/log")).get_json()["entries"]
     moves = [(entry["seat"], entry["action"]) for entry in entries]
     rebuilt = get_game("icecream").replay(2, record["options"], record["seed"], moves)
@@ -67,7 +67,7 @@ def test_keys_are_hash_tagged_per_match(app: Flask, match: Match) -> None:
     import random
 
     play_random_step(app.test_client(), match, random.Random(1))
-    keys = set(app.extensions["parlour.store"].client.keys(f"*{match.id}*"))
+    keys = set(app.services.store.client.keys(f"*{match.id}*"))
     assert keys == {f"parlour:match:{{{match.id}}}", f"parlour:match:{{{match.id}}}:log"}
 
 
@@ -75,7 +75,7 @@ def test_finished_and_idle_matches_expire(redis_url: str) -> None:
     app = create_app(Settings(redis_url=redis_url, finished_ttl=60, idle_ttl=3600))
     client = app.test_client()
     match = create_match(client, seed="ttl")
-    redis = app.extensions["parlour.store"].client
+    redis = app.services.store.client
     key = f"parlour:match:{{{match.id}}}"
     assert 3500 < redis.ttl(key) <= 3600
     play_to_end(client, match)
@@ -85,7 +85,7 @@ def test_finished_and_idle_matches_expire(redis_url: str) -> None:
 def test_an_expired_match_is_gone_and_leaves_the_lobby(app: Flask) -> None:
     client = app.test_client()
     match = create_match(client, open_seats=[1])
-    app.extensions["parlour.store"].client.delete(f"parlour:match:{{{match.id}}}")
+    app.services.store.client.delete(f"parlour:match:{{{match.id}}}")
     assert client.get(match.url()).status_code == 404
     assert client.get("/v1/matches?status=waiting").get_json()["items"] == []
     assert client.get("/v1/matches?status=waiting").get_json()["items"] == []

@@ -11,7 +11,6 @@ from flask.testing import FlaskClient
 
 from ai.levels import choose
 from api.matches import service as matches
-from api.matches.views import after_change
 from api.tournaments.service import Tournaments
 
 RANDOMS = [{"type": "ai", "level": "random"}] * 3
@@ -28,8 +27,8 @@ def create(client: FlaskClient, **request: Any) -> dict[str, Any]:
 def play_running_matches(app: Flask, body: dict[str, Any]) -> int:
     """Play every running match of the tournament to its end with random moves, as the AI workers would."""
     with app.app_context():
-        store = app.extensions["parlour.store"]
-        tournament = app.extensions["parlour.tournaments"].load(body["id"])
+        store = app.services.store
+        tournament = app.services.tournaments.load(body["id"])
         played = 0
         for index, match_id in tournament.matches.items():
             if index in tournament.outcomes:
@@ -39,7 +38,9 @@ def play_running_matches(app: Flask, body: dict[str, Any]) -> int:
                 state = matches.engine_state(record)
                 seat = next(s for s in state.acting_seats() if matches.seat_may_act(record, state, s))
                 action = choose(state, seat, "random", f"{record.version}")
-                matches.apply_action(store, record, seat, action, record.version, None, on_commit=after_change)
+                matches.apply_action(
+                    store, record, seat, action, record.version, None, on_commit=app.services.after_change
+                )
                 record = store.load(match_id)
             played += 1
         return played
@@ -72,8 +73,8 @@ def test_matches_start_up_to_the_limit_and_outcomes_are_counted_once(app: Flask,
     while client.get(body["url"]).get_json()["status"] == "running":
         assert play_running_matches(app, body) <= 2
         with app.app_context():
-            tournaments: Tournaments = app.extensions["parlour.tournaments"]
-            tournaments.sweep(after_change)  # a sweep on top of every finish's own advance changes nothing
+            tournaments: Tournaments = app.services.tournaments
+            tournaments.sweep(app.services.after_change)  # a sweep on top of every finish's own advance changes nothing
     done = client.get(body["url"]).get_json()
     assert done["progress"] == {"done": 6, "total": 6, "running": 0, "round": 1, "rounds": 1}
     assert sum(row["played"] for row in done["standings"]) == 12
@@ -85,12 +86,12 @@ def test_concurrent_advances_start_each_match_once(app: Flask, client: FlaskClie
     body = create(client, seed="race", parallel=1)
     play_running_matches(app, body)
     with app.app_context():
-        tournaments: Tournaments = app.extensions["parlour.tournaments"]
+        tournaments: Tournaments = app.services.tournaments
 
         def advance() -> None:
             with app.app_context():
                 for _ in range(5):
-                    tournaments.advance(body["id"], after_change)
+                    tournaments.advance(body["id"], app.services.after_change)
 
         threads = [threading.Thread(target=advance) for _ in range(4)]
         for thread in threads:

@@ -127,7 +127,7 @@ def test_a_finished_match_has_no_deadlines(client: FlaskClient) -> None:
 def test_a_timeout_is_flagged_in_the_log(app: Flask, client: FlaskClient) -> None:
     """The server's default action goes through the checked path and its log entry says `timeout: true`."""
     match = create_match(client, turn_timer={"seconds": 60})
-    store = app.extensions["parlour.store"]
+    store = app.services.store
     record = service.load_match(store, match.id)
     action = service.engine_state(record).default_action(0)
     service.apply_action(store, record, 0, action, record.version, None, timeout=True)
@@ -145,7 +145,7 @@ def test_the_timer_fields_match_openapi(app: Flask, client: FlaskClient) -> None
     bad = {**body, "turn_timer": {"seconds": 0}}
     contract.post("/v1/matches", json=bad, expect=400, request_valid=False)
     match = Match(created["id"], {seat["seat"]: seat["token"] for seat in created["tokens"]}, created)
-    store = app.extensions["parlour.store"]
+    store = app.services.store
     record = service.load_match(store, match.id)
     service.apply_action(store, record, 0, service.engine_state(record).default_action(0), 0, None, timeout=True)
     view = contract.get(match.url(), headers=bearer(match.tokens[1]), expect=200).json

@@ -1,0 +1,73 @@
+"""The domain's refusals: why the match layer will not do what was asked, with a stable code.
+
+Services, workers and the CLI raise and catch these; only `api/errors.py` knows which HTTP status
+each one is answered with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Refusal(Exception):
+    """A request the match layer refuses: a stable `code`, a human-readable `detail`, and extra fields."""
+
+    code = "invalid-request"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class InvalidRequest(Refusal):
+    """The body, query or path is malformed; `errors` maps fields to messages."""
+
+
+class Unauthorized(Refusal):
+    """No valid seat, bot or owner token."""
+
+    code = "unauthorized"
+
+
+class Forbidden(Refusal):
+    """A valid token, but for another match, seat or bot."""
+
+    code = "forbidden"
+
+
+class NotFound(Refusal):
+    """No such game, match, bot, tournament, job or route."""
+
+    code = "not-found"
+
+
+class Conflict(Refusal):
+    """The request conflicts with the current state of what it names; `code` says how."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail, **extra)
+        self.code = code
+
+
+class StaleVersion(Conflict):
+    """`expected_version` is not the match's current version."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(
+            "stale-version",
+            f"the match is at version {current_version}; read it again and retry",
+            current_version=current_version,
+        )
+
+
+class IdempotencyKeyReused(Refusal):
+    """An Idempotency-Key was sent again with a different request."""
+
+    code = "idempotency-key-reused"
+
+
+class ServiceUnavailable(Refusal):
+    """The store cannot be reached, or cannot take more data."""
+
+    code = "service-unavailable"

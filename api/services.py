@@ -1,0 +1,100 @@
+"""The services object: every store, queue and scheduler, built once per process from the settings.
+
+The API app and the workers build the same `Services` (boardgame.io's master beside its server):
+what a stored change sets off is one list of listeners, run by whoever stored the change, so an
+action played over HTTP, by an AI job or by a turn timer has the same consequences.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import cast
+
+from flask import Flask, current_app
+
+from api.ai_turns import AiTurns
+from api.bots.notices import tell_bots
+from api.config import Settings
+from api.events.feed import ChangeFeed
+from api.events.stream import Renders
+from api.jobs.queue import JobQueue
+from api.record import MatchRecord
+from api.store import MatchStore
+from api.timers import TimerQueue, TurnTimers
+from api.tournaments.service import Tournaments
+from api.tournaments.store import TournamentStore
+from engine import GameState
+
+log = logging.getLogger(__name__)
+Listener = Callable[[MatchRecord, GameState], None]
+"""Something a stored change sets off, given the new record and its engine state."""
+
+
+@dataclass
+class Services:
+    """The stores, queues and schedulers of one process, and what a stored change sets off."""
+
+    settings: Settings
+    store: MatchStore
+    jobs: JobQueue
+    ai_turns: AiTurns
+    timers: TurnTimers
+    tournaments: Tournaments
+    changes: ChangeFeed
+    renders: Renders
+    listeners: list[Listener] = field(default_factory=list)
+
+    def after_change(self, record: MatchRecord, state: GameState) -> None:
+        """Run every listener on a change just stored (each in turn, in the order listed)."""
+        for listener in self.listeners:
+            listener(record, state)
+
+    def tell_bots(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: tell the bots holding seats what the change means for them."""
+        tell_bots(self.store, record, state)
+
+    def schedule_ai_turns(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: queue a job for every AI seat that may act now."""
+        self.ai_turns.after_change(record, state)
+
+    def schedule_timeouts(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: schedule the timeout of every seat the game waits for."""
+        self.timers.after_change(record, state)
+
+    def advance_tournament(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: when a tournament's match finished, start its next matches (set off like any change)."""
+        self.tournaments.after_change(record, self.after_change)
+
+
+def build_services(settings: Settings) -> Services:
+    """The services on the settings' Redis, with the standard listeners."""
+    url = settings.redis_url
+    store = MatchStore.from_url(url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
+    jobs = JobQueue.from_url(url, settings.job_ttl, settings.ai_retries)
+    services = Services(
+        settings=settings,
+        store=store,
+        jobs=jobs,
+        ai_turns=AiTurns(store, jobs),
+        timers=TurnTimers(store, TimerQueue.from_url(url, settings.ai_retries)),
+        tournaments=Tournaments(TournamentStore.from_url(url, settings.idle_ttl), store),
+        changes=ChangeFeed(store),
+        renders=Renders(),
+    )
+    services.listeners.extend(
+        [services.tell_bots, services.schedule_ai_turns, services.schedule_timeouts, services.advance_tournament]
+    )
+    return services
+
+
+class ParlourApp(Flask):
+    """The Flask app, holding this process's services."""
+
+    services: Services
+
+
+def services() -> Services:
+    """The services of the app serving the current request."""
+    return cast(ParlourApp, current_app).services
