@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from ai.levels import level_named
 from api.jobs.queue import JobQueue
 from api.matches.service import engine_state, seat_may_act
-from api.record import ACTIVE, FINISHED, MatchRecord
+from api.record import ACTIVE, MatchRecord
 from api.store import MatchStore
 from engine import GameState
 
@@ -47,7 +47,7 @@ class AiTurns:
         queued = []
         for match_id in self.store.ai_matches():
             record = self.store.load(match_id)
-            if record is None or record.status == FINISHED:
+            if record is None or record.ended:
                 self.store.untrack_ai_match(match_id)
                 continue
             if record.status != ACTIVE:

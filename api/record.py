@@ -8,8 +8,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
-STATUSES = (WAITING, ACTIVE, FINISHED)
+WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
+STATUSES = (WAITING, ACTIVE, FINISHED, ABORTED)
+ENDED = (FINISHED, ABORTED)
+"""A finished match has a result; an aborted one ended without one (nobody won, nothing is rated)."""
 
 
 def now_iso() -> str:
@@ -71,6 +73,7 @@ class MatchRecord:
     status: str = ACTIVE
     turn_seconds: int | None = None  # the turn timer: seconds each waited-for seat has to act; None: no timer
     deadlines: dict[str, str] = field(default_factory=dict)  # seat (as text) -> ISO time its turn timer runs out
+    abort_reason: str | None = None  # why an aborted match ended without a result
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
@@ -79,6 +82,11 @@ class MatchRecord:
     def seed_commitment(self) -> str:
         """The published commitment to the secret seed."""
         return seed_commitment(self.seed)
+
+    @property
+    def ended(self) -> bool:
+        """True once the match is over: finished with a result, or aborted without one."""
+        return self.status in ENDED
 
     def open_seats(self) -> list[int]:
         """Seats nobody holds yet."""

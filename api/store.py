@@ -34,7 +34,7 @@ from typing import Any
 import redis
 
 from api.bots.record import BotEvent, BotRecord, SeatNotice
-from api.record import FINISHED, MatchRecord
+from api.record import MatchRecord
 
 _COMMIT = """
 if KEYS[3] then
@@ -287,7 +287,7 @@ class MatchStore:
 
     def ttl_for(self, record: MatchRecord) -> int:
         """Finished matches live `finished_ttl` seconds; others expire after `idle_ttl` without a change."""
-        return self.finished_ttl if record.status == FINISHED else self.idle_ttl
+        return self.finished_ttl if record.ended else self.idle_ttl
 
     def list_ids(self, game: str | None, status: str | None, limit: int, after: Cursor | None) -> list[Cursor]:
         """Up to `limit` (creation time, id) pairs, newest first, strictly after the cursor if given."""

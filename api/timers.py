@@ -22,7 +22,7 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 from rq.serializers import JSONSerializer
 
-from api.record import ACTIVE, FINISHED, MatchRecord
+from api.record import ACTIVE, MatchRecord
 from api.store import MatchStore, redis_client
 from engine import GameState
 
@@ -137,7 +137,7 @@ class TurnTimers:
         scheduled = []
         for match_id in self.store.timed_matches():
             record = self.store.load(match_id)
-            if record is None or record.status == FINISHED:
+            if record is None or record.ended:
                 self.store.untrack_timed_match(match_id)
                 continue
             if -seconds_until(record.updated_at) < grace:

@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from api.bots.record import BotRecord, SeatNotice
-from api.record import FINISHED, MatchRecord, now_iso
+from api.record import MatchRecord, now_iso
 from api.refusals import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from api.store import MatchStore
 from api.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
@@ -114,14 +114,14 @@ def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] |
         where = {"match": record.id, "seat": seat.seat}
         started = {**where, "game": record.game, "players": record.players, "version": record.version}
         turn = {**where, "version": record.version, "deadline": record.deadlines.get(str(seat.seat))}
-        over = {**where, "version": record.version, "result": result}
+        over = {**where, "version": record.version, "status": record.status, "result": result}
         notices.append(
             SeatNotice(
                 seat.bot,
                 record.id,
                 seat.seat,
                 record.version,
-                record.status == FINISHED,
+                record.ended,
                 seat.seat in acting,
                 compact(started),
                 compact(turn),

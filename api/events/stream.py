@@ -8,7 +8,7 @@ viewer's previous event, redacted for that viewer exactly as `GET /v1/matches/{i
     data: {"version": 7, "match": {...}, "log": [{"version": 6, ...}, {"version": 7, ...}]}
 
 Changes that land between two reads are sent as one event (its log has every entry). The stream
-ends with an `end` event once the match is finished (or gone), and sends a comment line as a
+ends with an `end` event once the match is finished, aborted or gone, and sends a comment line as a
 heartbeat whenever it has been quiet for `heartbeat` seconds.
 """
 
@@ -28,7 +28,7 @@ import redis
 
 from api.events.feed import ChangeFeed, Watch
 from api.matches import service
-from api.record import FINISHED, MatchRecord
+from api.record import MatchRecord
 from api.refusals import NotFound
 from api.store import MatchStore
 
@@ -54,7 +54,8 @@ class Rendered:
     """A match at one version as one viewer sees it, with its whole log redacted for that viewer, as JSON."""
 
     version: int
-    finished: bool
+    ended: bool  # finished or aborted: the stream ends after this
+    status: str
     match: str
     versions: tuple[int, ...]  # of the log entries, oldest first
     entries: tuple[str, ...]  # the log entries' JSON
@@ -72,7 +73,8 @@ def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Render
     entries = service.log_json(record, store.log(record.id), viewer)["entries"]
     return Rendered(
         record.version,
-        record.status == FINISHED,
+        record.ended,
+        record.status,
         compact(match),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
@@ -144,8 +146,8 @@ class EventStream:
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
                 yield sse("match", rendered.data(last), rendered.version)
                 last = rendered.version
-            if rendered.finished:
-                yield sse("end", compact({"version": last, "reason": "finished"}))
+            if rendered.ended:
+                yield sse("end", compact({"version": last, "reason": rendered.status}))
                 return
             version = yield from self._next_version(watch, last)
             if self.feed.stopping:
@@ -171,7 +173,7 @@ def wait_for_change(
     store: MatchStore, feed: ChangeFeed, record: MatchRecord, after: int, seconds: float
 ) -> MatchRecord:
     """The match as soon as its version passes `after`, or as it stands after `seconds`."""
-    if record.version > after or record.status == FINISHED or seconds <= 0:
+    if record.version > after or record.ended or seconds <= 0:
         return record
     deadline = time.monotonic() + seconds
     with feed.watching(record.id) as watch:
@@ -180,6 +182,6 @@ def wait_for_change(
             if latest is None:
                 raise NotFound(f"no match {record.id!r} (it expired)")
             remaining = deadline - time.monotonic()
-            if latest.version > after or latest.status == FINISHED or remaining <= 0 or feed.stopping:
+            if latest.version > after or latest.ended or remaining <= 0 or feed.stopping:
                 return latest
             watch.wait(remaining)

@@ -13,7 +13,7 @@ from typing import Any
 from ai.levels import Level, level_named, levels_for
 from api.bots import service as bots
 from api.bots.record import BotRecord
-from api.record import ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
+from api.record import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.timers import deadlines_json, next_deadlines
@@ -23,6 +23,8 @@ from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, 
 log = logging.getLogger(__name__)
 UNPINNED_ATTEMPTS = 20  # compare-and-set attempts for an action sent without expected_version
 JOIN_ATTEMPTS = 20  # each failed attempt means another seat was taken, so few are ever needed
+OnCommit = Callable[[MatchRecord, GameState], None]
+"""Called after each change is stored, with the new record and state: `Services.after_change`."""
 
 
 def game_or_400(game_id: str) -> Game:
@@ -161,10 +163,37 @@ def check_may_act(record: MatchRecord, state: GameState, seat: int) -> None:
     """A 409 saying why the seat has no move to ask the AI for, if it has none."""
     if record.status == WAITING:
         raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
-    if record.status == FINISHED:
-        raise Conflict("match-over", "the match is over")
+    check_not_ended(record)
     if not seat_may_act(record, state, seat):
         raise Conflict("not-your-turn", f"seat {seat} has nothing to do now; waiting for {state.waiting_for()}")
+
+
+def check_not_ended(record: MatchRecord) -> None:
+    """A 409 when the match is over: `match-over` once finished, `match-aborted` once aborted."""
+    if record.status == FINISHED:
+        raise Conflict("match-over", "the match is over")
+    if record.status == ABORTED:
+        raise Conflict("match-aborted", f"the match was aborted: {record.abort_reason}")
+
+
+def abort_match(store: MatchStore, match_id: str, reason: str, on_commit: OnCommit | None = None) -> MatchRecord:
+    """End a match that is not over without a result (no winner, nothing rated); the aborted record.
+
+    Compare-and-set like any change, so an action racing the abort lands either before it or not at all.
+    """
+    for _ in range(UNPINNED_ATTEMPTS):
+        record = load_match(store, match_id)
+        check_not_ended(record)
+        after = replace(record, version=record.version + 1, status=ABORTED, deadlines={}, updated_at=now_iso())
+        after.abort_reason = reason
+        outcome = store.commit(after, record.version, previous_status=record.status)
+        if outcome.kind == "ok":
+            if on_commit is not None:
+                on_commit(after, engine_state(after))
+            return after
+        if outcome.kind == "missing":
+            raise NotFound(f"no match {match_id!r} (it expired)")
+    raise Conflict("stale-version", "the match kept changing while it was being aborted; try again")
 
 
 # --- who is asking ---------------------------------------------------------------------------
@@ -228,7 +257,8 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "view": state.view(viewer),
         "seats": [seat.public_json() for seat in record.seats],
         "seed_commitment": record.seed_commitment,
-        "seed": record.seed if record.status == FINISHED else None,
+        "seed": record.seed if record.ended else None,
+        "abort_reason": record.abort_reason,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -269,7 +299,7 @@ def seat_may_act(record: MatchRecord, state: GameState, seat: int) -> bool:
 
 def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
     """The applied actions in order; hidden parts left out for the viewer until the match ends."""
-    if record.status != FINISHED:
+    if not record.ended:
         state = engine_state(record)
         shown = state.redact_log([(e["seat"], e["action"]) for e in entries], viewer)
         entries = [{**entry, "action": action} for entry, action in zip(entries, shown, strict=True)]
@@ -279,7 +309,7 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
         "status": record.status,
         "viewer": viewer,
         "seed_commitment": record.seed_commitment,
-        "seed": record.seed if record.status == FINISHED else None,
+        "seed": record.seed if record.ended else None,
         "entries": entries,
     }
 
@@ -302,10 +332,6 @@ def stored_answer(
     if answer["fingerprint"] != fingerprint:
         raise IdempotencyKeyReused("this Idempotency-Key was already used for a different request")
     return dict(answer["body"])
-
-
-OnCommit = Callable[[MatchRecord, GameState], None]
-"""Called after each change is stored, with the new record and state: `Services.after_change`."""
 
 
 def apply_action(
@@ -369,8 +395,7 @@ def commit_action(
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
         raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
-    if record.status == FINISHED:
-        raise Conflict("match-over", "the match is over")
+    check_not_ended(record)
     if expected_version is not None and expected_version != record.version:
         raise StaleVersion(record.version)
     state = engine_state(record)

@@ -89,7 +89,7 @@ class Tournaments:
 
     def after_change(self, record: MatchRecord, on_start: OnStart) -> None:
         """When a tournament's match has just finished, move its tournament on (never failing the finishing move)."""
-        if record.status != MATCH_FINISHED:
+        if not record.ended:
             return
         tournament_id = self.store.tournament_of(record.id)
         if tournament_id is None:
@@ -138,7 +138,7 @@ class Tournaments:
         pending = [(index, match_id) for index, match_id in record.matches.items() if index not in record.outcomes]
         loaded = self.matches.load_many([match_id for _, match_id in pending])
         for (index, match_id), match in zip(pending, loaded, strict=True):
-            if match is not None and match.status != MATCH_FINISHED:
+            if match is not None and not match.ended:
                 continue
             outcome = outcome_of(index, match_id, match)
             if self.store.record_outcome(record.id, outcome):
@@ -170,7 +170,7 @@ class Tournaments:
 
 def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
     """How a finished match ended, by seat; void when the match is gone."""
-    if match is None:
+    if match is None or match.status != MATCH_FINISHED:  # gone, or aborted: no result to count
         return Outcome(index, [], match=match_id, void=True)
     result = matches.engine_state(match).result()
     assert result is not None, f"finished match {match_id} has no result"
