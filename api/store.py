@@ -19,6 +19,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
   that seat (`playing` and the version of its last `your-turn`, or `over`), so each event is sent once
 * `parlour:bot-names`               hash: a bot's name folded to lower case -> its id (names are unique)
 
+A deleted bot leaves none of its keys (`BotStore.unregister`, then `BotStore.purge`).
+
 Every stored change is also announced on the pub/sub channel `parlour:changes` as
 `<match key> <version>`, by the same script that writes it, so any API process can wake the
 streams and long-polls that follow that match.
@@ -306,6 +308,10 @@ class MatchStore:
             pipe.hget(match_key(match_id), "record")
         return [MatchRecord.from_json(json.loads(raw)) if raw else None for raw in pipe.execute()]
 
+    def ids_in(self, status: str) -> list[str]:
+        """Every indexed match id of a status (all games), oldest first; an index, so some may be gone."""
+        return list(self.client.zrange(index_key(None, status), 0, -1))
+
     def forget_in(self, game: str | None, status: str | None, match_id: str) -> None:
         """Drop an expired match from one index."""
         self.client.zrem(index_key(game, status), match_id)
@@ -331,11 +337,13 @@ BOT_EVENTS_KEPT = 1000
 
 # Tell a bot what one change means for one of its seats, each event once: `match-started` the first
 # time the seat is seen running, `your-turn` when it may act at a version newer than the last one it
-# was told, `match-over` once. Several processes may announce versions out of order; the mark keeps
-# the newest. KEYS: bot hash, matches set, seat mark, events stream. ARGV: match id, version,
-# finished (0/1), may act (0/1), the three events' data, the mark's TTL while playing and once over,
-# and the stream's cap. Answers the numbers of the events it appended.
+# was told, `match-over` once; nothing once the bot is deleted (no key of it is made again). Several
+# processes may announce versions out of order; the mark keeps the newest. KEYS: bot hash, matches
+# set, seat mark, events stream. ARGV: match id, version, finished (0/1), may act (0/1), the three
+# events' data, the mark's TTL while playing and once over, and the stream's cap. Answers the
+# numbers of the events it appended.
 _ANNOUNCE = """
+if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
 local mark = redis.call('GET', KEYS[3])
 local phase, last = 'new', -1
 if mark then
@@ -369,6 +377,24 @@ return sent
 """
 
 
+# Replace a bot's token hash, only if it is still the one the caller proved. KEYS: bot hash. ARGV: old, new.
+_ROTATE = """
+if redis.call('HGET', KEYS[1], 'token_hash') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'token_hash', ARGV[2])
+return 1
+"""
+# Unregister a bot whose token hash is still the one the caller proved: its name and token go at once.
+_UNREGISTER = """
+if redis.call('HGET', KEYS[1], 'token_hash') ~= ARGV[1] then return 0 end
+redis.call('HDEL', KEYS[1], 'name', 'token_hash', 'created_at')
+return 1
+"""
+_FREE_NAME = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+
 def bot_key(bot_id: str) -> str:
     """The hash holding a bot's record and counters."""
     return f"parlour:bot:{{{bot_id}}}"
@@ -397,6 +423,9 @@ class BotStore:
         self.finished_ttl = finished_ttl
         self.idle_ttl = idle_ttl
         self._announce = client.register_script(_ANNOUNCE)
+        self._rotate = client.register_script(_ROTATE)
+        self._unregister = client.register_script(_UNREGISTER)
+        self._free_name = client.register_script(_FREE_NAME)
 
     def register(self, bot: BotRecord) -> bool:
         """Store a new bot; False (and nothing stored) if its name is taken."""
@@ -412,6 +441,37 @@ class BotStore:
         if raw[0] is None:
             return None
         return BotRecord(bot_id, raw[0], raw[1], raw[2])
+
+    def token_hash(self, bot_id: str) -> str | None:
+        """The hash of the bot's current token, or None once the bot is deleted."""
+        raw: str | None = self.client.hget(bot_key(bot_id), "token_hash")
+        return raw
+
+    def rotate(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the bot's token hash if it is still `old_hash` (the old token stops working at once)."""
+        return bool(self._rotate(keys=[bot_key(bot_id)], args=[old_hash, new_hash]))
+
+    def unregister(self, bot: BotRecord) -> bool:
+        """Delete the bot's name and token if its token hash is still the one read; frees its name."""
+        if not self._unregister(keys=[bot_key(bot.id)], args=[bot.token_hash]):
+            return False
+        self._free_name(keys=[BOT_NAMES_KEY], args=[bot.name.casefold(), bot.id])
+        return True
+
+    def purge(self, bot_id: str) -> int:
+        """Delete every key left of an unregistered bot (counters, events, matches, seat marks); how many.
+
+        The seat marks are found with one SCAN of the key space (a bot is deleted rarely).
+        """
+        deleted = 0
+        keys = [bot_key(bot_id), bot_events_key(bot_id), bot_matches_key(bot_id)]
+        batch: list[str] = []
+        for key in self.client.scan_iter(match=f"{bot_key(bot_id)}:seat:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
+                deleted += int(self.client.unlink(*batch))
+                batch = []
+        return deleted + int(self.client.unlink(*keys, *batch))
 
     def counts(self, bot_id: str) -> tuple[int, int]:
         """How many of the bot's matches are running, and how many it saw finish."""

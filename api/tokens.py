@@ -1,8 +1,10 @@
 """Bearer tokens, shown once and stored only as a SHA-256 hash.
 
 A seat token `<match id>.<seat>.<secret>` acts for one seat of one match; a bot token
-`bot.<bot id>.<secret>` acts for every seat its bot holds. Match and bot ids never contain a dot,
-and a match id is never `bot`, so the two forms cannot be confused.
+`bot.<bot id>.<secret>` acts for every seat its bot holds; an owner token `owner.<id>.<secret>`
+aborts the match or cancels the tournament of that id, and acts for no seat. Match, tournament
+and bot ids never contain a dot, and a match id (16 URL-safe characters) is never `bot` or
+`owner`, while the seat part of a seat token is digits only, so no form can be taken for another.
 """
 
 from __future__ import annotations
@@ -66,8 +68,24 @@ class BotToken:
         return f"{BOT_TOKEN_PREFIX}.{self.bot_id}.{self.secret}"
 
 
-Credential = SeatToken | BotToken
-"""What a bearer token may be: a seat's or a bot's."""
+OWNER_TOKEN_PREFIX = "owner"
+
+
+@dataclass(frozen=True)
+class OwnerToken:
+    """A parsed owner token: it names the match or tournament it owns but proves nothing until checked."""
+
+    owned_id: str
+    secret: str
+
+    @property
+    def text(self) -> str:
+        """The token as the owner sends it."""
+        return f"{OWNER_TOKEN_PREFIX}.{self.owned_id}.{self.secret}"
+
+
+Credential = SeatToken | BotToken | OwnerToken
+"""What a bearer token may be: a seat's, a bot's or an owner's."""
 
 
 def new_bot_token(bot_id: str) -> BotToken:
@@ -85,9 +103,26 @@ def bot_matches_hash(token: BotToken, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(bot_token_hash(token), stored_hash)
 
 
+def new_owner_token(owned_id: str) -> OwnerToken:
+    """A fresh random owner token for a match or a tournament."""
+    return OwnerToken(owned_id, secrets.token_urlsafe(32))
+
+
+def owner_token_hash(token: OwnerToken) -> str:
+    """What the store keeps instead of the owner token."""
+    return hashlib.sha256(token.text.encode()).hexdigest()
+
+
+def owner_matches_hash(token: OwnerToken, stored_hash: str | None) -> bool:
+    """True when the owner token is the one whose hash was stored (constant-time compare)."""
+    return stored_hash is not None and hmac.compare_digest(owner_token_hash(token), stored_hash)
+
+
 def parse_credential(text: str) -> Credential | None:
-    """Parse a bearer token as a bot token or a seat token, or None if it is neither."""
+    """Parse a bearer token as a bot, owner or seat token, or None if it is none of them."""
     parts = text.split(".")
     if len(parts) == 3 and parts[0] == BOT_TOKEN_PREFIX:
         return BotToken(parts[1], parts[2]) if parts[1] and parts[2] else None
+    if len(parts) == 3 and parts[0] == OWNER_TOKEN_PREFIX:
+        return OwnerToken(parts[1], parts[2]) if parts[1] and parts[2] else None
     return parse_token(text)

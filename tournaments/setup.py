@@ -60,6 +60,20 @@ def build_plan(request: dict[str, Any], bot_name: BotName | None = None) -> Plan
     return plan
 
 
+def check_seed_may_be_chosen(specs: Sequence[dict[str, Any]]) -> None:
+    """A chosen tournament seed only when every entrant is a built-in AI level: else a PlanError on `seed`.
+
+    Every match seed derives from it, so whoever picks it can foresee every shuffle and roll a bot meets.
+    """
+    bots = [index for index, spec in enumerate(specs) if spec.get("type") != "ai"]
+    if bots:
+        raise PlanError(
+            "seed",
+            f"a chosen seed lets its chooser foresee every match, so it is only for tournaments of built-in AI "
+            f"levels; entrants {bots} are bots: leave seed out for a server seed (revealed at the end)",
+        )
+
+
 def game_or_error(game_id: str) -> Game:
     """The registered game, or a PlanError naming the games there are."""
     game = get_game(game_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from api.bots.record import BotRecord, SeatNotice
@@ -23,6 +24,15 @@ def register_bot(store: MatchStore, name: str) -> tuple[BotRecord, BotToken]:
     if not store.bots.register(bot):
         raise Conflict("name-taken", f"a bot named {name!r} is registered already; bot names are unique")
     return bot, token
+
+
+def rotate_token(store: MatchStore, bot: BotRecord) -> tuple[BotRecord, BotToken]:
+    """Give the bot a new token (returned this once); the old one stops working at once."""
+    token = new_bot_token(bot.id)
+    rotated = replace(bot, token_hash=bot_token_hash(token))
+    if not store.bots.rotate(bot.id, bot.token_hash, rotated.token_hash):
+        raise Unauthorized("the bot token is not valid (it was rotated or the bot deleted meanwhile)")
+    return rotated, token
 
 
 def load_bot(store: MatchStore, bot_id: str) -> BotRecord:
@@ -58,13 +68,14 @@ def check_bot_token(store: MatchStore, token: BotToken) -> BotRecord:
     return bot
 
 
-def bot_itself(store: MatchStore, bot: BotRecord, token: BotToken | None) -> None:
-    """Check that the token is this bot's own: 401 without a valid bot token, 403 for another bot's."""
+def bot_itself(store: MatchStore, bot: BotRecord, token: BotToken | None) -> BotRecord:
+    """The bot as it is now, if the token is its own: 401 without a valid bot token, 403 for another bot's."""
     if token is None:
         raise Unauthorized(f"this endpoint needs bot {bot.id}'s token: Authorization: Bearer bot.{bot.id}.<secret>")
     holder = check_bot_token(store, token)
     if holder.id != bot.id:
         raise Forbidden(f"this token is bot {holder.id}'s, not bot {bot.id}'s")
+    return holder
 
 
 def bot_seat(store: MatchStore, record: MatchRecord, token: BotToken, seat: int | None) -> int:

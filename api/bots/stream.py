@@ -8,7 +8,9 @@ SSE id, so a reconnecting bot resumes with `Last-Event-ID`:
     data: {"match":"...","seat":1,"version":4,"deadline":null}
 
 The stream waits on Redis itself (a blocking XREAD on a connection of its own), so any API
-process serves any bot, and sends a comment line as a heartbeat whenever it has been quiet.
+process serves any bot, and sends a comment line as a heartbeat whenever it has been quiet. It ends
+as soon as it wakes to find the token it was opened with rotated away or the bot deleted: nothing
+is sent after that to the old token's holder.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotEventStream:
-    """The SSE text of one bot's events numbered above `after`, then each new one as it comes; never ends."""
+    """The SSE text of one bot's events numbered above `after`, then each new one as it comes, while the
+    bot's token is still the one the stream was opened with (`token_hash`)."""
 
     bots: BotStore
     bot_id: str
+    token_hash: str
     after: int
     heartbeat: float
 
@@ -45,6 +49,8 @@ class BotEventStream:
             last = self.after
             while True:
                 events = listener.events_after(self.bot_id, last, block=self.heartbeat)
+                if listener.token_hash(self.bot_id) != self.token_hash:
+                    return  # rotated or deleted: the old token's holder gets nothing more
                 if not events:
                     yield HEARTBEAT
                 for event in events:

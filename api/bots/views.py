@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.bots import service
+from api.bots.deletion import delete_bot
+from api.bots.record import BotRecord
 from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
 from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.http import bearer_token, json_body, last_event_id, load, load_query
@@ -34,25 +36,50 @@ def get_bot(bot_id: str) -> Response:
     return jsonify(service.bot_json(services().store, service.load_bot(services().store, bot_id)))
 
 
-@blueprint.get("/<bot_id>/events")
-def bot_events(bot_id: str) -> Response:
-    """The bot's events (match started, your turn, match over): a stream, or a long-poll with `wait`."""
+@blueprint.delete("/<bot_id>")
+def delete(bot_id: str) -> Response:
+    """Delete the bot with its own token: its name is freed, its unfinished matches aborted, its keys gone."""
+    bot = own_bot(bot_id)
+    aborted = delete_bot(services().store, bot, services().after_change)
+    return jsonify({"id": bot.id, "name": bot.name, "aborted_matches": aborted})
+
+
+@blueprint.post("/<bot_id>/token")
+def rotate_token(bot_id: str) -> Response:
+    """Replace the bot's token with its current one; the new token is in the answer, once; the old one is dead."""
+    bot, token = service.rotate_token(services().store, own_bot(bot_id))
+    response = jsonify(service.registered_json(services().store, bot, token))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def own_bot(bot_id: str) -> BotRecord:
+    """The bot named in the path, as it is now, if the request carries its own token (401 or 403 otherwise)."""
     bot = service.load_bot(services().store, bot_id)
     token = bearer_token(required=False)
     if token is not None and not isinstance(token, BotToken):
-        raise Unauthorized(f"this endpoint needs bot {bot.id}'s token, not a seat token")
-    service.bot_itself(services().store, bot, token)
+        raise Unauthorized(f"this endpoint needs bot {bot.id}'s token, not a seat or owner token")
+    return service.bot_itself(services().store, bot, token)
+
+
+@blueprint.get("/<bot_id>/events")
+def bot_events(bot_id: str) -> Response:
+    """The bot's events (match started, your turn, match over): a stream, or a long-poll with `wait`."""
+    bot = own_bot(bot_id)
     query = load_query(BotEventsQuerySchema())
     header = last_event_id("an event id")
     after = header if header is not None else query["after"] or 0
     resync(bot.id)
     if query["wait"] is not None:
         events = wait_for_events(services().store.bots, bot.id, after, query["wait"])
+        if services().store.bots.token_hash(bot.id) != bot.token_hash:
+            raise Unauthorized("the bot token was rotated, or the bot deleted, while it waited")
         last = events[-1].id if events else after
         response = jsonify({"events": [event_json(event) for event in events], "last_event_id": last})
         response.headers["Cache-Control"] = "no-store"
         return response
-    stream = BotEventStream(services().store.bots, bot.id, after, services().settings.events_heartbeat)
+    heartbeat = services().settings.events_heartbeat
+    stream = BotEventStream(services().store.bots, bot.id, bot.token_hash, after, heartbeat)
     response = Response(iter(stream), mimetype=EVENT_STREAM)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once

@@ -17,7 +17,18 @@ from api.record import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatReco
 from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.timers import deadlines_json, next_deadlines
-from api.tokens import BotToken, Credential, SeatToken, matches_hash, new_token, token_hash
+from api.tokens import (
+    BotToken,
+    Credential,
+    OwnerToken,
+    SeatToken,
+    matches_hash,
+    new_owner_token,
+    new_token,
+    owner_matches_hash,
+    owner_token_hash,
+    token_hash,
+)
 from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, all_games, get_game
 
 log = logging.getLogger(__name__)
@@ -52,24 +63,82 @@ def engine_state(record: MatchRecord) -> GameState:
 
 
 # --- creating and joining --------------------------------------------------------------------
-def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, GameState, list[SeatToken]]:
-    """Start a match; every human seat gets a token, returned once; AI seats are played by workers."""
+@dataclass(frozen=True)
+class CreatedMatch:
+    """A match just stored: its record and state, and the tokens shown this once (seats', owner's)."""
+
+    record: MatchRecord
+    state: GameState
+    tokens: list[SeatToken]
+    owner: OwnerToken
+
+
+def create_match(store: MatchStore, request: dict[str, Any]) -> CreatedMatch:
+    """Start a match a client asked for: every human seat gets a token, and the creator an owner token.
+
+    The checked path: a chosen seed is refused unless every seat is the creator's or an AI's.
+    """
     game = game_or_400(request["game"])
-    players = request["players"]
-    seats, humans = seats_requested(game, players, request, bots.bot_seats_of(store, request["seats"] or []))
-    open_seats = [seat.seat for seat in seats if not seat.filled and seat.seat not in humans]
-    if request["seed"] is not None and open_seats and game.info.chance:
-        # Whoever picks the seed can foresee every shuffle and roll; strangers who join must not face that.
-        raise InvalidRequest(
-            "a chosen seed lets its chooser foresee the game's chance: matches with open seats use a server seed",
-            errors={"seed": ["not allowed with open seats in a game of chance"]},
-        )
+    seats, humans = seats_requested(game, request["players"], request, bots.bot_seats_of(store, request["seats"] or []))
+    if request["seed"] is not None:
+        check_seed_may_be_chosen(seats, humans)
+    match_id = new_match_id()
+    owner = new_owner_token(match_id)
     seed = request["seed"] or secrets.token_hex(32)
+    owner_hash = owner_token_hash(owner)
+    record, state, tokens = store_new_match(store, match_id, game, request, seats, humans, seed, owner_hash)
+    return CreatedMatch(record, state, tokens, owner)
+
+
+def create_server_match(store: MatchStore, request: dict[str, Any], seed: str) -> tuple[MatchRecord, GameState]:
+    """Start a match the server itself runs (a tournament's), with the seed its caller derived; no owner.
+
+    The trusted path: the seed comes from the server (a tournament's plan), never from a client.
+    """
+    game = game_or_400(request["game"])
+    seats, humans = seats_requested(game, request["players"], request, bots.bot_seats_of(store, request["seats"] or []))
+    record, state, _ = store_new_match(store, new_match_id(), game, request, seats, humans, seed, None)
+    return record, state
+
+
+def new_match_id() -> str:
+    """A fresh match id: 16 URL-safe characters, so never `bot` or `owner` (see api/tokens.py)."""
+    return secrets.token_urlsafe(12)
+
+
+def check_seed_may_be_chosen(seats: list[SeatRecord], humans: list[int]) -> None:
+    """A 400 unless every seat is one the creator holds (a human seat, its token in the answer) or an AI's.
+
+    Whoever picks the seed can foresee every shuffle and roll (and the AI's choices): nobody else may sit
+    down to such a match, neither a stranger who joins an open seat nor a bot seated by someone else.
+    """
+    others = [seat.seat for seat in seats if seat.seat not in humans and seat.ai_level is None]
+    if others:
+        kinds = sorted({"bot" if seats[seat].bot is not None else "open" for seat in others})
+        raise InvalidRequest(
+            f"a chosen seed lets its chooser foresee the match, so it is only for matches whose every seat is "
+            f"the creator's or an AI's; seats {others} are {' or '.join(kinds)}: leave seed out for a server seed",
+            errors={"seed": [f"not allowed with {' or '.join(kinds)} seats"]},
+        )
+
+
+def store_new_match(
+    store: MatchStore,
+    match_id: str,
+    game: Game,
+    request: dict[str, Any],
+    seats: list[SeatRecord],
+    humans: list[int],
+    seed: str,
+    owner_hash: str | None,
+) -> tuple[MatchRecord, GameState, list[SeatToken]]:
+    """Store a new match at version 0 with a token per human seat; it waits if a seat is open."""
+    players = request["players"]
     state = game.start(players, request["options"], seed)
-    match_id = secrets.token_urlsafe(12)
     tokens = [new_token(match_id, seat) for seat in humans]
     for token in tokens:
         seats[token.seat].token_hash = token_hash(token)
+    open_seats = [seat.seat for seat in seats if not seat.filled]
     record = MatchRecord(
         id=match_id,
         game=game.info.id,
@@ -80,6 +149,7 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
         seats=seats,
         status=WAITING if open_seats else ACTIVE,
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
+        owner_hash=owner_hash,
     )
     record.deadlines = next_deadlines(None, record, state, None)
     store.create(record)
@@ -176,14 +246,20 @@ def check_not_ended(record: MatchRecord) -> None:
         raise Conflict("match-aborted", f"the match was aborted: {record.abort_reason}")
 
 
-def abort_match(store: MatchStore, match_id: str, reason: str, on_commit: OnCommit | None = None) -> MatchRecord:
+def abort_match(
+    store: MatchStore, match_id: str, reason: str, on_commit: OnCommit | None = None, waiting_only: bool = False
+) -> MatchRecord:
     """End a match that is not over without a result (no winner, nothing rated); the aborted record.
 
     Compare-and-set like any change, so an action racing the abort lands either before it or not at all.
+    `waiting_only`: refuse (409 `match-started`) once the match has started, as its owner's abort does;
+    a join that starts the match meanwhile wins the race.
     """
     for _ in range(UNPINNED_ATTEMPTS):
         record = load_match(store, match_id)
         check_not_ended(record)
+        if waiting_only and record.status != WAITING:
+            raise Conflict("match-started", "the match has started: only a match still waiting for players is aborted")
         after = replace(record, version=record.version + 1, status=ABORTED, deadlines={}, updated_at=now_iso())
         after.abort_reason = reason
         outcome = store.commit(after, record.version, previous_status=record.status)
@@ -208,6 +284,10 @@ def authenticate(store: MatchStore, record: MatchRecord, token: Credential | Non
         return None
     if isinstance(token, BotToken):
         return bots.bot_seat(store, record, token, seat)
+    if isinstance(token, OwnerToken):
+        if token.owned_id == record.id and owner_matches_hash(token, record.owner_hash):
+            raise Forbidden("the owner token acts for no seat (it aborts the match); read the public view without it")
+        raise Unauthorized("the owner token is not valid for this match")
     if token.match_id != record.id:
         other = store.load(token.match_id) if len(token.match_id) <= 64 else None
         if other and token.seat < len(other.seats) and matches_hash(token, other.seats[token.seat].token_hash):
@@ -233,13 +313,15 @@ def identity_json(record: MatchRecord) -> dict[str, Any]:
     }
 
 
-def created_json(record: MatchRecord, tokens: list[SeatToken]) -> dict[str, Any]:
+def created_json(created: CreatedMatch) -> dict[str, Any]:
     """The answer to creating a match: its identity, commitment, and the tokens, shown this once."""
+    record = created.record
     return {
         **identity_json(record),
         "seed_commitment": record.seed_commitment,
         "open_seats": record.open_seats(),
-        "tokens": [{"seat": token.seat, "token": token.text} for token in tokens],
+        "tokens": [{"seat": token.seat, "token": token.text} for token in created.tokens],
+        "owner_token": created.owner.text,
     }
 
 

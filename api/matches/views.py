@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
+from api import owners
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, load, load_query
@@ -44,11 +45,11 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
-    """Create a match; answer with its id, version and one token per filled seat, shown once."""
-    record, state, tokens = service.create_match(services().store, load(CreateMatchSchema(), json_body()))
-    services().after_change(record, state)
-    location = url_for("matches.get_match", match_id=record.id)
-    return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
+    """Create a match; answer with its id, version, a token per filled seat and the owner token, shown once."""
+    created = service.create_match(services().store, load(CreateMatchSchema(), json_body()))
+    services().after_change(created.record, created.state)
+    location = url_for("matches.get_match", match_id=created.record.id)
+    return jsonify(service.created_json(created)), 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @blueprint.get("")
@@ -129,6 +130,17 @@ def join_match(match_id: str) -> tuple[Response, int]:
     services().after_change(record, service.engine_state(record))
     answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
     return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
+
+
+@blueprint.post("/<match_id>/abort")
+def abort_match(match_id: str) -> Response:
+    """The owner ends a match that has not started (no result); answer with the aborted match's public view."""
+    record = service.load_match(services().store, match_id)
+    owners.check_owner(services(), bearer_token(required=False), record.id, record.owner_hash, "match")
+    aborted = service.abort_match(
+        services().store, record.id, owners.ABORTED_BY_OWNER, on_commit=services().after_change, waiting_only=True
+    )
+    return jsonify(service.match_json(aborted, service.engine_state(aborted), None))
 
 
 @blueprint.get("/<match_id>/log")

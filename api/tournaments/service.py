@@ -9,6 +9,11 @@ at a time (a lock with a timeout); a request made while the lock is held is a fl
 reads before letting go, so no finish is missed; outcomes are written with HSETNX and a slot's
 match is claimed with HSETNX, so nothing is counted or started twice. The workers' maintenance
 sweeps the running tournaments too, so an advance lost with a dead process happens anyway.
+
+The owner may cancel a running tournament: the cancellation is stored first, and a slot is claimed
+only while the tournament runs (one Lua script checks both), so no advance starts a match after it,
+whoever holds the lock; then every running match is aborted (void, like an expired one), and the
+outcomes so far stay.
 """
 
 from __future__ import annotations
@@ -22,21 +27,25 @@ from typing import Any
 from api.http import load
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
+from api.owners import cancelled_reason
 from api.record import FINISHED as MATCH_FINISHED
 from api.record import MatchRecord, now_iso
-from api.refusals import InvalidRequest, NotFound
+from api.refusals import Conflict, InvalidRequest, NotFound
 from api.store import MatchStore
-from api.tournaments.store import FINISHED, TournamentRecord, TournamentStore
+from api.tokens import OwnerToken, new_owner_token, owner_token_hash
+from api.tournaments.store import CANCELLED, FINISHED, RUNNING, TournamentRecord, TournamentStore
 from engine import GameState
 from tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
 from tournaments.ratings import report
-from tournaments.setup import PlanError, build_plan
+from tournaments.setup import PlanError, build_plan, check_seed_may_be_chosen
 
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
 """What a newly stored match sets off (its AI turns, timers, bot notices): the caller's `after_change`."""
 MAX_PASSES = 100
 """Advances one holder of the lock makes in a row before it leaves the rest to the next request or sweep."""
+ABORT_ATTEMPTS = 5
+"""Rounds of compare-and-set attempts a cancellation makes on a match that keeps changing."""
 
 
 class Tournaments:
@@ -51,22 +60,60 @@ class Tournaments:
         bot = self.matches.bots.load(bot_id)
         return bot.name if bot is not None else None
 
-    def create(self, request: dict[str, Any], on_start: OnStart) -> TournamentRecord:
-        """Check the request, store the tournament with its first matches planned, and start them."""
+    def create(self, request: dict[str, Any], on_start: OnStart) -> tuple[TournamentRecord, OwnerToken]:
+        """Check the request, store the tournament with its first matches planned, and start them.
+
+        Answers the tournament and its owner token (shown this once, stored as a hash).
+        """
         seed_given = request.get("seed") is not None
         body = {**request, "seed": request["seed"] if seed_given else secrets.token_hex(32)}
         if body.get("turn_timer") is not None:
             body["turn_timer"] = body["turn_timer"]["seconds"]
         try:
+            if seed_given:
+                check_seed_may_be_chosen(body["entrants"])
             plan = build_plan(body, self.bot_name)
         except PlanError as error:
             raise InvalidRequest(error.message, errors={error.field: [error.message]}) from None
         tournament_id = secrets.token_urlsafe(12)
-        self.store.create(tournament_id, plan, seed_given, now_iso())
+        owner = new_owner_token(tournament_id)
+        self.store.create(tournament_id, plan, seed_given, now_iso(), owner_token_hash(owner))
         self.advance(tournament_id, on_start)
         record = self.store.load(tournament_id)
         assert record is not None
-        return record
+        return record, owner
+
+    def cancel(self, tournament_id: str, on_commit: OnStart) -> TournamentRecord:
+        """Stop a running tournament: no match starts after this, running ones are aborted, outcomes stay.
+
+        Cancelling a cancelled tournament again aborts whatever still runs (a retry is safe); a finished
+        one is a 409.
+        """
+        before = self.store.cancel(tournament_id, now_iso())
+        if before == "":
+            raise NotFound(f"no tournament {tournament_id!r} (it may have expired)")
+        if before == FINISHED:
+            raise Conflict("tournament-over", "the tournament is finished; there is nothing left to cancel")
+        record = self.load(tournament_id)  # read after the cancellation: no slot is claimed any more
+        for index, match_id in sorted(record.matches.items()):
+            if index not in record.outcomes and match_id:
+                self.abort_running(match_id, cancelled_reason(tournament_id), on_commit)
+        self.step(tournament_id, on_commit)  # record every outcome now, whoever holds the lock
+        log.info("tournament %s cancelled (it was %s)", tournament_id, before)
+        return self.load(tournament_id)
+
+    def abort_running(self, match_id: str, reason: str, on_commit: OnStart) -> None:
+        """Abort a tournament's match unless it ended or expired meanwhile (its outcome then counts as it is)."""
+        for _ in range(ABORT_ATTEMPTS):
+            try:
+                matches.abort_match(self.matches, match_id, reason, on_commit)
+                return
+            except NotFound:
+                return
+            except Conflict as refusal:
+                if refusal.code != "stale-version":  # match-over or match-aborted: it ended by itself
+                    return
+        log.warning("match %s kept changing while it was aborted; cancelling again aborts it", match_id)
 
     def load(self, tournament_id: str) -> TournamentRecord:
         """The stored tournament, or a 404."""
@@ -125,6 +172,8 @@ class Tournaments:
         if record.status == FINISHED:
             return
         self.record_outcomes(record)
+        if record.status == CANCELLED:
+            return  # the outcomes so far stay; nothing new is planned or started
         new = next_slots(record.plan, record.slots, record.outcomes)
         self.store.add_slots(tournament_id, new)
         record.slots.extend(new)
@@ -145,27 +194,53 @@ class Tournaments:
                 record.outcomes[index] = outcome
 
     def start_matches(self, record: TournamentRecord, on_start: OnStart) -> None:
-        """Start planned matches in schedule order while fewer than `parallel` are running."""
+        """Start planned matches in schedule order while fewer than `parallel` are running.
+
+        A slot seating a bot that was deleted is void at once, unplayed; the next pass starts others.
+        """
         running = sum(1 for index in record.matches if index not in record.outcomes)
         waiting = [slot for slot in record.slots if slot.index not in record.matches]
         for slot in waiting[: max(0, record.plan.parallel - running)]:
+            if self.seats_a_deleted_bot(record.plan, slot):
+                self.void_slot(record, slot)
+                continue
             match, state = self.new_match(record.plan, slot)
-            if self.store.claim_slot(record.id, slot.index, match.id):
+            claim = self.store.claim_slot(record.id, slot.index, match.id)
+            if claim == "claimed":
                 record.matches[slot.index] = match.id
                 on_start(match, state)
+            elif claim == "closed":  # cancelled meanwhile: the match never starts
+                matches.abort_match(self.matches, match.id, cancelled_reason(record.id))
+                return
+
+    def seats_a_deleted_bot(self, plan: Plan, slot: Slot) -> bool:
+        """True when one of the slot's entrants is a bot that is no longer registered."""
+        bots = {plan.entrants[entrant].bot for entrant in slot.seats if plan.entrants[entrant].type == "bot"}
+        return any(bot is not None and self.bot_name(bot) is None for bot in bots)
+
+    def void_slot(self, record: TournamentRecord, slot: Slot) -> None:
+        """Count a slot for nobody without playing it (claimed with no match), and ask for another pass."""
+        if self.store.claim_slot(record.id, slot.index, "") != "claimed":
+            return
+        outcome = Outcome(slot.index, [], match=None, void=True)
+        record.matches[slot.index] = ""
+        if self.store.record_outcome(record.id, outcome):
+            record.outcomes[slot.index] = outcome
+        self.store.ask_advance(record.id)  # its place in `parallel` is free: start the next ones
 
     def new_match(self, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
-        """Store the slot's match: its seats, the tournament's options and timer, the seed derived for it."""
+        """Store the slot's match: its seats, the tournament's options and timer, the seed derived for it.
+
+        The server's own match, through the trusted path: its seed comes from the plan, not a client.
+        """
         body = {
             "game": plan.game,
             "players": plan.players,
             "options": plan.options,
-            "seed": plan.match_seed(slot.index),
             "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
             "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         }
-        match, state, _ = matches.create_match(self.matches, load(CreateMatchSchema(), body))
-        return match, state
+        return matches.create_server_match(self.matches, load(CreateMatchSchema(), body), plan.match_seed(slot.index))
 
 
 def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
@@ -180,7 +255,7 @@ def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
 def tournament_json(record: TournamentRecord) -> dict[str, Any]:
     """The tournament as served: plan, progress, standings, crosstable, ratings and its matches."""
     plan = record.plan
-    shown_seed = record.seed_given or record.status == FINISHED
+    shown_seed = record.seed_given or record.status != RUNNING  # nothing is derived from it any more
     return {
         **summary_json(record),
         "options": plan.options,
@@ -224,8 +299,13 @@ def summary_json(record: TournamentRecord) -> dict[str, Any]:
 def slot_json(record: TournamentRecord, slot: Slot) -> dict[str, Any]:
     """One planned match: round, entrant per seat, its match id and how it ended."""
     outcome = record.outcomes.get(slot.index)
-    match_id = record.matches.get(slot.index)
-    status = "void" if outcome and outcome.void else "finished" if outcome else "running" if match_id else "planned"
+    match_id = record.matches.get(slot.index) or None
+    if outcome is not None:
+        status = "void" if outcome.void else "finished"
+    elif match_id is not None:
+        status = "running"
+    else:
+        status = "cancelled" if record.status == CANCELLED else "planned"
     return {
         "index": slot.index,
         "round": slot.round,

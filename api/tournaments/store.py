@@ -2,10 +2,11 @@
 
 Key names (the `{id}` braces are a Redis Cluster hash tag, so a tournament's keys share one slot):
 
-* `parlour:tournament:{<id>}`          hash: `plan` (JSON), `status`, `seed_given`, `created_us`,
-  `created_at`, `finished_at`
+* `parlour:tournament:{<id>}`          hash: `plan` (JSON), `status`, `seed_given`, `owner_hash`,
+  `created_us`, `created_at`, `finished_at` (when it finished or was cancelled)
 * `parlour:tournament:{<id>}:slots`    hash: match index -> the planned match (round, entrant per seat)
-* `parlour:tournament:{<id>}:matches`  hash: match index -> id of the match started for it (HSETNX)
+* `parlour:tournament:{<id>}:matches`  hash: match index -> id of the match started for it (claimed once,
+  and only while the tournament runs; empty for a slot voided without a match)
 * `parlour:tournament:{<id>}:outcomes` hash: match index -> how it ended (HSETNX: recorded once)
 * `parlour:tournament:{<id>}:lock`     string: held by the process advancing the tournament
 * `parlour:tournament:{<id>}:dirty`    string: set by whoever asks for an advance
@@ -29,7 +30,8 @@ import redis
 from api.store import redis_client
 from tournaments.plan import Outcome, Plan, Slot
 
-RUNNING, FINISHED = "running", "finished"
+RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
+STATUSES = (RUNNING, FINISHED, CANCELLED)
 LIST_KEY = "parlour:tournaments"
 RUNNING_KEY = "parlour:running-tournaments"
 LOCK_MS = 30_000
@@ -39,6 +41,23 @@ KEEP_FINISHED = 30 * 24 * 3600
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+# Claim a slot for a match only while the tournament runs, so an advance racing a cancellation starts
+# nothing once the cancellation is stored. KEYS: the tournament hash, its matches hash. ARGV: index, match id.
+_CLAIM = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 'closed' end
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return 'taken' end
+return 'claimed'
+"""
+# End a running tournament (finished or cancelled), once: answers the status it had. KEYS: the hash,
+# the running set, its slots, matches and outcomes. ARGV: the new status, the time, the keys' TTL.
+_END = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'running' then return status or '' end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
+redis.call('SREM', KEYS[2], ARGV[4])
+for i = 1, 5 do if i ~= 2 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end end
+return status
 """
 
 
@@ -65,8 +84,9 @@ class TournamentRecord:
     created_at: str
     finished_at: str | None
     slots: list[Slot]
-    matches: dict[int, str]
+    matches: dict[int, str]  # an empty id: the slot was voided without a match
     outcomes: dict[int, Outcome]
+    owner_hash: str | None = None
 
 
 class TournamentStore:
@@ -81,11 +101,18 @@ class TournamentStore:
         self.client = client
         self.match_ttl = match_ttl
         self._release = client.register_script(_RELEASE)
+        self._claim = client.register_script(_CLAIM)
+        self._end = client.register_script(_END)
 
-    def create(self, tournament_id: str, plan: Plan, seed_given: bool, created_at: str) -> None:
-        """Store a new running tournament (no slots yet)."""
+    def create(self, tournament_id: str, plan: Plan, seed_given: bool, created_at: str, owner_hash: str) -> None:
+        """Store a new running tournament (no slots yet) with its owner token's hash."""
         created_us = time.time_ns() // 1000
-        fields = {"plan": json.dumps(plan.to_json()), "status": RUNNING, "seed_given": int(seed_given)}
+        fields = {
+            "plan": json.dumps(plan.to_json()),
+            "status": RUNNING,
+            "seed_given": int(seed_given),
+            "owner_hash": owner_hash,
+        }
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(tournament_key(tournament_id), mapping={**fields, "created_us": created_us, "created_at": created_at})
         pipe.sadd(RUNNING_KEY, tournament_id)
@@ -111,7 +138,13 @@ class TournamentStore:
             slots=sorted((Slot.from_json(json.loads(raw)) for raw in slots.values()), key=lambda slot: slot.index),
             matches={int(index): match_id for index, match_id in matches.items()},
             outcomes={int(index): Outcome.from_json(json.loads(raw)) for index, raw in outcomes.items()},
+            owner_hash=head.get("owner_hash"),
         )
+
+    def owner_hash(self, tournament_id: str) -> str | None:
+        """The stored hash of the tournament's owner token, if there is such a tournament."""
+        raw: str | None = self.client.hget(tournament_key(tournament_id), "owner_hash")
+        return raw
 
     def add_slots(self, tournament_id: str, slots: list[Slot]) -> None:
         """Plan more matches."""
@@ -119,26 +152,34 @@ class TournamentStore:
             mapping = {str(slot.index): json.dumps(slot.to_json()) for slot in slots}
             self.client.hset(tournament_key(tournament_id, "slots"), mapping=mapping)
 
-    def claim_slot(self, tournament_id: str, index: int, match_id: str) -> bool:
-        """Record the match started for a slot; False if the slot already has one (it is then left alone)."""
-        if not self.client.hsetnx(tournament_key(tournament_id, "matches"), str(index), match_id):
-            return False
-        self.client.set(membership_key(match_id), f"{tournament_id} {index}", ex=self.match_ttl)
-        return True
+    def claim_slot(self, tournament_id: str, index: int, match_id: str) -> str:
+        """Record the match started for a slot: `claimed`; `taken` if the slot has one already, `closed`
+        if the tournament no longer runs (either way the slot is left alone)."""
+        keys = [tournament_key(tournament_id), tournament_key(tournament_id, "matches")]
+        outcome = str(self._claim(keys=keys, args=[index, match_id]))
+        if outcome == "claimed" and match_id:
+            self.client.set(membership_key(match_id), f"{tournament_id} {index}", ex=self.match_ttl)
+        return outcome
 
     def record_outcome(self, tournament_id: str, outcome: Outcome) -> bool:
         """Record how a match ended, once: False when it was already recorded."""
         raw = json.dumps(outcome.to_json())
         return bool(self.client.hsetnx(tournament_key(tournament_id, "outcomes"), str(outcome.index), raw))
 
-    def finish(self, tournament_id: str, finished_at: str) -> None:
-        """Mark the tournament finished; its keys are kept KEEP_FINISHED seconds from now."""
-        pipe = self.client.pipeline(transaction=True)
-        pipe.hset(tournament_key(tournament_id), mapping={"status": FINISHED, "finished_at": finished_at})
-        pipe.srem(RUNNING_KEY, tournament_id)
-        for part in ("", "slots", "matches", "outcomes"):
-            pipe.expire(tournament_key(tournament_id, part), KEEP_FINISHED)
-        pipe.execute()
+    def finish(self, tournament_id: str, finished_at: str) -> str:
+        """Mark a running tournament finished; the status it had (only `running` changes)."""
+        return self.end(tournament_id, FINISHED, finished_at)
+
+    def cancel(self, tournament_id: str, cancelled_at: str) -> str:
+        """Mark a running tournament cancelled, so no slot is claimed after; the status it had."""
+        return self.end(tournament_id, CANCELLED, cancelled_at)
+
+    def end(self, tournament_id: str, status: str, at: str) -> str:
+        """End a running tournament with `status`, its keys kept KEEP_FINISHED seconds; the status it had
+        (`''` when there is no such tournament)."""
+        parts = [tournament_key(tournament_id, part) for part in ("slots", "matches", "outcomes")]
+        keys = [tournament_key(tournament_id), RUNNING_KEY, *parts]
+        return str(self._end(keys=keys, args=[status, at, KEEP_FINISHED, tournament_id]))
 
     def tournament_of(self, match_id: str) -> str | None:
         """The id of the tournament a match belongs to, if any."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
-from api.http import json_body, load, load_query
+from api.http import bearer_token, json_body, load, load_query
+from api.owners import check_owner
 from api.services import services
 from api.tournaments import service
 from api.tournaments.schemas import CreateTournamentSchema, ListTournamentsQuerySchema
@@ -14,15 +15,16 @@ blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
 @blueprint.post("")
 def create_tournament() -> tuple[Response, int, dict[str, str]]:
-    """Create a tournament and start its first matches; 201 with its id and URL."""
-    record = services().tournaments.create(load(CreateTournamentSchema(), json_body()), services().after_change)
+    """Create a tournament and start its first matches; 201 with its id, URL and owner token (shown once)."""
+    record, owner = services().tournaments.create(load(CreateTournamentSchema(), json_body()), services().after_change)
     location = url_for("tournaments.get_tournament", tournament_id=record.id)
-    return jsonify(service.tournament_json(record)), 201, {"Location": location}
+    body = {**service.tournament_json(record), "owner_token": owner.text}
+    return jsonify(body), 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @blueprint.get("")
 def list_tournaments() -> Response:
-    """List tournaments, newest first, a page at a time; optionally only running or finished ones."""
+    """List tournaments, newest first, a page at a time; optionally only running, finished or cancelled ones."""
     query = load_query(ListTournamentsQuerySchema())
     items, next_cursor = services().tournaments.page(query["status"], query["limit"], query["cursor"])
     return jsonify({"items": items, "next_cursor": next_cursor})
@@ -32,3 +34,11 @@ def list_tournaments() -> Response:
 def get_tournament(tournament_id: str) -> Response:
     """The tournament: status, progress, standings, crosstable, ratings and its matches."""
     return jsonify(service.tournament_json(services().tournaments.load(tournament_id)))
+
+
+@blueprint.post("/<tournament_id>/cancel")
+def cancel_tournament(tournament_id: str) -> Response:
+    """The owner stops the tournament: nothing new starts, running matches are aborted, the standings so far stay."""
+    record = services().tournaments.load(tournament_id)
+    check_owner(services(), bearer_token(required=False), record.id, record.owner_hash, "tournament")
+    return jsonify(service.tournament_json(services().tournaments.cancel(record.id, services().after_change)))
