@@ -185,6 +185,7 @@ def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | N
     """Take an open seat (the one named, or the first); the match starts when the last is taken."""
     for _ in range(JOIN_ATTEMPTS):
         record = load_match(store, match_id)
+        check_not_ended(record)  # an aborted match keeps its open seats, but nobody sits down any more
         chosen = choose_open_seat(record, seat)
         token = new_token(record.id, chosen)
         seats = [replace(s) for s in record.seats]
