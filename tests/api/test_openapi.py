@@ -994,7 +994,7 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
     other = contract.post("/v1/bots", json={"name": "other"}, expect=201, request_valid=True).json
     assert contract.get(f"/v1/bots/{bot['id']}", expect=200, request_valid=True).json["name"] == "rando"
     bot_seat = {"type": "bot", "bot": bot["id"]}
-    body = created(contract, seed="s", seats=[bot_seat, {"type": "human", "name": "Ada"}])
+    body = created(contract, seats=[bot_seat, {"type": "human", "name": "Ada"}])  # a bot seat: a server seed
     url, token, human = f"/v1/matches/{body['id']}", bearer(bot["token"]), bearer(tokens_of(body)[1])
     assert list(tokens_of(body)) == [1] and body["status"] == "active"
     seats = contract.get(url, headers=token, expect=200, request_valid=True).json["seats"]
@@ -1296,7 +1296,7 @@ def scenario_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPat
         {**body, "game": "sundae_split", "players": 3, "entrants": entrants * 2, "format": "swiss", "rounds": 2},
         {"game": "robots_love_ice_cream", "entrants": entrants, "games_per_pairing": 1},
     ):
-        tournament = contract.post("/v1/tournaments", json=request, expect=201, request_valid=True).json
+        tournament = contract.post("/v1/tournaments", json={**request, "games_per_pairing": 3}, expect=201).json
         while tournament["status"] == "running":
             play_running_matches(app, tournament)
             tournament = contract.get(tournament["url"], expect=200, request_valid=True).json
@@ -1331,6 +1331,100 @@ def test_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) 
     scenario_tournaments(contract, monkeypatch)
 
 
+def scenario_owners(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Owner tokens: aborting a match, cancelling a tournament; rotating and deleting a bot; chosen seeds refused."""
+    app = contract.app
+    # Aborting a match that has not started.
+    body = created(contract, open_seats=[1])
+    assert body["owner_token"].startswith(f"owner.{body['id']}.")
+    url, owner = f"/v1/matches/{body['id']}", bearer(body["owner_token"])
+    contract.post(f"{url}/abort", expect=401, request_valid=False)
+    contract.post(f"{url}/abort", headers=bearer(f"owner.{body['id']}.wrong"), expect=401)
+    contract.post(f"{url}/abort", headers=bearer(tokens_of(body)[0]), expect=403, request_valid=True)
+    contract.get(url, headers=owner, expect=403, request_valid=True)  # the owner token acts for no seat
+    contract.post("/v1/matches/nope/abort", headers=owner, expect=404, request_valid=True)
+    aborted = contract.post(f"{url}/abort", headers=owner, expect=200, request_valid=True).json
+    assert aborted["status"] == "aborted" and aborted["abort_reason"] and aborted["seed"]
+    assert contract.post(f"{url}/abort", headers=owner, expect=409).json["code"] == "match-aborted"
+    assert contract.post(f"{url}/join", expect=409, request_valid=True).json["code"] == "match-aborted"
+    contract.get("/v1/matches?status=aborted", expect=200, request_valid=True)
+    started = created(contract)
+    refused = contract.post(f"/v1/matches/{started['id']}/abort", headers=bearer(started["owner_token"]), expect=409)
+    assert refused.json["code"] == "match-started"
+    # Seeds only where every seat is the creator's or an AI's.
+    seeded = {"game": "sundae_split", "players": 2, "seed": "mine"}
+    created(contract, **seeded, seats=[{"type": "human"}, {"type": "ai", "level": "easy"}])
+    problem = contract.post("/v1/matches", json={**seeded, "open_seats": [1]}, expect=400, request_valid=True).json
+    assert list(problem["errors"]) == ["seed"]
+
+    # Cancelling a tournament.
+    bot = contract.post("/v1/bots", json={"name": "owned"}, expect=201, request_valid=True).json
+    entrants = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
+    request = {"game": "rockem_sockem", "entrants": entrants, "parallel": 1}
+    tournament = contract.post("/v1/tournaments", json={**request, "games_per_pairing": 3}, expect=201).json
+    assert tournament["owner_token"].startswith(f"owner.{tournament['id']}.")
+    cancel, holder = f"{tournament['url']}/cancel", bearer(tournament["owner_token"])
+    with_bot = {**request, "entrants": [*entrants, {"type": "bot", "bot": bot["id"]}], "seed": "mine"}
+    assert list(contract.post("/v1/tournaments", json=with_bot, expect=400, request_valid=True).json["errors"]) == [
+        "seed"
+    ]
+    contract.post(cancel, expect=401, request_valid=False)
+    contract.post(cancel, headers=bearer(body["owner_token"]), expect=403, request_valid=True)
+    contract.post("/v1/tournaments/nope/cancel", headers=holder, expect=404, request_valid=True)
+    play_running_matches(app, tournament)
+    cancelled = contract.post(cancel, headers=holder, expect=200, request_valid=True).json
+    assert cancelled["status"] == "cancelled"
+    assert [m["status"] for m in cancelled["matches"]] == ["finished", "void", "cancelled"]
+    contract.get(tournament["url"], expect=200, request_valid=True)
+    contract.get("/v1/tournaments?status=cancelled", expect=200, request_valid=True)
+    over = contract.post("/v1/tournaments", json={**request, "games_per_pairing": 1}, expect=201).json
+    play_running_matches(app, over)
+    refused = contract.post(f"{over['url']}/cancel", headers=bearer(over["owner_token"]), expect=409)
+    assert refused.json["code"] == "tournament-over"
+
+    # Rotating and deleting a bot's token.
+    bot_url, old = f"/v1/bots/{bot['id']}", bearer(bot["token"])
+    seat = created(contract, seats=[{"type": "bot", "bot": bot["id"]}, {"type": "human"}])
+    contract.post(f"{bot_url}/token", expect=401, request_valid=False)
+    other = contract.post("/v1/bots", json={"name": "other-owned"}, expect=201).json
+    contract.post(f"{bot_url}/token", headers=bearer(other["token"]), expect=403, request_valid=True)
+    contract.post("/v1/bots/nobody/token", headers=old, expect=404, request_valid=True)
+    rotated = contract.post(f"{bot_url}/token", headers=old, expect=200, request_valid=True).json
+    new = bearer(rotated["token"])
+    contract.get(f"/v1/matches/{seat['id']}/legal-actions", headers=old, expect=401)
+    contract.get(f"/v1/matches/{seat['id']}/legal-actions", headers=new, expect=200)
+    contract.call("DELETE", bot_url, headers=old, expect=401)
+    contract.call("DELETE", bot_url, headers=bearer(other["token"]), expect=403, request_valid=True)
+    contract.call("DELETE", "/v1/bots/nobody", headers=new, expect=404, request_valid=True)
+    deleted = contract.call("DELETE", bot_url, headers=new, expect=200, request_valid=True).json
+    assert deleted["aborted_matches"] == [seat["id"]]
+    assert contract.get(f"/v1/matches/{seat['id']}", expect=200).json["status"] == "aborted"
+
+    # Redis down, and a server bug.
+    down_app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
+    down = ContractClient(down_app, down_app.test_client(), contract.document, contract.seen)
+    down.post("/v1/matches/abc/abort", headers=owner, expect=503)
+    down.post("/v1/tournaments/abc/cancel", headers=holder, expect=503)
+    down.post("/v1/bots/abc/token", headers=new, expect=503)
+    down.call("DELETE", "/v1/bots/abc", headers=new, expect=503)
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(down_app.services.store, "load", boom)
+        patch.setattr(down_app.services.store.bots, "load", boom)
+        patch.setattr(down_app.services.tournaments.store, "load", boom)
+        down.post("/v1/matches/abc/abort", headers=owner, expect=500)
+        down.post("/v1/tournaments/abc/cancel", headers=holder, expect=500)
+        down.post("/v1/bots/abc/token", headers=new, expect=500)
+        down.call("DELETE", "/v1/bots/abc", headers=new, expect=500)
+
+
+def test_owners(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_owners(contract, monkeypatch)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1346,6 +1440,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_live_events(contract)
     scenario_tournaments(contract, monkeypatch)
     scenario_bots(contract, monkeypatch)
+    scenario_owners(contract, monkeypatch)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
