@@ -22,9 +22,14 @@ from tournaments.plan import FORMATS, ROUND_ROBIN
 from tournaments.table import render
 
 POLL_SECONDS = 0.5
+CANCELLED = "cancelled"
+ENDED = ("finished", CANCELLED)
 EPILOG = """\
 entrants: a built-in AI level (random, easy, medium, hard; perfect where the game has it) or
 bot:ID for a bot registered on the server (POST /v1/bots). A level may enter several times.
+--seed is for AI levels only: with a bot among the entrants the server draws the seed.
+On a server, Ctrl-C cancels the tournament (its owner token is printed at the start) and
+prints the standings so far; the exit status is then 1.
 
 examples:
   parlour tournament rockem_sockem random easy medium --local --plot ratings.png
@@ -58,7 +63,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
     run.add_argument("--turn-timer", type=int, metavar="SECONDS", help="each seat's time to act (server only)")
     run.add_argument("--parallel", type=int, help="matches the server runs at once (default 8)")
-    run.add_argument("--seed", help="the tournament's seed (default: a random one, printed)")
+    run.add_argument(
+        "--seed", help="the tournament's seed, AI levels only (default: a random one; on a server, the server's)"
+    )
     run.add_argument("--plot", metavar="FILE.png", help="save a plot of the ratings and their 95%% intervals")
     run.add_argument("--json", action="store_true", help="print the whole result as JSON instead of tables")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -90,9 +97,12 @@ def request_of(args: argparse.Namespace) -> dict[str, Any]:
         "entrants": [entrant_spec(text) for text in args.entrants],
         "format": args.format,
         "options": dict(option_value(text) for text in args.option),
-        "seed": args.seed if args.seed is not None else secrets.token_hex(8),
     }
+    # Locally a random seed is drawn here; a server draws its own, secret until the end (and the
+    # only one it takes when a bot enters).
+    seed = args.seed if args.seed is not None else secrets.token_hex(8) if args.local else None
     optional = {
+        "seed": seed,
         "players": args.players,
         "rounds": args.rounds,
         "games_per_pairing": args.games_per_pairing,
@@ -130,22 +140,33 @@ def run_local(request: dict[str, Any], quiet: bool) -> dict[str, Any]:
 
 
 def run_server(url: str, request: dict[str, Any], quiet: bool) -> dict[str, Any]:
-    """Create the tournament on the server and follow it to its end with a progress bar."""
+    """Create the tournament on the server and follow it to its end with a progress bar.
+
+    Ctrl-C cancels it on the server with its owner token (the standings so far are printed);
+    so does its owner elsewhere, with the token printed here.
+    """
     client = TournamentClient(url)
     body = client.create(request)
-    print(f"tournament {body['id']}: {client.base}{body['url']}", file=sys.stderr)
+    owner_token = body.pop("owner_token")
+    print(f"tournament {body['id']}: {client.base}{body['url']} (owner token: {owner_token})", file=sys.stderr)
     with tqdm(total=body["progress"]["total"], unit="match", disable=quiet, file=sys.stderr) as bar:
-        while True:
-            bar.update(body["progress"]["done"] - bar.n)
-            bar.set_postfix_str(f"round {body['progress']['round']}/{body['progress']['rounds']}")
-            if body["status"] == "finished":
-                return body
-            time.sleep(POLL_SECONDS)
-            body = client.get(body["id"])
+        try:
+            while True:
+                bar.update(body["progress"]["done"] - bar.n)
+                bar.set_postfix_str(f"round {body['progress']['round']}/{body['progress']['rounds']}")
+                if body["status"] in ENDED:
+                    break
+                time.sleep(POLL_SECONDS)
+                body = client.get(body["id"])
+        except KeyboardInterrupt:
+            body = client.cancel(body["id"], owner_token)
+    if body["status"] == CANCELLED:
+        print(f"tournament {body['id']} was cancelled: the standings so far", file=sys.stderr)
+    return body
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; 0 on success, 2 for a request the server or the plan refused."""
+    """Run the command; 0 on success, 1 for a tournament cancelled, 2 for a request the server or the plan refused."""
     args = parser().parse_args(argv)
     request = request_of(args)
     try:
@@ -162,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         plot_ratings(result, args.plot)
         print(f"ratings plotted to {args.plot}", file=sys.stderr)
-    return 0
+    return 1 if result.get("status") == CANCELLED else 0
 
 
 if __name__ == "__main__":

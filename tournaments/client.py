@@ -28,11 +28,19 @@ class TournamentClient:
         """GET /v1/tournaments/{id}."""
         return self.call("GET", f"/v1/tournaments/{tournament_id}")
 
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def cancel(self, tournament_id: str, owner_token: str) -> dict[str, Any]:
+        """POST /v1/tournaments/{id}/cancel with the tournament's owner token; the cancelled tournament."""
+        return self.call("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token)
+
+    def call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+    ) -> dict[str, Any]:
         """One request; its JSON answer, or ServerError with the problem's detail."""
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
                 answer: dict[str, Any] = json.loads(response.read())

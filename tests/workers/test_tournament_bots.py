@@ -48,7 +48,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
         registered = json.loads(bot.stdout.readline())
         plot = tmp_path / "ratings.png"
         args = ["tournament", "rockem_sockem", "random", "easy", f"bot:{registered['bot']}", "--server", live_server]
-        code = main([*args, "--turn-timer", "5", "--seed", "done-when", "--plot", str(plot), "--quiet"])
+        code = main([*args, "--turn-timer", "5", "--plot", str(plot), "--quiet"])  # a bot: the server's seed
         assert code == 0, capsys.readouterr().err
         assert bot.wait(timeout=BOT_TIMEOUT) == 0, (tmp_path / "bot.log").read_text()
     finally:
@@ -56,7 +56,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
             bot.kill()
             bot.wait()
     out = capsys.readouterr().out
-    assert "6/6 matches (seed done-when)" in out and "rando" in out
+    assert "6/6 matches (seed " in out and "rando" in out
     assert plot.read_bytes().startswith(PNG_SIGNATURE)
     listed = client.get("/v1/tournaments?status=finished").get_json()["items"]
     body = client.get(listed[0]["url"]).get_json()
@@ -72,7 +72,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
     assert bot_moves > 0, "the bot played its own seats"
 
 
-def test_a_bot_that_never_answers_loses_on_time_and_the_tournament_ends(
+def test_a_bot_that_never_answers_is_played_on_time_and_the_tournament_ends(
     client: FlaskClient,
     start_worker: StartWorker,
     start_timer_worker: StartTimerWorker,  # noqa: F811
@@ -81,7 +81,7 @@ def test_a_bot_that_never_answers_loses_on_time_and_the_tournament_ends(
     start_timer_worker("silent-timers")
     silent = client.post("/v1/bots", json={"name": "silent"}).get_json()
     entrants: list[dict[str, Any]] = [{"type": "ai", "level": "easy"}, {"type": "bot", "bot": silent["id"]}]
-    request = {"game": "sundae_split", "entrants": entrants, "turn_timer": {"seconds": 1}, "seed": "silent"}
+    request = {"game": "sundae_split", "entrants": entrants, "turn_timer": {"seconds": 1}}  # a bot: no chosen seed
     created = client.post("/v1/tournaments", json=request)
     assert created.status_code == 201, created.get_json()
     url = created.headers["Location"]
@@ -92,5 +92,7 @@ def test_a_bot_that_never_answers_loses_on_time_and_the_tournament_ends(
         entries = client.get(f"/v1/matches/{match['match']}/log").get_json()["entries"]
         mine = [entry for entry in entries if entry["seat"] == seat]
         assert mine and all(entry.get("timeout") for entry in mine)
-    assert [row["name"] for row in body["standings"]] == ["easy", "silent"]
-    assert body["standings"][1]["wins"] == 0
+    # With a bot entrant the server draws the seed, so who wins the two deals is chance's (timeout
+    # defaults do win a Sundae Split now and then); that every match ends and counts is the test.
+    assert sorted(row["name"] for row in body["standings"]) == ["easy", "silent"]
+    assert [row["played"] for row in body["standings"]] == [2, 2]
