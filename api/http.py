@@ -49,7 +49,7 @@ def load_query(schema: Schema) -> dict[str, Any]:
 
 
 def bearer_token(required: bool) -> Credential | None:
-    """The seat or bot token from `Authorization: Bearer ...`; 401 if required and missing or malformed."""
+    """The seat, bot or owner token from `Authorization: Bearer ...`; 401 if required and missing or malformed."""
     header = request.headers.get("Authorization", "")
     if not header:
         if required:
@@ -58,7 +58,7 @@ def bearer_token(required: bool) -> Credential | None:
     scheme, _, text = header.partition(" ")
     token = parse_credential(text.strip()) if scheme.lower() == "bearer" else None
     if token is None:
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>' or 'Bearer <bot token>'")
+        raise Unauthorized("the Authorization header must be 'Bearer <token>': a seat, bot or owner token")
     return token
 
 

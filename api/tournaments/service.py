@@ -209,8 +209,11 @@ class Tournaments:
             if claim == "claimed":
                 record.matches[slot.index] = match.id
                 on_start(match, state)
-            elif claim == "closed":  # cancelled meanwhile: the match never starts
-                matches.abort_match(self.matches, match.id, cancelled_reason(record.id))
+                continue
+            # The match never starts: the tournament was cancelled meanwhile, or the slot has one already.
+            reason = cancelled_reason(record.id) if claim == "closed" else f"slot {slot.index} has a match already"
+            matches.abort_match(self.matches, match.id, reason)
+            if claim == "closed":
                 return
 
     def seats_a_deleted_bot(self, plan: Plan, slot: Slot) -> bool:
