@@ -10,6 +10,7 @@ from marshmallow import Schema
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, load, load_query
+from api.limits import client_address
 from api.matches import service
 from api.matches.schemas import (
     ActionRequestSchema,
@@ -45,7 +46,10 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
-    record, state, tokens = service.create_match(services().store, load(CreateMatchSchema(), json_body()))
+    body = load(CreateMatchSchema(), json_body())
+    with services().quotas.matches.hold(client_address()) as hold:
+        record, state, tokens = service.create_match(services().store, body)
+        hold.confirm(record.id)
     services().after_change(record, state)
     location = url_for("matches.get_match", match_id=record.id)
     return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
