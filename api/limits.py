@@ -25,14 +25,17 @@ from __future__ import annotations
 import logging
 import math
 import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import redis
 from flask import Flask, Response, g, request
 from flask_limiter import ApplicationLimit, Limiter, RequestLimit
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.store import redis_client
@@ -42,6 +45,9 @@ log = logging.getLogger(__name__)
 KEY_PREFIX = "parlour:limit"
 """Redis keys of the counters: `parlour:limit:LIMITER/<who>/<route>/<amount>/<multiples>/<period>`."""
 MAX_ID = 64  # longer match or bot ids are never valid: such a token is keyed by address
+AUTH_FAILURES_SCOPE = "auth-failures"
+SUSPECTS_KEPT = 100_000
+"""Addresses a process remembers having answered 401 (the oldest are forgotten first)."""
 RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After")
 
 
@@ -190,18 +196,54 @@ def limits_uri(redis_url: str) -> str:
     return "redis+unix://" + redis_url.removeprefix("unix://") if redis_url.startswith("unix://") else redis_url
 
 
+class Suspects:
+    """The addresses this process answered 401 within the auth-failure window: only their token requests
+    pay for a look at the shared 401 counter, so an honest client's requests cost no Redis call for it.
+
+    Another process's 401s are counted in Redis all the same; this process starts checking an address
+    at its own first 401 from it, so a forger spreading over processes gains at most one each.
+    """
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self._until: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, address: str) -> None:
+        """Remember a 401 answered to `address`."""
+        with self._lock:
+            self._until[address] = time.monotonic() + self.window
+            self._until.move_to_end(address)
+            while len(self._until) > SUSPECTS_KEPT:
+                self._until.popitem(last=False)
+
+    def __contains__(self, address: object) -> bool:
+        with self._lock:
+            until = self._until.get(str(address))
+            if until is not None and until < time.monotonic():
+                del self._until[str(address)]
+                return False
+            return until is not None
+
+
+def _sends_token() -> bool:
+    return request.endpoint in TOKEN_ENDPOINTS and "Authorization" in request.headers
+
+
 def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | None:
     """Trust the configured proxies and limit the routes in `LIMITED`; None when limits are off."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     if not settings.enabled:
         return None
+    failure_limits = parse_many(settings.auth_failures)
+    suspects = Suspects(max(item.get_expiry() for item in failure_limits))
     auth_failures = ApplicationLimit(
         settings.auth_failures,
         key_function=client_address,
-        scope="auth-failures",
-        exempt_when=lambda: request.endpoint not in TOKEN_ENDPOINTS or "Authorization" not in request.headers,
-        deduct_when=lambda response: response.status_code == 401,
+        scope=AUTH_FAILURES_SCOPE,
+        exempt_when=lambda: not (_sends_token() and client_address() in suspects),
+        deduct_when=lambda response: False,  # only looked at here: `count_auth_failure` counts the 401s
     )
     limiter = Limiter(
         key_func=client_address,
@@ -226,19 +268,48 @@ def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | No
 
     @app.after_request
     def rate_limit_headers(response: Response) -> Response:
+        if response.status_code == 401 and _sends_token():
+            count_auth_failure(limiter, failure_limits, suspects)
         if request.endpoint in endpoints or response.status_code == 429:
-            add_headers(response, limiter.current_limit, limiter.current_limits)
+            add_headers(limiter, response, limiter.current_limit, limiter.current_limits)
         return response
 
     return limiter
 
 
-def add_headers(response: Response, current: RequestLimit | None, evaluated: Sequence[RequestLimit]) -> None:
+def count_auth_failure(limiter: Limiter, limits: Sequence[RateLimitItem], suspects: Suspects) -> None:
+    """Count a 401 against its address's budget (in Redis, for every process), and suspect the address here."""
+    address = client_address()
+    suspects.add(address)
+    try:
+        for item in limits:
+            limiter.limiter.hit(item, address, AUTH_FAILURES_SCOPE)
+    except redis.RedisError as error:  # fail open, as the limiter does
+        log.warning("401 of %s not counted: %s", address, error)
+
+
+def window_of(limiter: Limiter, current: RequestLimit) -> tuple[float, int]:
+    """When the limit's window ends and what it has left: one round trip (the `limits` API takes two)."""
+    storage = limiter.storage
+    if not isinstance(storage, RedisStorage):
+        reset_at, remaining = current.window
+        return reset_at, remaining
+    key = storage.prefixed_key(current.limit.key_for(*current.request_args))
+    pipe = storage.get_connection().pipeline(transaction=False)
+    pipe.get(key)
+    pipe.ttl(key)
+    count, ttl = pipe.execute()
+    return time.time() + max(int(ttl), 0), max(0, current.limit.amount - int(count or 0))
+
+
+def add_headers(
+    limiter: Limiter, response: Response, current: RequestLimit | None, evaluated: Sequence[RequestLimit]
+) -> None:
     """The RateLimit headers of the limit nearest to refusing this request (and Retry-After on a 429)."""
     if current is None:
         return
     try:
-        reset_at, remaining = current.window
+        reset_at, remaining = window_of(limiter, current)
     except redis.RedisError as error:  # the limiter failed open; so do its headers
         log.warning("rate limit headers left out: %s", error)
         return

@@ -253,3 +253,12 @@ def test_settings_come_from_the_environment_and_are_checked(monkeypatch: pytest.
 def test_the_counters_live_in_the_services_redis() -> None:
     assert limits_uri("unix:///data/redis/redis.sock") == "redis+unix:///data/redis/redis.sock"
     assert limits_uri("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+
+
+def test_401s_are_counted_across_api_processes(redis_url: str) -> None:
+    first, second = limited_app(redis_url).test_client(), limited_app(redis_url).test_client()
+    match = create_match(first, seed="processes")
+    for client in (first, second, first, second):  # the 401 budget (4) spread over two processes
+        assert client.get(match.url("/log"), headers=bearer("spread.0.secret")).status_code == 401
+    for client in (first, second):
+        assert_rate_limited(client.get(match.url("/log"), headers=bearer(match.tokens[0])), 4, 60)
