@@ -10,6 +10,8 @@ from api.config import Settings
 from api.errors import register_error_handlers
 from api.events import views as events
 from api.jobs import views as jobs
+from api.limits import RATE_LIMIT_HEADERS
+from api.limits import install as install_limits
 from api.matches import views as matches
 from api.services import ParlourApp, build_services
 from api.tournaments import views as tournaments
@@ -25,12 +27,13 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
     CORS(
         app,
         origins=settings.cors_origins,
-        expose_headers=["ETag", "Location"],
+        expose_headers=["ETag", "Location", *RATE_LIMIT_HEADERS],
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
     blueprints = (health, games, matches, events, jobs, tournaments, bots)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
+    install_limits(app, settings.limits, settings.redis_url)
     register_error_handlers(app)
     return app

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from api.limits import LimitSettings
+
 
 def _int_env(name: str, default: int) -> int:
     """An integer environment variable, or the default when unset or empty."""
@@ -32,3 +34,4 @@ class Settings:
     worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))
     events_heartbeat: float = field(default_factory=lambda: float(_int_env("PARLOUR_EVENTS_HEARTBEAT", 15)))
+    limits: LimitSettings = field(default_factory=LimitSettings)

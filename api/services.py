@@ -20,6 +20,7 @@ from api.config import Settings
 from api.events.feed import ChangeFeed
 from api.events.stream import Renders
 from api.jobs.queue import JobQueue
+from api.quotas import Quotas
 from api.record import MatchRecord
 from api.store import MatchStore
 from api.timers import TimerQueue, TurnTimers
@@ -44,6 +45,7 @@ class Services:
     tournaments: Tournaments
     changes: ChangeFeed
     renders: Renders
+    quotas: Quotas
     listeners: list[Listener] = field(default_factory=list)
 
     def after_change(self, record: MatchRecord, state: GameState) -> None:
@@ -73,15 +75,17 @@ def build_services(settings: Settings) -> Services:
     url = settings.redis_url
     store = MatchStore.from_url(url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
     jobs = JobQueue.from_url(url, settings.job_ttl, settings.ai_retries)
+    tournament_store = TournamentStore.from_url(url, settings.idle_ttl)
     services = Services(
         settings=settings,
         store=store,
         jobs=jobs,
         ai_turns=AiTurns(store, jobs),
         timers=TurnTimers(store, TimerQueue.from_url(url, settings.ai_retries)),
-        tournaments=Tournaments(TournamentStore.from_url(url, settings.idle_ttl), store),
+        tournaments=Tournaments(tournament_store, store),
         changes=ChangeFeed(store),
         renders=Renders(),
+        quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
     )
     services.listeners.extend(
         [services.tell_bots, services.schedule_ai_turns, services.schedule_timeouts, services.advance_tournament]

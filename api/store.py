@@ -75,6 +75,15 @@ def redis_client(url: str, decode_responses: bool = False) -> redis.Redis:
     return redis.Redis(connection_pool=pool)
 
 
+def is_store_full(error: redis.RedisError) -> bool:
+    """True when Redis refused a write for want of memory (`maxmemory` reached; a script's error says OOM too).
+
+    Under `noeviction` Redis refuses a script at its first write that may grow memory, before it has
+    written anything (it would not stop one half-way), so a refused commit or announce changed nothing.
+    """
+    return isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM command not allowed" in str(error)
+
+
 CHANGES_CHANNEL = "parlour:changes"
 """The pub/sub channel every stored change is announced on (the commit script names it too)."""
 _MATCH_KEY_PREFIX = "parlour:match:{"
@@ -199,15 +208,15 @@ class MatchStore:
         return bool(self.client.ping())
 
     def create(self, record: MatchRecord) -> None:
-        """Store a new match at its version."""
+        """Store a new match at its version, with its listing (one transaction: all of it or, say when full, none)."""
         key = match_key(record.id)
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(key, mapping={"version": record.version, "record": json.dumps(record.to_json())})
         pipe.expire(key, self.ttl_for(record))
         if record.turn_seconds is not None:
             pipe.sadd(TIMED_MATCHES_KEY, record.id)  # with the match itself: the timer sweep must know it
+        self._index(record, previous_status=None, pipe=pipe)
         pipe.execute()
-        self._index(record, previous_status=None)
 
     def load(self, match_id: str) -> MatchRecord | None:
         """The stored match, or None if there is none (or it expired)."""
@@ -316,18 +325,20 @@ class MatchStore:
         """Drop an expired match from one index."""
         self.client.zrem(index_key(game, status), match_id)
 
-    def _index(self, record: MatchRecord, previous_status: str | None) -> None:
-        """Move the match to its status's indexes (after the match itself is written)."""
+    def _index(self, record: MatchRecord, previous_status: str | None, pipe: Any = None) -> None:
+        """Move the match to its status's indexes (after the match itself is written, or in `pipe` with it)."""
         score = record.created_us
         oldest = (time.time() - max(self.finished_ttl, self.idle_ttl) - 60) * 1_000_000
-        pipe = self.client.pipeline(transaction=False)
+        own = pipe is None
+        pipe = self.client.pipeline(transaction=False) if own else pipe
         for game in (record.game, None):
             if previous_status:
                 pipe.zrem(index_key(game, previous_status), record.id)
             for status in (record.status, None):
                 pipe.zadd(index_key(game, status), {record.id: score})
                 pipe.zremrangebyscore(index_key(game, status), "-inf", oldest)
-        pipe.execute()
+        if own:
+            pipe.execute()
 
 
 # --- bots ------------------------------------------------------------------------------------

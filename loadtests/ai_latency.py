@@ -27,12 +27,14 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from loadtests.limits import LOAD_TEST_LIMITS
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("icecream", 2, {}),
@@ -63,12 +65,16 @@ WARMED_UP = b"IceCream solved for perfect play"
 """What each worker logs once its warm-up is done (see workers/__main__.py)."""
 
 
-def start_service(data_dir: Path, workers: int, warm_up: bool) -> Service:
-    """`python -m api.service` on a free port with `workers` AI workers; returns once the API and the workers are up."""
+def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[str, str] = LOAD_TEST_LIMITS) -> Service:
+    """`python -m api.service` on a free port with `workers` AI workers; returns once the API and the workers are up.
+
+    `limits`: environment variables for its rate limits and quotas (by default out of a load test's reach).
+    """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(limits)
     env.update(
         PORT=str(port),
         PARLOUR_DATA_DIR=str(data_dir),

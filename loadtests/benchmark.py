@@ -2,10 +2,14 @@
 
     .venv/bin/python -m loadtests.benchmark [--runs 3] [--users 50] [--spawn-rate 10] [--seconds 30]
 
-Starts an embedded Redis in a temporary folder, the API and `loadtests/baseline_app.py` under
-gunicorn on free loopback ports, runs Locust headless against each in turn (alternating which
-goes first), and prints requests/s, p50, p95 and failures as medians over the runs, with the
-Parlour/baseline ratio. Everything it starts, it stops; every Locust run has a time limit.
+Starts an embedded Redis in a temporary folder, the API twice (with its rate limiter, and with
+`PARLOUR_LIMITS=0`) and `loadtests/baseline_app.py` under gunicorn on free loopback ports, runs
+Locust headless against each in turn (rotating which goes first), and prints requests/s, p50, p95
+and failures as medians over the runs, with the Parlour/baseline ratio and the limiter's cost
+(Parlour against Parlour without limits). A load test is no honest client (50 users from one
+address at full speed), so both APIs get limits and quotas it cannot reach: the limiter does all
+its work (its counters, its headers) and refuses nothing. Everything it starts, it stops; every
+Locust run has a time limit.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import redis
 
 from api.redis_server import EmbeddedRedis
 from api.service import Child, Settings, Supervisor, gunicorn_command, start_owned_redis
+from loadtests.limits import LOAD_TEST_LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCUSTFILE = ROOT / "loadtests" / "locustfile.py"
@@ -48,6 +53,7 @@ class Target:
     user_class: str
     health_path: str
     port: int
+    env: tuple[tuple[str, str], ...] = ()
 
     @property
     def url(self) -> str:
@@ -74,8 +80,9 @@ def free_port() -> int:
 
 
 def web_command(target: Target, settings: Settings) -> list[str]:
-    """The gunicorn command of one server, with the service's settings (worker class included)."""
-    return gunicorn_command(
+    """The gunicorn command of one server, with the service's settings (worker class included) and its own env."""
+    own_env = ["env", *(f"{name}={value}" for name, value in target.env)] if target.env else []
+    return own_env + gunicorn_command(
         target.app,
         HOST,
         target.port,
@@ -190,8 +197,8 @@ def ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.2f}" if denominator else "n/a"
 
 
-def report(results: dict[str, list[Sample]], parlour: str, baseline: str) -> str:
-    """The table of medians and the Parlour/baseline ratio."""
+def report(results: dict[str, list[Sample]], parlour: str, baseline: str, unlimited: str | None = None) -> str:
+    """The table of medians, the Parlour/baseline ratio and, given `unlimited`, the limiter's cost."""
     lines = [f"{'':<18}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"]
     medians = {name: median_sample(samples) for name, samples in results.items()}
     for name, m in medians.items():
@@ -202,6 +209,12 @@ def report(results: dict[str, list[Sample]], parlour: str, baseline: str) -> str
         f"{'Parlour/baseline':<18}{ratio(p.requests_per_second, b.requests_per_second):>10}"
         f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}"
     )
+    if unlimited is not None:
+        u = medians[unlimited]
+        lines.append(
+            f"{'limits/no limits':<18}{ratio(p.requests_per_second, u.requests_per_second):>10}"
+            f"{ratio(p.p50_ms, u.p50_ms):>10}{ratio(p.p95_ms, u.p95_ms):>10}"
+        )
     return "\n".join(lines)
 
 
@@ -227,6 +240,7 @@ def benchmark(args: argparse.Namespace) -> int:
     settings = Settings.from_env(os.environ)
     targets = [
         Target("Parlour", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port()),
+        Target("no limits", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port(), (("PARLOUR_LIMITS", "0"),)),
         Target("baseline", "loadtests.baseline_app:app", "BaselineUser", "/health", free_port()),
     ]
     out = Path(args.out).resolve()
@@ -241,7 +255,7 @@ def benchmark(args: argparse.Namespace) -> int:
     )
     try:
         embedded = start_owned_redis(workdir / "redis")
-        supervisor.env = {**os.environ, "REDIS_URL": embedded.url}
+        supervisor.env = {**os.environ, **LOAD_TEST_LIMITS, "REDIS_URL": embedded.url}
         supervisor.watch("redis", embedded.process)
         supervisor.start()
         wait_healthy(targets, supervisor)
@@ -253,7 +267,8 @@ def benchmark(args: argparse.Namespace) -> int:
         )
         results: dict[str, list[Sample]] = {t.name: [] for t in targets}
         for run in range(1, args.runs + 1):
-            for target in targets if run % 2 else reversed(targets):
+            shift = (run - 1) % len(targets)
+            for target in targets[shift:] + targets[:shift]:
                 redis.Redis.from_url(embedded.url).flushall()
                 sample = run_locust(target, args, out / f"{target.name.lower()}-run{run}")
                 results[target.name].append(sample)
@@ -261,7 +276,7 @@ def benchmark(args: argparse.Namespace) -> int:
                 dead = supervisor.dead_child()
                 if dead is not None:
                     raise RuntimeError(f"{dead[0]} exited with code {dead[1]} during the benchmark")
-        print(report(results, targets[0].name, targets[1].name), flush=True)
+        print(report(results, targets[0].name, targets[2].name, targets[1].name), flush=True)
         return 0
     finally:
         supervisor.stop()

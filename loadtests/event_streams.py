@@ -37,6 +37,7 @@ from typing import Any
 from api.redis_server import start_embedded_redis
 from api.service import WORKER_CLASSES, Child, Supervisor, gunicorn_command
 from loadtests.benchmark import free_port
+from loadtests.limits import LOAD_TEST_LIMITS
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT = 60.0
@@ -280,7 +281,7 @@ def run(args: argparse.Namespace) -> None:
         redis_server = start_embedded_redis(Path(folder), persistent=False)
         port = free_port()
         command = gunicorn_command("api.wsgi:app", HOST, port, 1, args.threads, args.worker_class, args.connections)
-        env = {**os.environ, "REDIS_URL": redis_server.url}
+        env = {**os.environ, **LOAD_TEST_LIMITS, "REDIS_URL": redis_server.url}
         supervisor = Supervisor([Child("api", command)], env=env, output=output)
         try:
             supervisor.start()

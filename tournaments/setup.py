@@ -36,8 +36,11 @@ BotName = Callable[[str], str | None]
 """Looks a registered bot up by id: its name, or None when there is no such bot."""
 
 
-def build_plan(request: dict[str, Any], bot_name: BotName | None = None) -> Plan:
-    """A checked plan from a request with game, players, options, entrants, format, rounds, games_per_pairing, seed."""
+def build_plan(request: dict[str, Any], bot_name: BotName | None = None, max_matches: int = MAX_MATCHES) -> Plan:
+    """A checked plan from a request with game, players, options, entrants, format, rounds, games_per_pairing, seed.
+
+    `max_matches`: the most matches the plan may have (a server may take fewer than MAX_MATCHES).
+    """
     game = game_or_error(request["game"])
     players = players_for(game, request.get("players"))
     entrants = entrants_for(game, request["entrants"], players, bot_name)
@@ -55,8 +58,8 @@ def build_plan(request: dict[str, Any], bot_name: BotName | None = None) -> Plan
         turn_timer=request.get("turn_timer"),
         parallel=request.get("parallel") or 8,
     )
-    if plan.total_matches() > MAX_MATCHES:
-        raise PlanError("entrants", f"that plans {plan.total_matches()} matches; at most {MAX_MATCHES}")
+    if plan.total_matches() > max_matches:
+        raise PlanError("entrants", f"that plans {plan.total_matches()} matches; at most {max_matches}")
     return plan
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+
+import redis
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.bots import service
@@ -10,11 +13,15 @@ from api.bots.record import BotRecord
 from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
 from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.http import bearer_token, json_body, last_event_id, load, load_query
+from api.limits import client_address
 from api.matches import service as matches
+from api.quotas import HeldStream
 from api.refusals import Unauthorized
 from api.services import services
+from api.store import is_store_full
 from api.tokens import BotToken
 
+log = logging.getLogger(__name__)
 blueprint = Blueprint("bots", __name__, url_prefix="/v1/bots")
 EVENT_STREAM = "text/event-stream"
 
@@ -23,7 +30,9 @@ EVENT_STREAM = "text/event-stream"
 def register_bot() -> tuple[Response, int, dict[str, str]]:
     """Register a bot; answer with its id and its token, shown this once."""
     body = load(RegisterBotSchema(), json_body())
-    bot, token = service.register_bot(services().store, body["name"])
+    with services().quotas.bots.hold(client_address()) as hold:
+        bot, token = service.register_bot(services().store, body["name"])
+        hold.confirm(bot.id)
     location = url_for("bots.get_bot", bot_id=bot.id)
     response = jsonify(service.registered_json(services().store, bot, token))
     response.headers["Cache-Control"] = "no-store"
@@ -80,7 +89,8 @@ def bot_events(bot_id: str) -> Response:
         return response
     heartbeat = services().settings.events_heartbeat
     stream = BotEventStream(services().store.bots, bot.id, bot.token_hash, after, heartbeat)
-    response = Response(iter(stream), mimetype=EVENT_STREAM)
+    lease = services().quotas.streams.open(client_address())
+    response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
     return response
@@ -88,9 +98,15 @@ def bot_events(bot_id: str) -> Response:
 
 def resync(bot_id: str) -> None:
     """Tell the bot again of its running matches whatever a lost notice did not (each event is still sent once)."""
-    for match_id in services().store.bots.matches(bot_id):
-        record = services().store.load(match_id)
-        if record is None:
-            services().store.bots.forget_match(bot_id, match_id)
-        else:
-            services().tell_bots(record, matches.engine_state(record))
+    try:
+        for match_id in services().store.bots.matches(bot_id):
+            record = services().store.load(match_id)
+            if record is None:
+                services().store.bots.forget_match(bot_id, match_id)
+            else:
+                services().tell_bots(record, matches.engine_state(record))
+    except redis.RedisError as error:
+        if not is_store_full(error):
+            raise
+        # A full store takes no new events; the bot still reads those it has, and the next connection resyncs.
+        log.warning("bot %s not resynced: %s", bot_id, error)

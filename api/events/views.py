@@ -7,8 +7,10 @@ from flask import Blueprint, Response
 from api.events.schemas import EventsQuerySchema
 from api.events.stream import EventStream
 from api.http import last_event_id, load_query
+from api.limits import client_address
 from api.matches import service
 from api.matches.views import seat_of_request
+from api.quotas import HeldStream
 from api.services import services
 
 blueprint = Blueprint("events", __name__, url_prefix="/v1/matches")
@@ -24,7 +26,8 @@ def match_events(match_id: str) -> Response:
     after = header if header is not None else load_query(EventsQuerySchema())["after"]
     app = services()
     stream = EventStream(app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat)
-    response = Response(iter(stream), mimetype=EVENT_STREAM)
+    lease = app.quotas.streams.open(client_address())
+    response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
     response.headers["Vary"] = "Authorization"

@@ -11,6 +11,7 @@ from api import owners
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, load, load_query
+from api.limits import client_address
 from api.matches import service
 from api.matches.schemas import (
     ActionRequestSchema,
@@ -46,7 +47,10 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version, a token per filled seat and the owner token, shown once."""
-    created = service.create_match(services().store, load(CreateMatchSchema(), json_body()))
+    body = load(CreateMatchSchema(), json_body())
+    with services().quotas.matches.hold(client_address()) as hold:
+        created = service.create_match(services().store, body)
+        hold.confirm(created.record.id)
     services().after_change(created.record, created.state)
     location = url_for("matches.get_match", match_id=created.record.id)
     return jsonify(service.created_json(created)), 201, {"Location": location, "Cache-Control": "no-store"}

@@ -37,7 +37,7 @@ from api.tournaments.store import CANCELLED, FINISHED, RUNNING, TournamentRecord
 from engine import GameState
 from tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
 from tournaments.ratings import report
-from tournaments.setup import PlanError, build_plan, check_seed_may_be_chosen
+from tournaments.setup import MAX_MATCHES, PlanError, build_plan, check_seed_may_be_chosen
 
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
@@ -60,11 +60,17 @@ class Tournaments:
         bot = self.matches.bots.load(bot_id)
         return bot.name if bot is not None else None
 
-    def create(self, request: dict[str, Any], on_start: OnStart) -> tuple[TournamentRecord, OwnerToken]:
+    def create(
+        self, request: dict[str, Any], on_start: OnStart, max_matches: int = MAX_MATCHES, max_entrants: int = 0
+    ) -> tuple[TournamentRecord, OwnerToken]:
         """Check the request, store the tournament with its first matches planned, and start them.
 
-        Answers the tournament and its owner token (shown this once, stored as a hash).
+        Answers the tournament and its owner token (shown this once, stored as a hash). `max_matches` and
+        `max_entrants` (0: the request schema's own cap) are the server's size quotas.
         """
+        if max_entrants and len(request["entrants"]) > max_entrants:
+            message = f"{len(request['entrants'])} entrants; this server takes at most {max_entrants}"
+            raise InvalidRequest(message, errors={"entrants": [message]})
         seed_given = request.get("seed") is not None
         body = {**request, "seed": request["seed"] if seed_given else secrets.token_hex(32)}
         if body.get("turn_timer") is not None:
@@ -72,7 +78,7 @@ class Tournaments:
         try:
             if seed_given:
                 check_seed_may_be_chosen(body["entrants"])
-            plan = build_plan(body, self.bot_name)
+            plan = build_plan(body, self.bot_name, max_matches or MAX_MATCHES)
         except PlanError as error:
             raise InvalidRequest(error.message, errors={error.field: [error.message]}) from None
         tournament_id = secrets.token_urlsafe(12)

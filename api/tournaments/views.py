@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.http import bearer_token, json_body, load, load_query
+from api.limits import client_address
 from api.owners import check_owner
 from api.services import services
 from api.tournaments import service
@@ -16,7 +17,13 @@ blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 @blueprint.post("")
 def create_tournament() -> tuple[Response, int, dict[str, str]]:
     """Create a tournament and start its first matches; 201 with its id, URL and owner token (shown once)."""
-    record, owner = services().tournaments.create(load(CreateTournamentSchema(), json_body()), services().after_change)
+    body = load(CreateTournamentSchema(), json_body())
+    limits = services().settings.limits
+    with services().quotas.tournaments.hold(client_address()) as hold:
+        record, owner = services().tournaments.create(
+            body, services().after_change, limits.tournament_matches, limits.tournament_entrants
+        )
+        hold.confirm(record.id)
     location = url_for("tournaments.get_tournament", tournament_id=record.id)
     body = {**service.tournament_json(record), "owner_token": owner.text}
     return jsonify(body), 201, {"Location": location, "Cache-Control": "no-store"}

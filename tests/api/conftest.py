@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -12,16 +12,37 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.config import Settings
+from api.limits import LimitSettings
 from api.services import ParlourApp
 
 EVENTS_HEARTBEAT = 0.2
 """Seconds between heartbeats on a quiet event stream in tests (15 in service)."""
+IN_PROCESS = "100000/second"
+IN_PROCESS_LIMITS = replace(
+    LimitSettings(),
+    create_match=IN_PROCESS,
+    create_bot=IN_PROCESS,
+    create_tournament=IN_PROCESS,
+    hints=IN_PROCESS,
+    actions=IN_PROCESS,
+    streams=IN_PROCESS,
+    long_polls=IN_PROCESS,
+    auth_failures=IN_PROCESS,
+)
+"""The limiter stays on in every test, but the suite plays whole matches in process, from one address,
+thousands of requests a second, faster than any client over a network: its rates are out of reach.
+The quotas are the defaults; tests/api/test_limits.py and test_quotas.py set their own."""
 
 
 @pytest.fixture
 def settings(redis_url: str) -> Settings:
     """Settings pointing at the test Redis, with an event-stream heartbeat short enough for tests."""
-    return Settings(redis_url=redis_url, cors_origins=["https://front.example"], events_heartbeat=EVENTS_HEARTBEAT)
+    return Settings(
+        redis_url=redis_url,
+        cors_origins=["https://front.example"],
+        events_heartbeat=EVENTS_HEARTBEAT,
+        limits=IN_PROCESS_LIMITS,
+    )
 
 
 @pytest.fixture

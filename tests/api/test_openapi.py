@@ -12,7 +12,8 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,9 +26,11 @@ from werkzeug.test import TestResponse
 from api.app import create_app
 from api.config import Settings
 from api.games import catalog_entry
+from api.limits import LimitSettings
+from api.redis_server import start_embedded_redis
 from api.refusals import Refusal
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
-from tests.api.conftest import bearer
+from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
 from tests.api.openapi_support import (
     PROBLEM_JSON,
     ContractClient,
@@ -47,6 +50,7 @@ from tests.api.test_robots_love_ice_cream_api import ALL_VARIANTS, check_result
 from tests.api.test_robots_love_ice_cream_api import Table as RobotsTable
 from tests.api.test_rockem_sockem_api import FLIP
 from tests.api.test_rockem_sockem_api import Table as RockemSockemTable
+from tests.api.test_store_full import fill, free
 from tests.api.test_sundae_split_api import Table, assert_valid_split, random_split
 from tests.api.test_tournaments import play_running_matches
 
@@ -943,6 +947,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
     with monkeypatch.context() as patch:
         for name in ("ping", "create", "load", "list_ids"):
             patch.setattr(store, name, boom)
+        patch.setattr(app.services.quotas.matches, "reserve", boom)
         patch.setattr("api.games.all_games", boom)
         patch.setattr("api.games.get_game", boom)
         broken.get("/v1/health", expect=500)
@@ -1048,6 +1053,7 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
     with monkeypatch.context() as patch:
         for name in ("register", "load"):
             patch.setattr(app.services.store.bots, name, boom)
+        patch.setattr(app.services.quotas.bots, "reserve", boom)
         down.post("/v1/bots", json={"name": "rando"}, expect=500)
         down.get("/v1/bots/abc", expect=500)
         down.get("/v1/bots/abc/events", headers=token, expect=500)
@@ -1322,6 +1328,7 @@ def scenario_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPat
         tournament_store = down_app.services.tournaments.store
         for name in ("create", "load", "list_ids"):
             patch.setattr(tournament_store, name, boom)
+        patch.setattr(down_app.services.quotas.tournaments, "reserve", boom)
         down.post("/v1/tournaments", json=body, expect=500)
         down.get("/v1/tournaments", expect=500)
         down.get("/v1/tournaments/abc", expect=500)
@@ -1425,6 +1432,106 @@ def test_owners(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> No
     scenario_owners(contract, monkeypatch)
 
 
+def contract_on(contract: ContractClient, redis_url: str, limits: LimitSettings) -> ContractClient:
+    """Another app (other limits, or another Redis) checked against the same document, its statuses counted."""
+    settings = Settings(redis_url=redis_url, cors_origins=["*"], events_heartbeat=EVENTS_HEARTBEAT, limits=limits)
+    app = create_app(settings)
+    app.testing = True
+    return ContractClient(app, app.test_client(), contract.document, contract.seen)
+
+
+def scenario_limits(contract: ContractClient) -> None:
+    """Every limited operation answers 429 rate-limited past its limit, and quota-exceeded past a quota."""
+    redis_url = contract.app.services.settings.redis_url  # type: ignore[attr-defined]
+    one = "1/minute"
+    rates = replace(
+        IN_PROCESS_LIMITS,
+        create_match=one,
+        create_bot=one,
+        create_tournament=one,
+        hints=one,
+        actions=one,
+        streams=one,
+        long_polls=one,
+        auth_failures=one,
+    )
+    limited = contract_on(contract, redis_url, rates)
+    me: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.1.0.1"}}
+    new = {"game": "icecream", "players": 2, "seed": "limits"}
+    body = limited.post("/v1/matches", json=new, expect=201, request_valid=True, **me).json
+    limited.post("/v1/matches", json=new, expect=429, request_valid=True, **me)
+    url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
+    bot = limited.post("/v1/bots", json={"name": "limited"}, expect=201, request_valid=True, **me).json
+    limited.post("/v1/bots", json={"name": "limited-2"}, expect=429, request_valid=True, **me)
+    tournament = {"game": "rockem_sockem", "entrants": [{"type": "ai", "level": "random"}] * 2, "seed": "limits"}
+    limited.post("/v1/tournaments", json=tournament, expect=201, request_valid=True, **me)
+    limited.post("/v1/tournaments", json=tournament, expect=429, request_valid=True, **me)
+    hint = limited.post(f"{url}/ai-move", json={}, headers=bearer(tokens[0]), expect=202, request_valid=True, **me)
+    limited.post(f"{url}/ai-move", json={}, headers=bearer(tokens[0]), expect=429, request_valid=True, **me)
+    move = {"action": MOVE, "expected_version": 0}
+    limited.post(f"{url}/actions", json=move, headers=bearer(tokens[0]), expect=200, request_valid=True, **me)
+    limited.post(f"{url}/actions", json=move, headers=bearer(tokens[0]), expect=429, request_valid=True, **me)
+    limited.get(f"{url}?after=0", headers=bearer(tokens[1]), expect=200, request_valid=True, **me)
+    limited.get(f"{url}?after=0", headers=bearer(tokens[1]), expect=429, request_valid=True, **me)
+    events, bot_events = f"{url}/events", f"/v1/bots/{bot['id']}/events"
+    for stream_url, token in ((events, tokens[1]), (bot_events, bot["token"])):
+        held = limited.client.get(stream_url, headers=bearer(token), buffered=False, **me)  # a live stream
+        assert held.status_code == 200
+        held.close()
+        limited.get(stream_url, headers=bearer(token), expect=429, request_valid=True, **me)
+    # Refused tokens, counted per address: past the budget, every token operation is refused.
+    forger: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.1.0.2"}}
+    limited.get(url, headers=bearer("forged.0.secret"), expect=401, **forger)
+    for token_url in (url, f"{url}/legal-actions", f"{url}/log", events, hint.json["url"]):
+        limited.get(token_url, headers=bearer(tokens[0]), expect=429, request_valid=True, **forger)
+    for post_url in (f"{url}/actions", f"{url}/ai-move"):
+        limited.post(post_url, json={"action": MOVE}, headers=bearer(tokens[0]), expect=429, **forger)
+    limited.get(f"{bot_events}?after=0&wait=0", headers=bearer(bot["token"]), expect=429, request_valid=True, **forger)
+
+    quotas = replace(IN_PROCESS_LIMITS, matches=1, tournaments=1, bots=1, streams_held=1)
+    capped = contract_on(contract, redis_url, quotas)
+    holder: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.2.0.1"}}
+    capped.post("/v1/matches", json=new, expect=201, request_valid=True, **holder)
+    assert capped.post("/v1/matches", json=new, expect=429, **holder).json["resource"] == "matches"
+    mine = capped.post("/v1/bots", json={"name": "capped"}, expect=201, request_valid=True, **holder).json
+    capped.post("/v1/bots", json={"name": "capped-2"}, expect=429, request_valid=True, **holder)
+    capped.post("/v1/tournaments", json=tournament, expect=201, request_valid=True, **holder)
+    capped.post("/v1/tournaments", json=tournament, expect=429, request_valid=True, **holder)
+    capped.app.services.quotas.streams.open("addr:10.2.0.1")  # type: ignore[attr-defined]
+    assert capped.get(events, expect=429, request_valid=True, **holder).json["resource"] == "streams"
+    capped.get(f"/v1/bots/{mine['id']}/events", headers=bearer(mine["token"]), expect=429, **holder)
+    for app in (limited.app, capped.app):
+        app.services.changes.stop()  # type: ignore[attr-defined]
+
+
+def test_limits_and_quotas(contract: ContractClient) -> None:
+    scenario_limits(contract)
+
+
+def test_a_full_store(contract: ContractClient, tmp_path: Path) -> None:
+    server = start_embedded_redis(tmp_path, persistent=False, maxmemory="4mb")
+    full = contract_on(contract, server.url, IN_PROCESS_LIMITS)
+    try:
+        body = full.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=201).json
+        lobby = full.post("/v1/matches", json={"game": "icecream", "players": 2, "open_seats": [1]}, expect=201).json
+        url, token = f"/v1/matches/{body['id']}", bearer(tokens_of(body)[0])
+        fill(server.url)
+        full.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=503, request_valid=True)
+        move = {"action": MOVE, "expected_version": 0}
+        full.post(f"{url}/actions", json=move, headers=token, expect=503, request_valid=True)
+        full.post(f"{url}/ai-move", json={}, headers=token, expect=503, request_valid=True)
+        full.post(f"/v1/matches/{lobby['id']}/join", json={}, expect=503, request_valid=True)
+        full.post("/v1/bots", json={"name": "late"}, expect=503, request_valid=True)
+        tournament = {"game": "rockem_sockem", "entrants": [{"type": "ai", "level": "random"}] * 2}
+        full.post("/v1/tournaments", json=tournament, expect=503, request_valid=True)
+        assert full.get(url, headers=token, expect=200, request_valid=True).json["version"] == 0
+        free(server.url)
+        full.post(f"{url}/actions", json=move, headers=token, expect=200, request_valid=True)
+    finally:
+        full.app.services.changes.stop()  # type: ignore[attr-defined]
+        server.stop()
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1441,6 +1548,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_tournaments(contract, monkeypatch)
     scenario_bots(contract, monkeypatch)
     scenario_owners(contract, monkeypatch)
+    scenario_limits(contract)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
