@@ -7,7 +7,7 @@ from flask import Blueprint, Response, jsonify, url_for
 from api.bots import service
 from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
 from api.bots.stream import BotEventStream, event_json, wait_for_events
-from api.http import bearer_token, json_body, last_event_id, load, load_query
+from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.matches import service as matches
 from api.refusals import Unauthorized
 from api.services import services
@@ -23,8 +23,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
     body = load(RegisterBotSchema(), json_body())
     bot, token = service.register_bot(services().store, body["name"])
     location = url_for("bots.get_bot", bot_id=bot.id)
-    response = jsonify(service.registered_json(services().store, bot, token))
-    response.headers["Cache-Control"] = "no-store"
+    response = keep_private(jsonify(service.registered_json(services().store, bot, token)))
     return response, 201, {"Location": location}
 
 
@@ -49,12 +48,9 @@ def bot_events(bot_id: str) -> Response:
     if query["wait"] is not None:
         events = wait_for_events(services().store.bots, bot.id, after, query["wait"])
         last = events[-1].id if events else after
-        response = jsonify({"events": [event_json(event) for event in events], "last_event_id": last})
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return keep_private(jsonify({"events": [event_json(event) for event in events], "last_event_id": last}))
     stream = BotEventStream(services().store.bots, bot.id, after, services().settings.events_heartbeat)
-    response = Response(iter(stream), mimetype=EVENT_STREAM)
-    response.headers["Cache-Control"] = "no-cache"
+    response = keep_private(Response(iter(stream), mimetype=EVENT_STREAM))
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
     return response
 

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from api.bots import service as bots
 from api.http import load
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
@@ -53,6 +54,8 @@ class Tournaments:
 
     def create(self, request: dict[str, Any], on_start: OnStart) -> TournamentRecord:
         """Check the request, store the tournament with its first matches planned, and start them."""
+        for index, spec in enumerate(request["entrants"]):
+            bots.refuse_bot_name(self.matches, spec.get("name"), f"entrant {index}", spec.get("bot"))
         seed_given = request.get("seed") is not None
         body = {**request, "seed": request["seed"] if seed_given else secrets.token_hex(32)}
         if body.get("turn_timer") is not None:
