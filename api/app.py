@@ -9,6 +9,7 @@ from api.bots import views as bots
 from api.config import Settings
 from api.errors import register_error_handlers
 from api.events import views as events
+from api.http import private_when_authorized
 from api.jobs import views as jobs
 from api.limits import RATE_LIMIT_HEADERS
 from api.limits import install as install_limits
@@ -24,6 +25,9 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.services = build_services(settings)
+    # `//` is an empty path segment, not a slash to merge with a redirect: answered 404 like any unknown path.
+    app.url_map.merge_slashes = False
+    app.after_request(private_when_authorized)
     CORS(
         app,
         origins=settings.cors_origins,

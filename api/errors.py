@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 import redis
-from flask import Flask, Response, json
+from flask import Flask, Response, json, request
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
@@ -97,7 +97,10 @@ def _from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     codes = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
     code = codes.get(status, "invalid-request" if status < 500 else "internal-error")
-    response = problem(status, code, error.name, error.description or error.name)
+    detail = error.description or error.name
+    if status == 404 and ("//" in request.path or request.path.endswith("/")):
+        detail = f"no route {request.path!r}: paths have no empty segment (//) and no trailing slash"
+    response = problem(status, code, error.name, detail)
     if status == 405 and error.response is None:
         allowed = getattr(error, "valid_methods", None)
         if allowed:

@@ -1,11 +1,13 @@
-"""Request helpers shared by the views: the JSON body, the query, the bearer token and `Last-Event-ID`."""
+"""Request helpers shared by the views: the JSON body, the query, the bearer token, `Last-Event-ID`,
+and the `Cache-Control` of private answers."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import request
+from flask import Response, request
 from marshmallow import Schema, ValidationError
 
 from api.refusals import InvalidRequest, Unauthorized
@@ -75,3 +77,25 @@ def last_event_id(what: str) -> int | None:
         detail = f"Last-Event-ID must be {what} this stream sent"
         raise InvalidRequest(detail, errors={"Last-Event-ID": [f"not {what}"]})
     return int(raw)
+
+
+NO_STORE = "no-store"
+
+
+def keep_private(response: Response) -> Response:
+    """Mark an answer that carries a token or a seat's private data: no cache may keep it."""
+    response.headers["Cache-Control"] = NO_STORE
+    return response
+
+
+def private_when_authorized(response: Response) -> Response:
+    """An answer to a request that sent a token is that token holder's alone (the app's `after_request`)."""
+    if "Authorization" in request.headers:
+        keep_private(response)
+    return response
+
+
+def with_query(path: str, **params: int | str | None) -> str:
+    """`path` with these query parameters, those that are None left out."""
+    query = urlencode({name: value for name, value in params.items() if value is not None})
+    return f"{path}?{query}" if query else path

@@ -17,7 +17,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:bot:{<id>}:matches`      set: ids of the bot's matches that started and are not over
 * `parlour:bot:{<id>}:seat:<match id>:<seat>`  string: `<phase> <version>`, what the bot was told of
   that seat (`playing` and the version of its last `your-turn`, or `over`), so each event is sent once
-* `parlour:bot-names`               hash: a bot's name folded to lower case -> its id (names are unique)
+* `parlour:bot-names`               hash: a bot's name case-folded (`api.names.fold_name`) -> its id (names are
+  unique, and no human or AI seat may take one)
 
 A deleted bot leaves none of its keys (`BotStore.unregister`, then `BotStore.purge`).
 
@@ -36,6 +37,7 @@ from typing import Any
 import redis
 
 from api.bots.record import BotEvent, BotRecord, SeatNotice
+from api.names import fold_name
 from api.record import MatchRecord
 
 _COMMIT = """
@@ -53,6 +55,41 @@ redis.call('EXPIRE', KEYS[2], ARGV[5])
 redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. ARGV[2])
 if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
 return {'ok', ARGV[2]}
+"""
+
+# Read part of a match's log. Versions rise along the list but are not positions (a join or an
+# abort changes the version without an entry), so positions are found by binary search; entry i
+# has a version of at least i + 1, so the entries after version `after` start at position `after`
+# at the latest. KEYS: the log. ARGV: after, limit, upto (the version of the record read: entries
+# written since are left out), tail, newest (1: the newest `limit` entries after `after`, else
+# the oldest). Answers the page's first position, the end position (the log as of `upto`), the
+# version of the entry before the page (-1 if none), the page and the `tail` entries after it.
+_LOG_PAGE = """
+local key = KEYS[1]
+local after, limit, upto = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local tail, newest = tonumber(ARGV[4]), ARGV[5] == '1'
+local function version_at(i)
+  return tonumber(cjson.decode(redis.call('LINDEX', key, i))['version'])
+end
+local function first_above(v, lo, hi)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if version_at(mid) > v then hi = mid else lo = mid + 1 end
+  end
+  return lo
+end
+local stop = redis.call('LLEN', key)
+if stop > 0 and version_at(stop - 1) > upto then stop = first_above(upto, 0, stop) end
+local start = first_above(after, 0, math.min(stop, after))
+if newest then start = math.max(start, stop - limit) end
+local finish = math.min(start + limit, stop)
+local before = -1
+if start > 0 then before = version_at(start - 1) end
+local page, later = {}, {}
+if finish > start then page = redis.call('LRANGE', key, start, finish - 1) end
+local from = math.max(finish, stop - tail)
+if from < stop then later = redis.call('LRANGE', key, from, stop - 1) end
+return {start, stop, before, page, later}
 """
 
 
@@ -160,6 +197,16 @@ class CommitOutcome:
 
 
 @dataclass(frozen=True)
+class LogPage:
+    """Consecutive entries of a match's log, with what redacting them needs (`MatchStore.log_page`)."""
+
+    entries: list[dict[str, Any]]  # oldest first
+    later: list[dict[str, Any]]  # the entries after the page among the log's newest `tail`
+    before: int | None  # the version of the entry just before the page; None when the page starts the log
+    more: bool  # entries after the page exist
+
+
+@dataclass(frozen=True)
 class Idempotent:
     """An Idempotency-Key to store the answer under, with the answer to store."""
 
@@ -182,6 +229,7 @@ class MatchStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(_COMMIT)
         self._reclaim = client.register_script(_RECLAIM)
+        self._log_page = client.register_script(_LOG_PAGE)
         self.bots = BotStore(client, finished_ttl, idle_ttl)
 
     def subscribe_changes(self) -> redis.client.PubSub:
@@ -293,8 +341,24 @@ class MatchStore:
         return sorted(self.client.smembers(TIMED_MATCHES_KEY))
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action of a match, oldest first."""
+        """Every applied action of a match, oldest first (the whole log, for tools and tests; the API reads pages)."""
         return [json.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
+
+    def log_page(
+        self, match_id: str, after: int, limit: int, upto: int, tail: int = 0, newest: bool = False
+    ) -> LogPage:
+        """Up to `limit` entries with versions above `after` and at most `upto`: the oldest, or the `newest`.
+
+        One script reads only those entries (and the log's newest `tail` after them, for redaction).
+        """
+        args = [after, limit, upto, tail, int(newest)]
+        start, stop, before, page, later = self._log_page(keys=[log_key(match_id)], args=args)
+        return LogPage(
+            [json.loads(raw) for raw in page],
+            [json.loads(raw) for raw in later],
+            None if before < 0 else int(before),
+            start + len(page) < stop,
+        )
 
     def ttl_for(self, record: MatchRecord) -> int:
         """Finished matches live `finished_ttl` seconds; others expire after `idle_ttl` without a change."""
@@ -440,11 +504,16 @@ class BotStore:
 
     def register(self, bot: BotRecord) -> bool:
         """Store a new bot; False (and nothing stored) if its name is taken."""
-        if not self.client.hsetnx(BOT_NAMES_KEY, bot.name.casefold(), bot.id):
+        if not self.client.hsetnx(BOT_NAMES_KEY, fold_name(bot.name), bot.id):
             return False
         fields = {"name": bot.name, "token_hash": bot.token_hash, "created_at": bot.created_at}
         self.client.hset(bot_key(bot.id), mapping={**fields, "last_event": 0, "finished": 0})
         return True
+
+    def bot_named(self, name: str) -> str | None:
+        """The id of the bot registered under this name, compared case-folded (`fold_name`); None if none is."""
+        bot_id = self.client.hget(BOT_NAMES_KEY, fold_name(name))
+        return str(bot_id) if bot_id is not None else None
 
     def load(self, bot_id: str) -> BotRecord | None:
         """The stored bot, or None if there is none."""

@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
+
+_PART = r"[A-Za-z0-9_-]{1,128}"  # ids and secrets are URL-safe base64 (`secrets.token_urlsafe`)
+SEAT_TOKEN = re.compile(rf"({_PART})\.([0-9]{{1,2}})\.({_PART})")
+"""`<match id>.<seat>.<secret>`, in ASCII only: anything else is not a token (a 401, never a crash)."""
+BOT_TOKEN = re.compile(rf"bot\.({_PART})\.({_PART})")
+"""`bot.<bot id>.<secret>`, in ASCII only."""
+OWNER_TOKEN = re.compile(rf"owner\.({_PART})\.({_PART})")
+"""`owner.<match or tournament id>.<secret>`, in ASCII only."""
 
 
 @dataclass(frozen=True)
@@ -45,11 +54,10 @@ def matches_hash(token: SeatToken, stored_hash: str | None) -> bool:
 
 
 def parse_token(text: str) -> SeatToken | None:
-    """Parse a bearer token, or None if it is not in the token format."""
-    parts = text.split(".")
-    if len(parts) != 3 or not parts[1].isdigit() or len(parts[1]) > 2 or not parts[0] or not parts[2]:
-        return None
-    return SeatToken(parts[0], int(parts[1]), parts[2])
+    """Parse a seat token, or None if it is not in the token format."""
+    # fullmatch with [0-9], not str.isdigit: `²` and other non-ASCII digits are no seat number.
+    found = SEAT_TOKEN.fullmatch(text)
+    return SeatToken(found[1], int(found[2]), found[3]) if found else None
 
 
 BOT_TOKEN_PREFIX = "bot"
@@ -120,9 +128,10 @@ def owner_matches_hash(token: OwnerToken, stored_hash: str | None) -> bool:
 
 def parse_credential(text: str) -> Credential | None:
     """Parse a bearer token as a bot, owner or seat token, or None if it is none of them."""
-    parts = text.split(".")
-    if len(parts) == 3 and parts[0] == BOT_TOKEN_PREFIX:
-        return BotToken(parts[1], parts[2]) if parts[1] and parts[2] else None
-    if len(parts) == 3 and parts[0] == OWNER_TOKEN_PREFIX:
-        return OwnerToken(parts[1], parts[2]) if parts[1] and parts[2] else None
+    if text.startswith(f"{BOT_TOKEN_PREFIX}."):
+        found = BOT_TOKEN.fullmatch(text)
+        return BotToken(found[1], found[2]) if found else None
+    if text.startswith(f"{OWNER_TOKEN_PREFIX}."):
+        found = OWNER_TOKEN.fullmatch(text)
+        return OwnerToken(found[1], found[2]) if found else None
     return parse_token(text)

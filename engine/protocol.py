@@ -36,6 +36,12 @@ class GameState(ABC):
     """One position of one game, including its RNG."""
 
     game_id: ClassVar[str]
+    log_tail: ClassVar[int] = 0
+    """How many of the newest logged moves `redact_log` may redact by their place in the log.
+
+    Every older move it redacts from that move and those newest ones alone, so a page of the log,
+    with the newest `log_tail` moves after it appended, is redacted as in the whole log.
+    """
 
     players: int
     options: dict[str, Any]
@@ -137,6 +143,12 @@ class GameState(ABC):
     def redact_log(self, moves: list[tuple[int, Action]], viewer: int | None) -> list[Action]:
         """Every logged (seat, action) as the viewer may see it while the game runs."""
         return [self.redact_action(seat, action, viewer) for seat, action in moves]
+
+    def redact_log_page(
+        self, page: list[tuple[int, Action]], later: list[tuple[int, Action]], viewer: int | None
+    ) -> list[Action]:
+        """A page of the log as the viewer sees it in the whole log; `later`: the newest `log_tail` moves after it."""
+        return self.redact_log(page + later, viewer)[: len(page)]
 
     def determinize(self, viewer: int | None, rng: Rng) -> GameState:
         """A state the viewer cannot tell from this one, hidden parts sampled with `rng`.

@@ -6,14 +6,18 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.names import Name
+
 MAX_WAIT_SECONDS = 30
+MAX_BOT_NAME = 40
 BOT_NAME = r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$"
 
 
 class RegisterBotSchema(Schema):
     """POST /v1/bots."""
 
-    name = fields.String(
+    name = Name(
+        max_length=MAX_BOT_NAME,
         required=True,
         validate=validate.Regexp(
             BOT_NAME,

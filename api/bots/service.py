@@ -116,6 +116,16 @@ def bot_seats_of(store: MatchStore, specs: list[dict[str, Any]]) -> dict[int, Bo
     return bots
 
 
+def refuse_bot_name(store: MatchStore, name: str | None, where: str, own_bot: str | None = None) -> None:
+    """A 409 `name-taken` when `name` is a registered bot's (whatever its case), unless it is `own_bot`'s.
+
+    Seat lists and standings show names, so nobody may pass for a registered bot there.
+    """
+    holder = store.bots.bot_named(name) if name is not None else None
+    if holder is not None and holder != own_bot:
+        raise Conflict("name-taken", f"{where}: {name!r} is a registered bot's name; only that bot is shown by it")
+
+
 def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] | None) -> list[SeatNotice]:
     """What the change to `record` means for each bot seat (`acting`: the seats that may act now)."""
     notices = []

@@ -12,7 +12,7 @@ from api.bots.deletion import delete_bot
 from api.bots.record import BotRecord
 from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
 from api.bots.stream import BotEventStream, event_json, wait_for_events
-from api.http import bearer_token, json_body, last_event_id, load, load_query
+from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.limits import client_address
 from api.matches import service as matches
 from api.quotas import HeldStream
@@ -34,8 +34,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
         bot, token = service.register_bot(services().store, body["name"])
         hold.confirm(bot.id)
     location = url_for("bots.get_bot", bot_id=bot.id)
-    response = jsonify(service.registered_json(services().store, bot, token))
-    response.headers["Cache-Control"] = "no-store"
+    response = keep_private(jsonify(service.registered_json(services().store, bot, token)))
     return response, 201, {"Location": location}
 
 
@@ -84,14 +83,11 @@ def bot_events(bot_id: str) -> Response:
         if services().store.bots.token_hash(bot.id) != bot.token_hash:
             raise Unauthorized("the bot token was rotated, or the bot deleted, while it waited")
         last = events[-1].id if events else after
-        response = jsonify({"events": [event_json(event) for event in events], "last_event_id": last})
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return keep_private(jsonify({"events": [event_json(event) for event in events], "last_event_id": last}))
     heartbeat = services().settings.events_heartbeat
     stream = BotEventStream(services().store.bots, bot.id, bot.token_hash, after, heartbeat)
     lease = services().quotas.streams.open(client_address())
-    response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)
-    response.headers["Cache-Control"] = "no-cache"
+    response = keep_private(Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM))
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
     return response
 

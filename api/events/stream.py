@@ -5,11 +5,15 @@ viewer's previous event, redacted for that viewer exactly as `GET /v1/matches/{i
 
     id: 7
     event: match
-    data: {"version": 7, "match": {...}, "log": [{"version": 6, ...}, {"version": 7, ...}]}
+    data: {"version": 7, "match": {...}, "log": [{"version": 6, ...}, {"version": 7, ...}],
+           "log_after": 5, "log_earlier": null}
 
-Changes that land between two reads are sent as one event (its log has every entry). The stream
-ends with an `end` event once the match is finished, aborted or gone, and sends a comment line as a
-heartbeat whenever it has been quiet for `heartbeat` seconds.
+Changes that land between two reads are sent as one event (its log has every entry). An event
+carries at most the newest `LOG_WINDOW` entries: when more are due (the first event of a long
+match, a client far behind), `log_after` says after which version its log starts and
+`log_earlier` is the `/log` page where the entries left out begin. The stream ends with an `end`
+event once the match is finished, aborted or gone, and sends a comment line as a heartbeat
+whenever it has been quiet for `heartbeat` seconds.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from typing import Any
 import redis
 
 from api.events.feed import ChangeFeed, Watch
+from api.http import with_query
 from api.matches import service
+from api.matches.schemas import LOG_PAGE_MAX
 from api.record import MatchRecord
 from api.refusals import NotFound
 from api.store import MatchStore
@@ -36,6 +42,8 @@ log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 HEARTBEAT = ": heartbeat\n\n"
 RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
+LOG_WINDOW = 100
+"""The newest log entries a `match` event carries at most; earlier ones are read from `/log`."""
 
 
 def sse(event: str, data: str, event_id: int | None = None) -> str:
@@ -51,26 +59,39 @@ def compact(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A match at one version as one viewer sees it, with its whole log redacted for that viewer, as JSON."""
+    """A match at one version as one viewer sees it, with the newest `LOG_WINDOW` log entries, as JSON."""
 
     version: int
     ended: bool  # finished or aborted: the stream ends after this
     status: str
     match: str
-    versions: tuple[int, ...]  # of the log entries, oldest first
-    entries: tuple[str, ...]  # the log entries' JSON
+    versions: tuple[int, ...]  # of the log entries kept, oldest first
+    entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
+    before: int | None  # the version of the newest entry left out; None when the whole log is kept
 
-    def data(self, after: int | None) -> str:
-        """The data of a `match` event for a client that has seen up to version `after` (nothing if None)."""
-        log = ",".join(self.entries[bisect.bisect_right(self.versions, after or 0) :])
-        return f'{{"version":{self.version},"match":{self.match},"log":[{log}]}}'
+    def data(self, after: int | None, log_url: str, seat: int | None) -> str:
+        """The data of a `match` event for a client that has seen up to version `after` (nothing if None).
+
+        `log_url` is the match's `/log`, where the viewer (`seat`) reads the entries left out.
+        """
+        seen = after or 0
+        log = ",".join(self.entries[bisect.bisect_right(self.versions, seen) :])
+        left_out = self.before is not None and self.before > seen
+        log_after = self.before if left_out else seen
+        earlier = compact(with_query(log_url, after=seen, limit=LOG_PAGE_MAX, seat=seat)) if left_out else "null"
+        return (
+            f'{{"version":{self.version},"match":{self.match},"log":[{log}],'
+            f'"log_after":{log_after},"log_earlier":{earlier}}}'
+        )
 
 
 def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Rendered:
-    """The viewer's view of the match, and the log as `GET .../log` shows it to that viewer."""
-    match = service.match_json(record, service.engine_state(record), viewer)
-    # The whole log is redacted, as /log does, since a game may hide an entry by its place in the log.
-    entries = service.log_json(record, store.log(record.id), viewer)["entries"]
+    """The viewer's view of the match, and the newest log entries as `GET .../log` shows them to that viewer."""
+    state = service.engine_state(record)
+    match = service.match_json(record, state, viewer)
+    # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
+    window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
+    entries = window.entries if record.ended else service.redacted(state, window.entries, [], viewer)
     return Rendered(
         record.version,
         record.ended,
@@ -78,6 +99,7 @@ def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Render
         compact(match),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
+        window.before,
     )
 
 
@@ -121,6 +143,7 @@ class EventStream:
     viewer: int | None
     after: int | None
     heartbeat: float
+    log_url: str  # the match's `/log`, for the entries an event leaves out
 
     def __iter__(self) -> Iterator[str]:
         """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
@@ -144,7 +167,7 @@ class EventStream:
                 yield sse("end", compact({"version": last, "reason": "expired"}))
                 return
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
-                yield sse("match", rendered.data(last), rendered.version)
+                yield sse("match", rendered.data(last, self.log_url, self.viewer), rendered.version)
                 last = rendered.version
             if rendered.ended:
                 yield sse("end", compact({"version": last, "reason": rendered.status}))

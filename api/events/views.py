@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, url_for
 
 from api.events.schemas import EventsQuerySchema
 from api.events.stream import EventStream
-from api.http import last_event_id, load_query
+from api.http import NO_STORE, last_event_id, load_query
 from api.limits import client_address
 from api.matches import service
 from api.matches.views import seat_of_request
@@ -25,10 +25,13 @@ def match_events(match_id: str) -> Response:
     header = last_event_id("a version")
     after = header if header is not None else load_query(EventsQuerySchema())["after"]
     app = services()
-    stream = EventStream(app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat)
+    log_url = url_for("matches.match_log", match_id=record.id)
+    stream = EventStream(
+        app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat, log_url
+    )
     lease = app.quotas.streams.open(client_address())
     response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = "no-cache" if viewer is None else NO_STORE  # a seat's view is private
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
     response.headers["Vary"] = "Authorization"
     return response

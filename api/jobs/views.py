@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from api.http import bearer_token
+from api.http import bearer_token, keep_private
 from api.jobs.queue import JobInfo
 from api.matches import service
 from api.refusals import NotFound
@@ -25,9 +25,7 @@ def get_job(job_id: str) -> Response:
         raise NotFound(f"no job {job_id!r} (results expire)")
     record = service.load_match(services().store, job.meta["match"])
     service.authenticate(services().store, record, token, job.meta["seat"])
-    response = jsonify(job_json(job))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return keep_private(jsonify(job_json(job)))
 
 
 def job_json(job: JobInfo) -> dict[str, Any]:

@@ -6,10 +6,15 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.names import Name
 from api.record import STATUSES
 from api.timers import MAX_SECONDS, MIN_SECONDS
 
 MAX_SEATS = 8
+LOG_PAGE_SIZE = 100
+"""Log entries a page holds unless `limit` says otherwise."""
+LOG_PAGE_MAX = 500
+"""The largest `limit` of a log page."""
 
 
 class SeedField(fields.Field):
@@ -32,7 +37,7 @@ class SeatSpecSchema(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf(SEAT_TYPES))
     level = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32))
-    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
+    name = Name(load_default=None, allow_none=True)
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
 
     @validates_schema
@@ -92,7 +97,7 @@ class JoinSchema(Schema):
     """POST /v1/matches/{id}/join."""
 
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
-    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
+    name = Name(load_default=None, allow_none=True)
 
 
 class AiMoveRequestSchema(Schema):
@@ -113,6 +118,13 @@ class SeatQuerySchema(Schema):
     """The optional `seat` query parameter: which seat's view the token must be for."""
 
     seat = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_SEATS - 1))
+
+
+class LogQuerySchema(SeatQuerySchema):
+    """GET /v1/matches/{id}/log: `seat`, the entries after version `after`, at most `limit` of them."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=LOG_PAGE_SIZE, validate=validate.Range(min=1, max=LOG_PAGE_MAX))
 
 
 class ListQuerySchema(Schema):

@@ -80,6 +80,9 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> CreatedMatch:
     """
     game = game_or_400(request["game"])
     seats, humans = seats_requested(game, request["players"], request, bots.bot_seats_of(store, request["seats"] or []))
+    for seat, spec in enumerate(request["seats"] or []):
+        if spec["type"] in ("human", "open"):  # an AI seat shows its level, a bot seat its bot's name
+            bots.refuse_bot_name(store, spec["name"], f"seat {seat}")
     if request["seed"] is not None:
         check_seed_may_be_chosen(seats, humans)
     match_id = new_match_id()
@@ -183,6 +186,7 @@ def seats_requested(
 
 def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
     """Take an open seat (the one named, or the first); the match starts when the last is taken."""
+    bots.refuse_bot_name(store, name, "name")
     for _ in range(JOIN_ATTEMPTS):
         record = load_match(store, match_id)
         check_not_ended(record)  # an aborted match keeps its open seats, but nobody sits down any more
@@ -380,12 +384,12 @@ def seat_may_act(record: MatchRecord, state: GameState, seat: int) -> bool:
         return True
 
 
-def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | None) -> dict[str, Any]:
-    """The applied actions in order; hidden parts left out for the viewer until the match ends."""
-    if not record.ended:
-        state = engine_state(record)
-        shown = state.redact_log([(e["seat"], e["action"]) for e in entries], viewer)
-        entries = [{**entry, "action": action} for entry, action in zip(entries, shown, strict=True)]
+def log_json(store: MatchStore, record: MatchRecord, viewer: int | None, after: int, limit: int) -> dict[str, Any]:
+    """Up to `limit` applied actions after version `after`, oldest first, hidden parts left out for the viewer
+    until the match ends, each exactly as in the whole log; `next_after` is the `after` of the next page."""
+    state = None if record.ended else engine_state(record)
+    page = store.log_page(record.id, after, limit, record.version, tail=state.log_tail if state else 0)
+    entries = page.entries if state is None else redacted(state, page.entries, page.later, viewer)
     return {
         "id": record.id,
         "version": record.version,
@@ -393,8 +397,24 @@ def log_json(record: MatchRecord, entries: list[dict[str, Any]], viewer: int | N
         "viewer": viewer,
         "seed_commitment": record.seed_commitment,
         "seed": record.seed if record.ended else None,
+        "after": after,
         "entries": entries,
+        "next_after": entries[-1]["version"] if page.more and entries else None,
     }
+
+
+def redacted(
+    state: GameState, entries: list[dict[str, Any]], later: list[dict[str, Any]], viewer: int | None
+) -> list[dict[str, Any]]:
+    """Log entries as the viewer sees them in the whole log while the match runs (`later`: the log's newest
+    `log_tail` entries after them, which the game may need to tell what to hide)."""
+    shown = state.redact_log_page(moves_of(entries), moves_of(later), viewer)
+    return [{**entry, "action": action} for entry, action in zip(entries, shown, strict=True)]
+
+
+def moves_of(entries: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """The (seat, action) of each log entry."""
+    return [(entry["seat"], entry["action"]) for entry in entries]
 
 
 # --- acting ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from marshmallow import Schema
 from api import owners
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
-from api.http import bearer_token, json_body, load, load_query
+from api.http import bearer_token, json_body, keep_private, load, load_query, with_query
 from api.limits import client_address
 from api.matches import service
 from api.matches.schemas import (
@@ -19,6 +19,7 @@ from api.matches.schemas import (
     CreateMatchSchema,
     JoinSchema,
     ListQuerySchema,
+    LogQuerySchema,
     SeatQuerySchema,
 )
 from api.refusals import InvalidRequest, Unauthorized
@@ -53,7 +54,7 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
         hold.confirm(created.record.id)
     services().after_change(created.record, created.state)
     location = url_for("matches.get_match", match_id=created.record.id)
-    return jsonify(service.created_json(created)), 201, {"Location": location, "Cache-Control": "no-store"}
+    return keep_private(jsonify(service.created_json(created))), 201, {"Location": location}
 
 
 @blueprint.get("")
@@ -133,7 +134,7 @@ def join_match(match_id: str) -> tuple[Response, int]:
     record, token = service.join_match(services().store, match_id, body["seat"], body["name"])
     services().after_change(record, service.engine_state(record))
     answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
-    return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
+    return keep_private(jsonify({**answer, "status": record.status, "open_seats": record.open_seats()})), 200
 
 
 @blueprint.post("/<match_id>/abort")
@@ -149,10 +150,15 @@ def abort_match(match_id: str) -> Response:
 
 @blueprint.get("/<match_id>/log")
 def match_log(match_id: str) -> Response:
-    """The applied actions in order, as the caller may see them."""
+    """A page of the applied actions, oldest first, as the caller may see them; `next` is the following page."""
     record = service.load_match(services().store, match_id)
-    viewer = seat_of_request(record, required=False)
-    return jsonify(service.log_json(record, services().store.log(match_id), viewer))
+    viewer = seat_of_request(record, required=False, query_schema=LogQuerySchema())
+    query = load_query(LogQuerySchema())
+    page = service.log_json(services().store, record, viewer, query["after"], query["limit"])
+    after = page["next_after"]
+    path = url_for("matches.match_log", match_id=record.id)
+    page["next"] = with_query(path, after=after, limit=query["limit"], seat=viewer) if after is not None else None
+    return jsonify(page)
 
 
 @blueprint.post("/<match_id>/ai-move")

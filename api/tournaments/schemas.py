@@ -7,11 +7,13 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.matches.schemas import MAX_SEATS, SeedField, TurnTimerSchema
+from api.names import Name
 from api.tournaments.store import STATUSES
 from tournaments.plan import FORMATS
 from tournaments.setup import MAX_ROUNDS
 
 MAX_ENTRANTS = 64
+MAX_ENTRANT_NAME = 60
 MAX_GAMES_PER_PAIRING = 100
 MAX_PARALLEL = 64
 
@@ -22,7 +24,7 @@ class EntrantSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf(("ai", "bot")))
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=60))
+    name = Name(max_length=MAX_ENTRANT_NAME, load_default=None)
 
     @validates_schema
     def level_or_bot(self, data: dict[str, Any], **kwargs: Any) -> None:

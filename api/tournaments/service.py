@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from api.bots import service as bots
 from api.http import load
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
@@ -71,6 +72,8 @@ class Tournaments:
         if max_entrants and len(request["entrants"]) > max_entrants:
             message = f"{len(request['entrants'])} entrants; this server takes at most {max_entrants}"
             raise InvalidRequest(message, errors={"entrants": [message]})
+        for index, spec in enumerate(request["entrants"]):
+            bots.refuse_bot_name(self.matches, spec.get("name"), f"entrant {index}", spec.get("bot"))
         seed_given = request.get("seed") is not None
         body = {**request, "seed": request["seed"] if seed_given else secrets.token_hex(32)}
         if body.get("turn_timer") is not None:

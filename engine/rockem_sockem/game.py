@@ -100,6 +100,7 @@ class RockemSockemState(GameState):
     outcome: Result | None = None
 
     game_id = "rockem_sockem"
+    log_tail = 2  # a hidden keep is a step's roll, and a step has one roll per seat
 
     # --- whose move -------------------------------------------------------------------------
     def acting_seats(self) -> tuple[int, ...]:
@@ -299,7 +300,7 @@ class RockemSockemState(GameState):
     def redact_log(self, moves: list[tuple[int, Action]], viewer: int | None) -> list[Action]:
         """Only the last roll of a seat whose keep is still pending is hidden; earlier steps are resolved."""
         hidden = {
-            max(i for i, (s, a) in enumerate(moves) if s == seat and a.get("type") == "roll")
+            max((i for i, (s, a) in enumerate(moves) if s == seat and a.get("type") == "roll"), default=-1)
             for seat in (0, 1)
             if seat != viewer and self.pending[seat] is not None
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,3 +91,25 @@ def create_match(client: FlaskClient, **request: Any) -> Match:
 def match(client: FlaskClient) -> Match:
     """A fresh 2-player IceCream match with both seats filled."""
     return create_match(client, seed="test-seed")
+
+
+def whole_log(page: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+    """Every page of a log (`page(after)` answers the one after that version) as one answer holding every entry."""
+    log = page(0)
+    entries = list(log["entries"])
+    while log["next_after"] is not None:
+        assert log["next"] is not None and log["entries"], log
+        log = page(log["next_after"])
+        entries += log["entries"]
+    return {**log, "entries": entries}
+
+
+def read_log(client: FlaskClient, match_id: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """GET /v1/matches/{id}/log page after page, as one answer holding every entry."""
+
+    def page(after: int) -> dict[str, Any]:
+        response = client.get(f"/v1/matches/{match_id}/log?after={after}", headers=headers or {})
+        assert response.status_code == 200, response.get_json()
+        return dict(response.get_json())
+
+    return whole_log(page)

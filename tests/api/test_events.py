@@ -119,7 +119,8 @@ def follow(client: FlaskClient, match: Match, seat: int | None = None, **kwargs:
     response = client.get(match.url("/events"), headers=headers, buffered=False, **kwargs)
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.mimetype == "text/event-stream"
-    assert response.headers["Cache-Control"] == "no-cache"
+    # A seat's view is private: no cache may keep it; the public stream is only not to be replayed from one.
+    assert response.headers["Cache-Control"] == ("no-cache" if "Authorization" not in headers else "no-store")
     return Stream(response)
 
 

@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from engine import get_game
-from tests.api.conftest import bearer
+from tests.api.conftest import bearer, read_log
 from tests.api.test_sundae_split_api import Opener
 
 GAME = "freeze_factory"
@@ -389,7 +389,7 @@ def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: 
             assert after["board"] == before["board"], "a claim moves no tile"
 
     # The log is the moves, and the seed replays them to the same end; the engine agrees move by move.
-    log = client.get(f"/v1/matches/{table.match_id}/log").get_json()
+    log = read_log(client, table.match_id)
     assert [(e["seat"], e["action"]) for e in log["entries"]] == table.moves
     assert (
         [e["version"] for e in log["entries"]]
@@ -494,7 +494,7 @@ def test_a_claim_and_the_next_slide_race_on_one_version(app: Flask) -> None:
         loser = next(body for status, body in answers if status == 409)
         assert loser["code"] == "stale-version" and loser["current_version"] == version + 1
         client = app.test_client()
-        log = client.get(f"/v1/matches/{table.match_id}/log").get_json()
+        log = read_log(client, table.match_id)
         match = client.get(f"/v1/matches/{table.match_id}").get_json()
         assert match["version"] == len(log["entries"]) == version + 1, "applied once, nothing lost"
         won = requests[statuses.index(200)][1]
@@ -554,7 +554,7 @@ def test_auto_freeze_claims_for_the_seat(client: FlaskClient) -> None:
     assert CLAIMED_CONE in [c["id"] for c in public["view"]["fulfilled"][1]], "the server called FREEZE! for seat 1"
     assert public["waiting_for"] == [0] and public["view"]["points_left"] == 1
     assert table.seats[1].legal()["actions"] == []
-    assert [e["seat"] for e in client.get(f"/v1/matches/{table.match_id}/log").get_json()["entries"]] == [0, 0, 0]
+    assert [e["seat"] for e in read_log(client, table.match_id)["entries"]] == [0, 0, 0]
 
 
 def test_turn_limit_ends_the_match(client: FlaskClient) -> None:

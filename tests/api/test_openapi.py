@@ -137,7 +137,7 @@ class SundaeSplitContract:
             body = exchange.json
             if url.endswith("/legal-actions"):
                 self.check_legal_actions(body)
-            elif url.endswith("/log"):
+            elif url.partition("?")[0].endswith("/log"):
                 for entry in body["entries"]:
                     self.check("SundaeSplitLoggedAction", entry["action"])
             elif "view" in body:
@@ -183,7 +183,7 @@ class FreezeFactoryContract:
             if url.endswith("/legal-actions"):
                 for action in body["actions"]:
                     self.check("FreezeFactoryAction", action)
-            elif url.endswith("/log"):
+            elif url.partition("?")[0].endswith("/log"):
                 for entry in body["entries"]:
                     self.check("FreezeFactoryAction", entry["action"])
             elif "view" in body:
@@ -217,7 +217,7 @@ class RockemSockemContract:
             if url.endswith("/legal-actions"):
                 for action in body["actions"]:
                     self.check("RockemSockemAction", action)
-            elif url.endswith("/log"):
+            elif url.partition("?")[0].endswith("/log"):
                 for entry in body["entries"]:
                     self.check("RockemSockemLoggedAction", entry["action"])
                     if entry["action"].get("keep", []) is None:
@@ -257,7 +257,7 @@ class RobotsLoveIceCreamContract:
             if url.endswith("/legal-actions"):
                 for action in body["actions"]:
                     self.check("RobotsLoveIceCreamAction", action)
-            elif url.endswith("/log"):
+            elif url.partition("?")[0].endswith("/log"):
                 for entry in body["entries"]:
                     self.check("RobotsLoveIceCreamLoggedAction", entry["action"])
                     if entry["action"]["type"] == "keep" and entry["action"]["cards"] is None:
@@ -530,8 +530,9 @@ def test_rockem_sockem_examples_are_real_positions() -> None:
     assert match["options"] == state.options
     log = named["RockemSockemLog"]["value"]
     assert [(e["version"], e["seat"]) for e in log["entries"]] == [(1, 0), (2, 0), (3, 1), (4, 0)]
-    shown = [state.redact_action(seat, action, log["viewer"]) for seat, action in ROCKEM_SOCKEM_LINE]
+    shown = state.redact_log(ROCKEM_SOCKEM_LINE, log["viewer"])  # the log hides only the pending roll
     assert [e["action"] for e in log["entries"]] == shown and shown[-1] == {"type": "roll", "keep": None}
+    assert shown[1] == ROCKEM_SOCKEM_LINE[1][1], "the first step is resolved, its roll shown"
     for example in (match, log):
         assert example["seed_commitment"] == hashlib.sha256(ROCKEM_SOCKEM_SEED.encode()).hexdigest()
 
@@ -918,6 +919,52 @@ def scenario_live_events(contract: ContractClient) -> None:
     contract.get("/v1/matches/no-such-match?wait=1&after=0", expect=404, request_valid=True)
 
 
+def scenario_pages_and_hygiene(contract: ContractClient) -> None:
+    """Log pages and their refusals; bad tokens, odd paths, bad names and bots' names refused; no-store answers."""
+    body = created(contract, seed="pages")
+    url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
+    for version, (seat, action) in enumerate(WINNING_LINE[:5]):
+        request = {"action": action, "expected_version": version}
+        contract.post(f"{url}/actions", json=request, headers=bearer(tokens[seat]), expect=200, request_valid=True)
+    first = contract.get(f"{url}/log?limit=2", expect=200, request_valid=True).json
+    assert [entry["version"] for entry in first["entries"]] == [1, 2] and first["next_after"] == 2
+    second = contract.get(first["next"], expect=200, request_valid=True).json
+    assert [entry["version"] for entry in second["entries"]] == [3, 4] and second["next"]
+    last = contract.get(f"{url}/log?after=4&seat=0", headers=bearer(tokens[0]), expect=200, request_valid=True)
+    assert last.json["next"] is None and last.response.headers["Cache-Control"] == "no-store"
+    for query in ("after=-1", "after=x", "limit=0", "limit=501", "limit=x"):
+        contract.get(f"{url}/log?{query}", expect=400, request_valid=False)
+    contract.get(f"{url}/log?cursor=2", expect=400)
+
+    for path in ("", "/legal-actions", "/log", "/events"):
+        contract.get(f"{url}{path}", headers=bearer("abc.².secret"), expect=401)
+    contract.post(f"{url}/actions", json={"action": MOVE}, headers=bearer("bot.².x"), expect=401)
+    contract.get("/v1/matches//legal-actions", headers=bearer(tokens[0]), expect=404)
+    contract.get(f"{url}/log/", expect=404)
+    contract.post("/v1/matches/", json={"game": "icecream", "players": 2}, expect=404)
+
+    for name in ("\u202eevil", "two\nlines", "<script>alert(1)</script>", " Ada"):
+        seats = [{"type": "human", "name": name}, {"type": "open"}]
+        request = {"game": "icecream", "players": 2, "seats": seats}
+        contract.post("/v1/matches", json=request, expect=400, request_valid=False)
+    contract.post(
+        "/v1/matches",
+        json={"game": "icecream", "players": 2, "seats": [{"type": "human", "name": "a\u2062b"}, {"type": "open"}]},
+        expect=400,
+    )
+    contract.post("/v1/bots", json={"name": "Pagebot"}, expect=201, request_valid=True)
+    seats = [{"type": "human", "name": "PAGEBOT"}, {"type": "ai", "level": "easy"}]
+    taken = contract.post("/v1/matches", json={"game": "icecream", "players": 2, "seats": seats}, expect=409)
+    assert taken.json["code"] == "name-taken"
+    lobby = created(contract, open_seats=[1])
+    joining = contract.post(f"/v1/matches/{lobby['id']}/join", json={"name": "pagebot"}, expect=409, request_valid=True)
+    assert joining.json["code"] == "name-taken"
+    contract.post(f"/v1/matches/{lobby['id']}/join", json={"name": "Ada\u202e"}, expect=400, request_valid=False)
+    entrants = [{"type": "ai", "level": "easy", "name": "Pagebot"}, {"type": "ai", "level": "random"}]
+    tournament = {"game": "sundae_split", "entrants": entrants}
+    contract.post("/v1/tournaments", json=tournament, expect=409, request_valid=True)
+
+
 def scenario_store_down(contract: ContractClient) -> None:
     """With Redis unreachable every endpoint that needs it answers 503 (health in plain JSON)."""
     app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
@@ -1283,6 +1330,10 @@ def test_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None
     scenario_bots(contract, monkeypatch)
 
 
+def test_pages_and_hygiene(contract: ContractClient) -> None:
+    scenario_pages_and_hygiene(contract)
+
+
 def test_store_down(contract: ContractClient) -> None:
     scenario_store_down(contract)
 
@@ -1540,6 +1591,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_lobby(contract)
     scenario_idempotency(contract)
     scenario_errors(contract)
+    scenario_pages_and_hygiene(contract)
     scenario_store_down(contract)
     scenario_internal_errors(contract, monkeypatch)
     scenario_sundae_split(contract, 3)

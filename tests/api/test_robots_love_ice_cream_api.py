@@ -28,7 +28,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from engine import GameState, get_game
-from tests.api.conftest import bearer
+from tests.api.conftest import bearer, whole_log
 from tests.api.test_sundae_split_api import Opener
 
 GAME = "robots_love_ice_cream"
@@ -263,10 +263,14 @@ class Player:
         return dict(response.get_json())
 
     def log(self) -> dict[str, Any]:
-        """GET the log as this player may see it."""
-        response = self.call("GET", "/log")
-        assert response.status_code == 200, response.get_json()
-        return dict(response.get_json())
+        """GET the whole log as this player may see it, page after page."""
+
+        def page(after: int) -> dict[str, Any]:
+            response = self.call("GET", f"/log?after={after}")
+            assert response.status_code == 200, response.get_json()
+            return dict(response.get_json())
+
+        return whole_log(page)
 
     def act(self, action: dict[str, Any], version: int) -> TestResponse:
         """POST an action decided on `version`."""

@@ -28,7 +28,7 @@ from api.matches import service
 from engine import get_game
 from engine.rockem_sockem.components import BLOCK, DICE, FACES
 from engine.rockem_sockem.game import RockemSockemState
-from tests.api.conftest import Match, bearer, create_match
+from tests.api.conftest import Match, bearer, create_match, whole_log
 from tests.api.test_concurrency import race
 
 GAME = "rockem_sockem"
@@ -189,7 +189,7 @@ class Table:
 
         Also: log versions are 1..N without gaps, and each applied action is in the log exactly
         once, at the version its answer names. Returns the log entries."""
-        log = self.client(None).get("/log")
+        log = whole_log(lambda after: self.client(None).get(f"/log?after={after}"))
         assert log["status"] == "finished" and log["seed"] == final["seed"] and final["seed"]
         entries = log["entries"]
         assert (

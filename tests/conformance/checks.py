@@ -213,6 +213,20 @@ def check_redaction(state: GameState, seat: int, action: Action, secrets: Secret
         secrets.assert_absent(shown, f"action of seat {seat} redacted for {viewer}")
 
 
+def check_log_pages(state: GameState, log: list[tuple[int, Action]], rng: Rng) -> None:
+    """A page of the log, with the newest `log_tail` moves after it, is redacted as in the whole log."""
+    if not log:
+        return
+    for viewer in viewers(state):
+        whole = canon(state.redact_log(log, viewer))
+        for _ in range(3):
+            start = rng.below(len(log))
+            stop = start + 1 + rng.below(len(log) - start)
+            later = log[max(stop, len(log) - state.log_tail) :]
+            page = canon(state.redact_log_page(log[start:stop], later, viewer))
+            assert page == whole[start:stop], f"log page {start}:{stop} for {viewer} differs from the whole log's"
+
+
 def check_running(state: GameState) -> None:
     """While the game runs: someone acts, no result, zero rewards."""
     acting = state.acting_seats()

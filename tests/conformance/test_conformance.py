@@ -1,7 +1,7 @@
 """Conformance: every registered game at every player count, through seeded random playouts.
 
 Like OpenSpiel's generic simulation test: each playout checks the cheap invariants at every step
-and the expensive ones (every action on a clone, JSON round trip, clone, views, determinization)
+and the expensive ones (every action on a clone, JSON round trip, clone, views, determinization, log pages)
 at steps 0, 1, 2, 4, 8, ... and at the end, then rebuilds the final state from seed and log.
 A failure names the seed and step, so `play_out(game, players, index)` reproduces it.
 """
@@ -24,6 +24,7 @@ from tests.conformance.checks import (
     check_default_actions,
     check_finished,
     check_json_round_trip,
+    check_log_pages,
     check_redaction,
     check_running,
     check_turn_errors,
@@ -113,6 +114,7 @@ def play_out(game: Game, players: int, index: int, named: dict[str, Any] | None 
     """
     seed = f"conformance:{game.info.id}:{players}p:{index}"
     choices, checks = Rng.from_seed(f"choices:{seed}"), Rng.from_seed(f"checks:{seed}")
+    pages = Rng.from_seed(f"pages:{seed}")
     options = named if named is not None else None if index % 2 == 0 else random_options(game, choices)
     playout = Playout(game, players, seed, options, game.start(players, options, seed))
     secrets = Secrets(seed, {seed_to_state(seed)})
@@ -127,6 +129,7 @@ def play_out(game: Game, players: int, index: int, named: dict[str, Any] | None 
             if is_deep_step(step):
                 deep_check(game, state, secrets, checks)
                 check_redaction(state, seat, action, secrets)
+                check_log_pages(state, playout.log, pages)
             state.play(seat, action)
             playout.log.append((seat, action))
             step += 1
