@@ -8,15 +8,18 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from ai.levels import Level, level_named, levels_for
+from api.bots import capacity
 from api.bots import service as bots
 from api.bots.record import BotRecord
+from api.config import DEFAULT_CHALLENGE_SECONDS
 from api.record import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.store import CommitOutcome, Idempotent, MatchStore
-from api.timers import deadlines_json, next_deadlines
+from api.timers import deadlines_json, iso, next_deadlines, parse_iso
 from api.tokens import BotToken, Credential, SeatToken, matches_hash, new_token, token_hash
 from engine import EngineError, Game, GameState, IllegalAction, TooManyActions, all_games, get_game
 
@@ -52,11 +55,22 @@ def engine_state(record: MatchRecord) -> GameState:
 
 
 # --- creating and joining --------------------------------------------------------------------
-def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, GameState, list[SeatToken]]:
-    """Start a match; every human seat gets a token, returned once; AI seats are played by workers."""
+def create_match(
+    store: MatchStore,
+    request: dict[str, Any],
+    challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS,
+    bots_accepted: bool = False,
+) -> tuple[MatchRecord, GameState, list[SeatToken]]:
+    """Start a match; every human seat gets a token, returned once; AI seats are played by workers.
+
+    A bot seat is a challenge: the bot sits down once it accepts (at once when its policy accepts
+    challenges, or with `bots_accepted`: a tournament's match, its one challenge accepted already).
+    Until every bot has and every open seat is taken the match waits, `challenge_seconds` at most.
+    """
     game = game_or_400(request["game"])
     players = request["players"]
-    seats, humans = seats_requested(game, players, request, bots.bot_seats_of(store, request["seats"] or []))
+    bot_seats = bots.bot_seats_of(store, request["seats"] or [])
+    seats, humans = seats_requested(game, players, request, bot_seats)
     open_seats = [seat.seat for seat in seats if not seat.filled and seat.seat not in humans]
     if request["seed"] is not None and open_seats and game.info.chance:
         # Whoever picks the seed can foresee every shuffle and roll; strangers who join must not face that.
@@ -67,6 +81,7 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
     seed = request["seed"] or secrets.token_hex(32)
     state = game.start(players, request["options"], seed)
     match_id = secrets.token_urlsafe(12)
+    counted = seat_bots(store, match_id, seats, list(bot_seats.values()), bots_accepted)
     tokens = [new_token(match_id, seat) for seat in humans]
     for token in tokens:
         seats[token.seat].token_hash = token_hash(token)
@@ -78,12 +93,42 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
         seed=seed,
         state=state.to_json(),
         seats=seats,
-        status=WAITING if open_seats else ACTIVE,
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
     )
+    record.status = ACTIVE if record.ready() else WAITING
+    if record.status == WAITING and bot_seats:
+        record.start_by = iso(parse_iso(record.created_at) + timedelta(seconds=challenge_seconds))
     record.deadlines = next_deadlines(None, record, state, None)
-    store.create(record)
+    try:
+        store.create(record)
+    except BaseException:
+        capacity.release(store, counted, match_id)
+        raise
     return record, state, tokens
+
+
+def seat_bots(
+    store: MatchStore, match_id: str, seats: list[SeatRecord], bots_asked: list[BotRecord], accepted: bool
+) -> list[str]:
+    """Seat the bots whose consent is given (counted against their caps), challenge the others; the bots counted.
+
+    A 409 `bot-at-capacity` (nothing counted) when a bot plays its maximum of matches at once already:
+    its challenge is declined at once.
+    """
+    counted: list[str] = []
+    try:
+        for bot in {bot.id: bot for bot in bots_asked}.values():
+            if accepted or bot.accepts(tournament=False):
+                if capacity.reserve(store, bot, match_id):
+                    counted.append(bot.id)
+                continue
+            capacity.check_room(store, bot)
+            for seat in seats:
+                seat.pending = seat.pending or seat.bot == bot.id
+    except Conflict:
+        capacity.release(store, counted, match_id)
+        raise
+    return counted
 
 
 def seats_requested(
@@ -111,25 +156,41 @@ def seats_requested(
     return seats, humans
 
 
-def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
-    """Take an open seat (the one named, or the first); the match starts when the last is taken."""
-    for _ in range(JOIN_ATTEMPTS):
-        record = load_match(store, match_id)
-        chosen = choose_open_seat(record, seat)
-        token = new_token(record.id, chosen)
-        seats = [replace(s) for s in record.seats]
-        seats[chosen] = SeatRecord(chosen, token_hash(token), name)
-        joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
-        joined.status = ACTIVE if not joined.open_seats() else WAITING
-        if joined.turn_seconds is not None:
-            joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
-        outcome = store.commit(joined, record.version, previous_status=record.status)
-        if outcome.kind == "ok":
-            return joined, token
-        if outcome.kind == "missing":
-            raise NotFound(f"no match {match_id!r} (it may have expired)")
-        # Another player joined meanwhile: read the match again and retry.
-    raise Conflict("seat-taken", "other players kept joining at the same moment; try again")
+def join_match(
+    store: MatchStore, match_id: str, seat: int | None, name: str | None, bot: BotRecord | None = None
+) -> tuple[MatchRecord, int, SeatToken | None]:
+    """Take an open seat (the one named, or the first); the match starts when the last is taken.
+
+    Answers the match, the seat and its token: a human gets one; a `bot` (joining with its bot token)
+    sits down as itself under its registered name, counted against its cap, and acts with its bot token.
+    """
+    counted = bot is not None and capacity.reserve(store, bot, match_id)
+    try:
+        for _ in range(JOIN_ATTEMPTS):
+            record = load_match(store, match_id)
+            check_not_ended(record)  # an aborted match keeps its open seats, but nobody sits down any more
+            chosen = choose_open_seat(record, seat)
+            token = new_token(record.id, chosen) if bot is None else None
+            seats = [replace(s) for s in record.seats]
+            if bot is None:
+                seats[chosen] = SeatRecord(chosen, token_hash(token) if token else None, name)
+            else:
+                seats[chosen] = SeatRecord(chosen, None, bot.name, None, bot.id)
+            joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
+            joined.status = ACTIVE if joined.ready() else WAITING
+            if joined.turn_seconds is not None:
+                joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
+            outcome = store.commit(joined, record.version, previous_status=record.status)
+            if outcome.kind == "ok":
+                counted = False  # the seat is the bot's now: it counts until the match is over
+                return joined, chosen, token
+            if outcome.kind == "missing":
+                raise NotFound(f"no match {match_id!r} (it may have expired)")
+            # Another player joined meanwhile: read the match again and retry.
+        raise Conflict("seat-taken", "other players kept joining at the same moment; try again")
+    finally:
+        if counted and bot is not None:
+            capacity.release(store, [bot.id], match_id)
 
 
 def choose_open_seat(record: MatchRecord, seat: int | None) -> int:
@@ -162,10 +223,20 @@ def ai_level_or_400(game_id: str, name: str, seat: int | None = None) -> Level:
 def check_may_act(record: MatchRecord, state: GameState, seat: int) -> None:
     """A 409 saying why the seat has no move to ask the AI for, if it has none."""
     if record.status == WAITING:
-        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+        raise Conflict("match-not-started", waiting_detail(record))
     check_not_ended(record)
     if not seat_may_act(record, state, seat):
         raise Conflict("not-your-turn", f"seat {seat} has nothing to do now; waiting for {state.waiting_for()}")
+
+
+def waiting_detail(record: MatchRecord) -> str:
+    """What a waiting match waits for: seats to be taken, challenged bots to accept."""
+    waits = []
+    if record.open_seats():
+        waits.append(f"seats {record.open_seats()} to be taken")
+    if record.pending_bots():
+        waits.append(f"bots {sorted(record.pending_bots())} to accept their challenges")
+    return f"the match waits for {' and '.join(waits) or 'its start'}"
 
 
 def check_not_ended(record: MatchRecord) -> None:
@@ -176,14 +247,20 @@ def check_not_ended(record: MatchRecord) -> None:
         raise Conflict("match-aborted", f"the match was aborted: {record.abort_reason}")
 
 
-def abort_match(store: MatchStore, match_id: str, reason: str, on_commit: OnCommit | None = None) -> MatchRecord:
+def abort_match(
+    store: MatchStore, match_id: str, reason: str, on_commit: OnCommit | None = None, waiting_only: bool = False
+) -> MatchRecord:
     """End a match that is not over without a result (no winner, nothing rated); the aborted record.
 
     Compare-and-set like any change, so an action racing the abort lands either before it or not at all.
+    `waiting_only`: refuse (409 `match-started`) once the match has started, as its owner's abort does;
+    a join that starts the match meanwhile wins the race.
     """
     for _ in range(UNPINNED_ATTEMPTS):
         record = load_match(store, match_id)
         check_not_ended(record)
+        if waiting_only and record.status != WAITING:
+            raise Conflict("match-started", "the match has started: only a match still waiting for players is aborted")
         after = replace(record, version=record.version + 1, status=ABORTED, deadlines={}, updated_at=now_iso())
         after.abort_reason = reason
         outcome = store.commit(after, record.version, previous_status=record.status)
@@ -259,6 +336,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "seed_commitment": record.seed_commitment,
         "seed": record.seed if record.ended else None,
         "abort_reason": record.abort_reason,
+        "start_by": record.start_by if record.status == WAITING else None,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -394,7 +472,7 @@ def commit_action(
 ) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
-        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+        raise Conflict("match-not-started", waiting_detail(record))
     check_not_ended(record)
     if expected_version is not None and expected_version != record.version:
         raise StaleVersion(record.version)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
+from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, load, load_query
@@ -22,6 +23,7 @@ from api.matches.schemas import (
 from api.refusals import InvalidRequest, Unauthorized
 from api.services import services
 from api.store import Cursor
+from api.tokens import BotToken
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
@@ -45,7 +47,8 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version and one token per filled seat, shown once."""
-    record, state, tokens = service.create_match(services().store, load(CreateMatchSchema(), json_body()))
+    body = load(CreateMatchSchema(), json_body())
+    record, state, tokens = service.create_match(services().store, body, services().settings.challenge_seconds)
     services().after_change(record, state)
     location = url_for("matches.get_match", match_id=record.id)
     return jsonify(service.created_json(record, tokens)), 201, {"Location": location}
@@ -122,13 +125,18 @@ def post_action(match_id: str) -> Response:
 
 @blueprint.post("/<match_id>/join")
 def join_match(match_id: str) -> tuple[Response, int]:
-    """Take an open seat; its token is in the answer, once."""
+    """Take an open seat; its token is in the answer, once. With a bot token the bot takes it, as itself."""
     data = json_body() if request.get_data(cache=True).strip() else {}
     body = load(JoinSchema(), data)
-    record, token = service.join_match(services().store, match_id, body["seat"], body["name"])
+    credential = bearer_token(required=False)
+    bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
+    if bot is not None and body["name"] is not None:
+        raise InvalidRequest("a bot sits down under its registered name", errors={"name": ["not with a bot token"]})
+    record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
     services().after_change(record, service.engine_state(record))
-    answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
-    return jsonify({**answer, "status": record.status, "open_seats": record.open_seats()}), 200
+    answer = {"id": record.id, "seat": seat, "token": token.text if token else None, "version": record.version}
+    extra = {"bot": bot.id if bot is not None else None}
+    return jsonify({**answer, "status": record.status, "open_seats": record.open_seats(), **extra}), 200
 
 
 @blueprint.get("/<match_id>/log")

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.matches.schemas import MAX_SEATS, SeedField, TurnTimerSchema
-from api.tournaments.store import FINISHED, RUNNING
+from api.tournaments.store import STATUSES
 from tournaments.plan import FORMATS
 from tournaments.setup import MAX_ROUNDS
 
@@ -56,6 +56,6 @@ class CreateTournamentSchema(Schema):
 class ListTournamentsQuerySchema(Schema):
     """GET /v1/tournaments."""
 
-    status = fields.String(load_default=None, validate=validate.OneOf((RUNNING, FINISHED)))
+    status = fields.String(load_default=None, validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     cursor = fields.Integer(load_default=None, validate=validate.Range(min=0))

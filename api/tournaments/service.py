@@ -9,6 +9,12 @@ at a time (a lock with a timeout); a request made while the lock is held is a fl
 reads before letting go, so no finish is missed; outcomes are written with HSETNX and a slot's
 match is claimed with HSETNX, so nothing is counted or started twice. The workers' maintenance
 sweeps the running tournaments too, so an advance lost with a dead process happens anyway.
+
+A tournament with bot entrants first waits: each bot gets one challenge (accepted at once when its
+policy accepts tournaments), and the advance starts the tournament once every bot accepted, or
+aborts it (no match is ever played) when one declined or the challenges expired. A bot that accepted
+is seated in all of the tournament's matches without being asked again; a match that would put a
+bot above its cap on matches at once waits for a later advance (a finish, or the sweep).
 """
 
 from __future__ import annotations
@@ -17,20 +23,36 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
+from api.bots import capacity
 from api.http import load
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
 from api.record import FINISHED as MATCH_FINISHED
 from api.record import MatchRecord, now_iso
-from api.refusals import InvalidRequest, NotFound
+from api.refusals import Conflict, InvalidRequest, NotFound
 from api.store import MatchStore
-from api.tournaments.store import FINISHED, TournamentRecord, TournamentStore
+from api.timers import iso, parse_iso, seconds_until
+from api.tournaments.store import (
+    ABORTED,
+    ACCEPTED,
+    DECLINED,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    WAITING,
+    TournamentRecord,
+    TournamentStore,
+)
 from engine import GameState
 from tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
 from tournaments.ratings import report
 from tournaments.setup import PlanError, build_plan
+
+if TYPE_CHECKING:
+    from api.bots.challenges import Challenges
 
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
@@ -42,9 +64,10 @@ MAX_PASSES = 100
 class Tournaments:
     """Creates tournaments and moves them on as their matches finish; all state in Redis."""
 
-    def __init__(self, store: TournamentStore, match_store: MatchStore) -> None:
+    def __init__(self, store: TournamentStore, match_store: MatchStore, challenges: Challenges) -> None:
         self.store = store
         self.matches = match_store
+        self.challenges = challenges
 
     def bot_name(self, bot_id: str) -> str | None:
         """The name of a registered bot, or None when there is no such bot."""
@@ -62,11 +85,33 @@ class Tournaments:
         except PlanError as error:
             raise InvalidRequest(error.message, errors={error.field: [error.message]}) from None
         tournament_id = secrets.token_urlsafe(12)
-        self.store.create(tournament_id, plan, seed_given, now_iso())
+        created_at = now_iso()
+        consent = self.consent_of(plan)
+        expires = None
+        if PENDING in consent.values():
+            expires = iso(parse_iso(created_at) + timedelta(seconds=self.challenges.seconds))
+        self.store.create(tournament_id, plan, seed_given, created_at, consent, expires)
         self.advance(tournament_id, on_start)
         record = self.store.load(tournament_id)
         assert record is not None
         return record
+
+    def consent_of(self, plan: Plan) -> dict[str, str]:
+        """Each bot entrant's answer before it is asked: accepted when its policy accepts tournaments."""
+        consent: dict[str, str] = {}
+        for entrant in plan.entrants:
+            if entrant.bot is not None and entrant.bot not in consent:
+                bot = self.matches.bots.load(entrant.bot)
+                consent[entrant.bot] = ACCEPTED if bot is not None and bot.accepts(tournament=True) else PENDING
+        return consent
+
+    def waiting(self) -> list[str]:
+        """The tournaments waiting for their bots' answers (for the challenges' sweep)."""
+        ids = self.store.running()
+        heads = self.store.load_heads(ids)
+        return [
+            tournament_id for tournament_id, head in zip(ids, heads, strict=True) if head and head["status"] == WAITING
+        ]
 
     def load(self, tournament_id: str) -> TournamentRecord:
         """The stored tournament, or a 404."""
@@ -124,6 +169,12 @@ class Tournaments:
             return
         if record.status == FINISHED:
             return
+        if record.status == ABORTED:
+            self.store.close(tournament_id)  # again, in case the abort's process died before it
+            self.challenges.tournament_settled(record)
+            return
+        if record.status == WAITING and not self.settle(record):
+            return
         self.record_outcomes(record)
         new = next_slots(record.plan, record.slots, record.outcomes)
         self.store.add_slots(tournament_id, new)
@@ -132,6 +183,33 @@ class Tournaments:
         if is_complete(record.plan, record.slots, record.outcomes):
             self.store.finish(tournament_id, now_iso())
             log.info("tournament %s finished: %d matches", tournament_id, len(record.outcomes))
+
+    def settle(self, record: TournamentRecord) -> bool:
+        """Start a waiting tournament once every bot accepted (True); abort it once one declined or time is up."""
+        declined = sorted(bot for bot, answer in record.consent.items() if answer == DECLINED)
+        pending = sorted(bot for bot, answer in record.consent.items() if answer == PENDING)
+        expires = record.challenge_expires_at
+        if not declined and not pending:
+            if not self.store.begin(record.id):
+                return False  # aborted meanwhile
+            record.status = RUNNING
+            self.challenges.tournament_settled(record)
+            log.info("tournament %s: every bot accepted; it starts", record.id)
+            return True
+        if declined:
+            reason = f"bots {declined} declined the tournament's challenge"
+        elif expires is not None and seconds_until(expires) <= 0:
+            reason = f"bots {pending} did not accept the tournament's challenge by {expires}"
+        else:
+            self.challenges.tournament_waiting(record)
+            return False
+        finished_at = now_iso()
+        if self.store.abort(record.id, reason, finished_at):
+            log.info("tournament %s aborted: %s", record.id, reason)
+        aborted = self.store.load(record.id)
+        if aborted is not None:
+            self.challenges.tournament_settled(aborted)
+        return False
 
     def record_outcomes(self, record: TournamentRecord) -> None:
         """Store the outcome of every started match that finished or vanished (each once)."""
@@ -145,14 +223,33 @@ class Tournaments:
                 record.outcomes[index] = outcome
 
     def start_matches(self, record: TournamentRecord, on_start: OnStart) -> None:
-        """Start planned matches in schedule order while fewer than `parallel` are running."""
-        running = sum(1 for index in record.matches if index not in record.outcomes)
-        waiting = [slot for slot in record.slots if slot.index not in record.matches]
-        for slot in waiting[: max(0, record.plan.parallel - running)]:
-            match, state = self.new_match(record.plan, slot)
+        """Start planned matches in schedule order while fewer than `parallel` are running.
+
+        A match that would put a bot above its cap on matches at once is left for a later advance, and
+        the later matches without that bot go first.
+        """
+        room = record.plan.parallel - sum(1 for index in record.matches if index not in record.outcomes)
+        full: set[str] = set()
+        for slot in (slot for slot in record.slots if slot.index not in record.matches):
+            if room <= 0:
+                return
+            bots = {record.plan.entrants[entrant].bot for entrant in slot.seats} - {None}
+            if bots & full:
+                continue
+            try:
+                match, state = self.new_match(record.plan, slot)
+            except Conflict as refusal:
+                if refusal.code != "bot-at-capacity":
+                    raise
+                full.add(str(refusal.extra["bot"]))
+                continue
             if self.store.claim_slot(record.id, slot.index, match.id):
                 record.matches[slot.index] = match.id
                 on_start(match, state)
+                room -= 1
+            else:  # another process started this slot: this match never plays, and frees its bots' places
+                matches.abort_match(self.matches, match.id, "another process started its tournament slot")
+                capacity.release(self.matches, sorted(str(bot) for bot in bots), match.id)
 
     def new_match(self, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
         """Store the slot's match: its seats, the tournament's options and timer, the seed derived for it."""
@@ -164,7 +261,7 @@ class Tournaments:
             "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
             "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         }
-        match, state, _ = matches.create_match(self.matches, load(CreateMatchSchema(), body))
+        match, state, _ = matches.create_match(self.matches, load(CreateMatchSchema(), body), bots_accepted=True)
         return match, state
 
 
@@ -180,7 +277,7 @@ def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
 def tournament_json(record: TournamentRecord) -> dict[str, Any]:
     """The tournament as served: plan, progress, standings, crosstable, ratings and its matches."""
     plan = record.plan
-    shown_seed = record.seed_given or record.status == FINISHED
+    shown_seed = record.seed_given or record.status in (FINISHED, ABORTED)
     return {
         **summary_json(record),
         "options": plan.options,
@@ -191,6 +288,9 @@ def tournament_json(record: TournamentRecord) -> dict[str, Any]:
         "entrants": [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)],
         "seed_commitment": hashlib.sha256(plan.seed.encode()).hexdigest(),
         "seed": plan.seed if shown_seed else None,
+        "challenges": [{"bot": bot, "status": answer} for bot, answer in sorted(record.consent.items())],
+        "challenge_expires_at": record.challenge_expires_at,
+        "abort_reason": record.abort_reason,
         **report(plan, record.slots, record.outcomes),
         "matches": [slot_json(record, slot) for slot in record.slots],
     }

@@ -966,7 +966,15 @@ def scenario_ai(contract: ContractClient) -> None:
     url, token = f"/v1/matches/{body['id']}", tokens_of(body)[0]
     assert list(tokens_of(body)) == [0] and body["status"] == "active"
     seats = contract.get(url, expect=200).json["seats"]
-    assert seats[1] == {"seat": 1, "filled": True, "name": None, "type": "ai", "level": "easy", "bot": None}
+    assert seats[1] == {
+        "seat": 1,
+        "filled": True,
+        "name": None,
+        "type": "ai",
+        "level": "easy",
+        "bot": None,
+        "challenge": None,
+    }
     asked = contract.post(f"{url}/ai-move", json={}, headers=bearer(token), expect=202, request_valid=True).json
     assert asked == {**asked, "status": "queued", "seat": 0, "version": 0, "level": "medium", "apply": False}
     job = contract.get(asked["url"], headers=bearer(token), expect=200).json
