@@ -19,10 +19,16 @@ from tests.api.test_openapi import WINNING_LINE
 
 
 def events(client: FlaskClient, bot: dict[str, Any], after: int = 0) -> list[dict[str, Any]]:
-    """The bot's kept events numbered above `after` (a long-poll that does not wait)."""
-    answer = client.get(f"/v1/bots/{bot['id']}/events?after={after}&wait=0", headers=bearer(bot["token"]))
-    assert answer.status_code == 200, answer.get_json()
-    return list(answer.get_json()["events"])
+    """The bot's kept events numbered above `after` (long-polls that do not wait, a page of 100 at a time)."""
+    found: list[dict[str, Any]] = []
+    while True:
+        answer = client.get(f"/v1/bots/{bot['id']}/events?after={after}&wait=0", headers=bearer(bot["token"]))
+        assert answer.status_code == 200, answer.get_json()
+        page = answer.get_json()
+        found += page["events"]
+        if not page["events"]:
+            return found
+        after = page["last_event_id"]
 
 
 def challenges(client: FlaskClient, bot: dict[str, Any], query: str = "") -> dict[str, Any]:
