@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from api.limits import LimitSettings
 
+DEFAULT_CHALLENGE_SECONDS = 90
+"""Seconds a challenged bot has to accept (and a match that seats a bot, to start) before it is aborted."""
+
 
 def _int_env(name: str, default: int) -> int:
     """An integer environment variable, or the default when unset or empty."""
@@ -33,5 +36,8 @@ class Settings:
     ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
     worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))
+    challenge_seconds: int = field(
+        default_factory=lambda: max(1, _int_env("PARLOUR_CHALLENGE_SECONDS", DEFAULT_CHALLENGE_SECONDS))
+    )
     events_heartbeat: float = field(default_factory=lambda: float(_int_env("PARLOUR_EVENTS_HEARTBEAT", 15)))
     limits: LimitSettings = field(default_factory=LimitSettings)

@@ -33,11 +33,12 @@ class SeatRecord:
     name: str | None = None
     ai_level: str | None = None
     bot: str | None = None  # the id of the registered bot that holds the seat (it acts with its bot token)
+    pending: bool = False  # a bot seat whose bot has not accepted its challenge yet
 
     @property
     def filled(self) -> bool:
-        """True once someone holds this seat's token, the AI plays it, or a bot holds it."""
-        return self.token_hash is not None or self.ai_level is not None or self.bot is not None
+        """True once someone holds this seat's token, the AI plays it, or a bot holds it (having accepted)."""
+        return self.token_hash is not None or self.ai_level is not None or (self.bot is not None and not self.pending)
 
     @property
     def kind(self) -> str:
@@ -55,6 +56,7 @@ class SeatRecord:
             "type": self.kind,
             "level": self.ai_level,
             "bot": self.bot,
+            "challenge": ("pending" if self.pending else "accepted") if self.bot is not None else None,
         }
 
 
@@ -71,6 +73,7 @@ class MatchRecord:
     seats: list[SeatRecord]
     version: int = 0
     status: str = ACTIVE
+    start_by: str | None = None  # a waiting match that seats a bot is aborted unless it starts by then
     turn_seconds: int | None = None  # the turn timer: seconds each waited-for seat has to act; None: no timer
     deadlines: dict[str, str] = field(default_factory=dict)  # seat (as text) -> ISO time its turn timer runs out
     abort_reason: str | None = None  # why an aborted match ended without a result
@@ -90,8 +93,24 @@ class MatchRecord:
         return self.status in ENDED
 
     def open_seats(self) -> list[int]:
-        """Seats nobody holds yet."""
-        return [s.seat for s in self.seats if not s.filled]
+        """Seats nobody holds yet (a seat whose bot is challenged is not open: nobody else may take it)."""
+        return [s.seat for s in self.seats if not s.filled and not s.pending]
+
+    def pending_bots(self) -> dict[str, list[int]]:
+        """The bots challenged to this match that have not accepted yet, with their seats."""
+        pending: dict[str, list[int]] = {}
+        for seat in self.seats:
+            if seat.bot is not None and seat.pending:
+                pending.setdefault(seat.bot, []).append(seat.seat)
+        return pending
+
+    def bot_seats(self, bot_id: str) -> list[int]:
+        """The seats a bot holds or is challenged to."""
+        return [s.seat for s in self.seats if s.bot == bot_id]
+
+    def ready(self) -> bool:
+        """True when nothing keeps the match from starting: every seat taken and every challenged bot accepted."""
+        return all(seat.filled for seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
         """The stored JSON form."""

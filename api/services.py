@@ -15,6 +15,7 @@ from typing import cast
 from flask import Flask, current_app
 
 from api.ai_turns import AiTurns
+from api.bots.challenges import Challenges
 from api.bots.notices import tell_bots
 from api.config import Settings
 from api.events.feed import ChangeFeed
@@ -43,6 +44,7 @@ class Services:
     ai_turns: AiTurns
     timers: TurnTimers
     tournaments: Tournaments
+    challenges: Challenges
     changes: ChangeFeed
     renders: Renders
     quotas: Quotas
@@ -56,6 +58,10 @@ class Services:
     def tell_bots(self, record: MatchRecord, state: GameState) -> None:
         """Listener: tell the bots holding seats what the change means for them."""
         tell_bots(self.store, record, state)
+
+    def challenge_bots(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: tell challenged bots of a waiting match and schedule its expiry; cancel them once it ended."""
+        self.challenges.after_change(record, state)
 
     def schedule_ai_turns(self, record: MatchRecord, state: GameState) -> None:
         """Listener: queue a job for every AI seat that may act now."""
@@ -76,19 +82,28 @@ def build_services(settings: Settings) -> Services:
     store = MatchStore.from_url(url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
     jobs = JobQueue.from_url(url, settings.job_ttl, settings.ai_retries)
     tournament_store = TournamentStore.from_url(url, settings.idle_ttl)
+    timer_queue = TimerQueue.from_url(url, settings.ai_retries)
+    challenges = Challenges(store, timer_queue, settings.challenge_seconds)
     services = Services(
         settings=settings,
         store=store,
         jobs=jobs,
         ai_turns=AiTurns(store, jobs),
-        timers=TurnTimers(store, TimerQueue.from_url(url, settings.ai_retries)),
-        tournaments=Tournaments(tournament_store, store),
+        timers=TurnTimers(store, timer_queue),
+        tournaments=Tournaments(tournament_store, store, challenges),
+        challenges=challenges,
         changes=ChangeFeed(store),
         renders=Renders(),
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
     )
     services.listeners.extend(
-        [services.tell_bots, services.schedule_ai_turns, services.schedule_timeouts, services.advance_tournament]
+        [
+            services.tell_bots,
+            services.challenge_bots,
+            services.schedule_ai_turns,
+            services.schedule_timeouts,
+            services.advance_tournament,
+        ]
     )
     return services
 

@@ -19,6 +19,14 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
   that seat (`playing` and the version of its last `your-turn`, or `over`), so each event is sent once
 * `parlour:bot-names`               hash: a bot's name case-folded (`api.names.fold_name`) -> its id (names are
   unique, and no human or AI seat may take one)
+* `parlour:bot:{<id>}:challenges`   sorted set: the bot's pending challenges by expiry (ms), an index
+  checked against the match or tournament each names (they are the truth)
+* `parlour:bot:{<id>}:challenge:<challenge id>`  string: `pending` or `over`, so a challenge is told
+  (and its cancellation) once
+* `parlour:bot:{<id>}:challenge-events`  stream: the bot's challenge events, numbered with its other
+  events but capped on their own, so no flood of challenges pushes a match event out
+* `parlour:challenged-matches`      set: ids of waiting matches that seat a bot, swept for challenges
+  that lost their expiry job
 
 A deleted bot leaves none of its keys (`BotStore.unregister`, then `BotStore.purge`).
 
@@ -36,7 +44,7 @@ from typing import Any
 
 import redis
 
-from api.bots.record import BotEvent, BotRecord, SeatNotice
+from api.bots.record import ASK, BotEvent, BotRecord, SeatNotice
 from api.names import fold_name
 from api.record import MatchRecord
 
@@ -153,6 +161,7 @@ def index_key(game: str | None, status: str | None) -> str:
 
 AI_MATCHES_KEY = "parlour:ai-matches"
 TIMED_MATCHES_KEY = "parlour:timed-matches"
+CHALLENGED_MATCHES_KEY = "parlour:challenged-matches"
 _RECLAIM = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
@@ -263,6 +272,8 @@ class MatchStore:
         pipe.expire(key, self.ttl_for(record))
         if record.turn_seconds is not None:
             pipe.sadd(TIMED_MATCHES_KEY, record.id)  # with the match itself: the timer sweep must know it
+        if record.start_by is not None:
+            pipe.sadd(CHALLENGED_MATCHES_KEY, record.id)  # likewise for the challenges' expiry
         self._index(record, previous_status=None, pipe=pipe)
         pipe.execute()
 
@@ -340,6 +351,14 @@ class MatchStore:
         """Every tracked match with a turn timer."""
         return sorted(self.client.smembers(TIMED_MATCHES_KEY))
 
+    def challenged_matches(self) -> list[str]:
+        """Every tracked waiting match that seats a bot (its challenges expire)."""
+        return sorted(self.client.smembers(CHALLENGED_MATCHES_KEY))
+
+    def untrack_challenged_match(self, match_id: str) -> None:
+        """Forget a challenged match that started, ended or expired."""
+        self.client.srem(CHALLENGED_MATCHES_KEY, match_id)
+
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """Every applied action of a match, oldest first (the whole log, for tools and tests; the API reads pages)."""
         return [json.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
@@ -415,8 +434,9 @@ BOT_EVENTS_KEPT = 1000
 # was told, `match-over` once; nothing once the bot is deleted (no key of it is made again). Several
 # processes may announce versions out of order; the mark keeps the newest. KEYS: bot hash, matches
 # set, seat mark, events stream. ARGV: match id, version, finished (0/1), may act (0/1), the three
-# events' data, the mark's TTL while playing and once over, and the stream's cap. Answers the
-# numbers of the events it appended.
+# events' data (no `match-started` data for a match aborted before the bot was told it started), the
+# mark's TTL while playing and once over, and the stream's cap. Answers the numbers of the events it
+# appended.
 _ANNOUNCE = """
 if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
 local mark = redis.call('GET', KEYS[3])
@@ -435,7 +455,7 @@ local function emit(event, data)
 end
 if phase == 'new' then
   redis.call('SADD', KEYS[2], ARGV[1])
-  emit('match-started', ARGV[5])
+  if ARGV[5] ~= '' then emit('match-started', ARGV[5]) end
 end
 if ARGV[3] == '1' then
   emit('match-over', ARGV[7])
@@ -468,6 +488,46 @@ _FREE_NAME = """
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 0
 """
+# Tell a bot of a new challenge, once. KEYS: bot hash, pending challenges, challenge mark, challenge
+# events. ARGV: challenge id, expiry (ms), event data, the mark's TTL, the stream's cap.
+_ISSUE = """
+if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
+if not redis.call('SET', KEYS[3], 'pending', 'NX', 'EX', ARGV[4]) then return {} end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[5], n .. '-0', 'event', 'challenge', 'data', ARGV[3])
+return {n}
+"""
+# A challenge is over (accepted, declined, expired, or its match or tournament ended): drop it from
+# the pending ones, and tell the bot once with `challenge-canceled` if the data is given and it was
+# told of the challenge. KEYS as for _ISSUE. ARGV: challenge id, event data or '', the mark's TTL, cap.
+_RESOLVE = """
+if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
+local mark = redis.call('GET', KEYS[3])
+if mark == 'over' then return {} end
+redis.call('SET', KEYS[3], 'over', 'EX', ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if mark ~= 'pending' or ARGV[2] == '' then return {} end
+local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[4], n .. '-0', 'event', 'challenge-canceled', 'data', ARGV[2])
+return {n}
+"""
+# Count a match among the bot's matches at once, if its cap leaves room. KEYS: the bot's matches.
+# ARGV: match id, cap (0: none). Answers 1 when added, 2 when it was counted already, 0 when full.
+_RESERVE = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
+local cap = tonumber(ARGV[2])
+if cap > 0 and redis.call('SCARD', KEYS[1]) >= cap then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
+_SET_POLICY = """
+if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'policy', ARGV[1], 'max_matches', ARGV[2])
+return 1
+"""
+BOT_CHALLENGES_KEPT = 1000
+"""Challenge events a bot's stream keeps, apart from its match events (about, as for BOT_EVENTS_KEPT)."""
 
 
 def bot_key(bot_id: str) -> str:
@@ -490,6 +550,21 @@ def bot_seat_key(bot_id: str, match_id: str, seat: int) -> str:
     return f"{bot_key(bot_id)}:seat:{match_id}:{seat}"
 
 
+def bot_challenges_key(bot_id: str) -> str:
+    """The sorted set of a bot's pending challenges, by expiry."""
+    return f"{bot_key(bot_id)}:challenges"
+
+
+def bot_challenge_key(bot_id: str, challenge_id: str) -> str:
+    """What a bot was told of one challenge: `pending` or `over`."""
+    return f"{bot_key(bot_id)}:challenge:{challenge_id}"
+
+
+def bot_challenge_events_key(bot_id: str) -> str:
+    """The capped stream of a bot's challenge events."""
+    return f"{bot_key(bot_id)}:challenge-events"
+
+
 class BotStore:
     """Reads and writes registered bots and their event streams (`MatchStore.bots`)."""
 
@@ -501,6 +576,10 @@ class BotStore:
         self._rotate = client.register_script(_ROTATE)
         self._unregister = client.register_script(_UNREGISTER)
         self._free_name = client.register_script(_FREE_NAME)
+        self._issue = client.register_script(_ISSUE)
+        self._resolve = client.register_script(_RESOLVE)
+        self._reserve = client.register_script(_RESERVE)
+        self._set_policy = client.register_script(_SET_POLICY)
 
     def register(self, bot: BotRecord) -> bool:
         """Store a new bot; False (and nothing stored) if its name is taken."""
@@ -517,10 +596,55 @@ class BotStore:
 
     def load(self, bot_id: str) -> BotRecord | None:
         """The stored bot, or None if there is none."""
-        raw = self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at"])
+        raw = self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at", "policy", "max_matches"])
         if raw[0] is None:
             return None
-        return BotRecord(bot_id, raw[0], raw[1], raw[2])
+        return BotRecord(
+            bot_id, raw[0], raw[1], raw[2], raw[3] or ASK, int(raw[4]) if raw[4] and raw[4] != "0" else None
+        )
+
+    def set_policy(self, bot_id: str, policy: str, max_matches: int | None) -> bool:
+        """Store the bot's policy and cap (None: no cap); False when there is no such bot."""
+        return bool(self._set_policy(keys=[bot_key(bot_id)], args=[policy, max_matches or 0]))
+
+    def reserve(self, bot_id: str, match_id: str, cap: int | None) -> int:
+        """Count the match among the bot's matches at once if `cap` leaves room: 1 added, 2 counted already, 0 full."""
+        return int(self._reserve(keys=[bot_matches_key(bot_id)], args=[match_id, cap or 0]))
+
+    def issue_challenge(self, bot_id: str, challenge_id: str, expires_ms: int, data: str) -> list[int]:
+        """Tell the bot of a challenge and list it as pending, once; the number of the event appended."""
+        keys = self._challenge_keys(bot_id, challenge_id)
+        args = [challenge_id, expires_ms, data, self.idle_ttl, BOT_CHALLENGES_KEPT]
+        return [int(n) for n in self._issue(keys=keys, args=args)]
+
+    def resolve_challenge(self, bot_id: str, challenge_id: str, canceled: str = "") -> list[int]:
+        """A challenge is over: no longer pending; `canceled` (event data) tells a bot that was told of it, once."""
+        keys = self._challenge_keys(bot_id, challenge_id)
+        args = [challenge_id, canceled, self.finished_ttl, BOT_CHALLENGES_KEPT]
+        return [int(n) for n in self._resolve(keys=keys, args=args)]
+
+    def _challenge_keys(self, bot_id: str, challenge_id: str) -> list[str]:
+        return [
+            bot_key(bot_id),
+            bot_challenges_key(bot_id),
+            bot_challenge_key(bot_id, challenge_id),
+            bot_challenge_events_key(bot_id),
+        ]
+
+    def pending_challenges(self, bot_id: str, limit: int, after: tuple[int, str] | None) -> list[tuple[str, int]]:
+        """Up to `limit` (challenge id, expiry ms) of the bot's pending challenges, soonest first, after the cursor."""
+        low = str(after[0]) if after else "-inf"
+        rows = self.client.zrangebyscore(
+            bot_challenges_key(bot_id), low, "+inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+        )
+        found = [(member, int(score)) for member, score in rows]
+        if after is not None:
+            found = [(member, score) for member, score in found if (score, member) > (after[0], after[1])]
+        return found[:limit]
+
+    def pending_count(self, bot_id: str) -> int:
+        """How many challenges the bot has pending (as far as its index knows)."""
+        return int(self.client.zcard(bot_challenges_key(bot_id)))
 
     def token_hash(self, bot_id: str) -> str | None:
         """The hash of the bot's current token, or None once the bot is deleted."""
@@ -539,18 +663,20 @@ class BotStore:
         return True
 
     def purge(self, bot_id: str) -> int:
-        """Delete every key left of an unregistered bot (counters, events, matches, seat marks); how many.
+        """Delete every key left of an unregistered bot (counters, events, matches, challenges, marks); how many.
 
-        The seat marks are found with one SCAN of the key space (a bot is deleted rarely).
+        The seat and challenge marks are found with one SCAN of the key space each (a bot is deleted rarely).
         """
         deleted = 0
         keys = [bot_key(bot_id), bot_events_key(bot_id), bot_matches_key(bot_id)]
+        keys += [bot_challenges_key(bot_id), bot_challenge_events_key(bot_id)]
         batch: list[str] = []
-        for key in self.client.scan_iter(match=f"{bot_key(bot_id)}:seat:*", count=1000):
-            batch.append(key)
-            if len(batch) >= 500:
-                deleted += int(self.client.unlink(*batch))
-                batch = []
+        for pattern in (f"{bot_key(bot_id)}:seat:*", f"{bot_key(bot_id)}:challenge:*"):
+            for key in self.client.scan_iter(match=pattern, count=1000):
+                batch.append(key)
+                if len(batch) >= 500:
+                    deleted += int(self.client.unlink(*batch))
+                    batch = []
         return deleted + int(self.client.unlink(*keys, *batch))
 
     def counts(self, bot_id: str) -> tuple[int, int]:
@@ -596,13 +722,16 @@ class BotStore:
 
         A blocking read holds its connection meanwhile: give it a client of its own (`listener`).
         """
-        key = bot_events_key(bot_id)
+        keys = (bot_events_key(bot_id), bot_challenge_events_key(bot_id))
         if block is None:
-            rows = self.client.xrange(key, f"({after}-0", "+", count=count)
+            rows = [row for key in keys for row in self.client.xrange(key, f"({after}-0", "+", count=count)]
         else:
-            answer = self.client.xread({key: f"{after}-0"}, count=count, block=max(1, int(block * 1000)))
-            rows = answer[0][1] if answer else []
-        return [bot_event(entry_id, fields) for entry_id, fields in rows]
+            streams = {key: f"{after}-0" for key in keys}
+            answer = self.client.xread(streams, count=count, block=max(1, int(block * 1000)))
+            rows = [row for _, entries in answer or [] for row in entries]
+        # Both streams are numbered from one counter: merged in order, the first `count` are all there is up to there.
+        events = sorted((bot_event(entry_id, fields) for entry_id, fields in rows), key=lambda event: event.id)
+        return events[:count]
 
     def listener(self, timeout: float) -> BotStore:
         """The same store on a connection of its own, for blocking reads of up to `timeout` seconds."""

@@ -98,14 +98,18 @@ class TimerQueue:
 
     def schedule(self, match_id: str, seat: int, deadline: str) -> bool:
         """Schedule the seat's timeout at the deadline; False if that timeout was scheduled already."""
+        return self.schedule_call(
+            deadline, TIMEOUT_JOB, (match_id, seat, deadline), timeout_job_id(match_id, seat, deadline)
+        )
+
+    def schedule_call(self, moment: str, function: str, args: tuple[object, ...], job_id: str) -> bool:
+        """Schedule a short job (a function's dotted name) at an ISO time; False if that job id is scheduled already."""
         try:
             self.queue.enqueue_at(
-                parse_iso(deadline),
-                TIMEOUT_JOB,
-                match_id,
-                seat,
-                deadline,
-                job_id=timeout_job_id(match_id, seat, deadline),
+                parse_iso(moment),
+                function,
+                *args,
+                job_id=job_id,
                 unique=True,
                 job_timeout=TIMEOUT_JOB_TIMEOUT,
                 result_ttl=RESULT_TTL,

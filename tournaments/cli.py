@@ -153,7 +153,12 @@ def run_server(url: str, request: dict[str, Any], quiet: bool) -> dict[str, Any]
         try:
             while True:
                 bar.update(body["progress"]["done"] - bar.n)
-                bar.set_postfix_str(f"round {body['progress']['round']}/{body['progress']['rounds']}")
+                if body["status"] == "waiting":  # bot entrants have not all accepted their challenge yet
+                    bar.set_postfix_str(f"waiting for bots to accept, until {body.get('challenge_expires_at')}")
+                else:
+                    bar.set_postfix_str(f"round {body['progress']['round']}/{body['progress']['rounds']}")
+                if body["status"] == "aborted":
+                    raise ServerError(f"tournament {body['id']} was aborted: {body.get('abort_reason')}")
                 if body["status"] in ENDED:
                     break
                 time.sleep(POLL_SECONDS)

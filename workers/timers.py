@@ -62,9 +62,14 @@ class TimerWorker(SimpleWorker):  # type: ignore[misc]
     """Runs timeout jobs in its own process (they are short); its maintenance sweeps for deadlines without a job."""
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer sweep."""
+        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer and challenge sweeps."""
         super().run_maintenance_tasks()
         try:
             context().timers.sweep()
         except redis.RedisError as error:
             log.warning("turn-timer sweep skipped: %s", error)
+        try:
+            ctx = context()
+            ctx.challenges.sweep(ctx.tournaments, ctx.after_change)
+        except redis.RedisError as error:
+            log.warning("challenge sweep skipped: %s", error)

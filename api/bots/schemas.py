@@ -6,10 +6,12 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.bots.record import POLICIES
 from api.names import Name
 
 MAX_WAIT_SECONDS = 30
 MAX_BOT_NAME = 40
+MAX_MATCHES_CAP = 10_000
 BOT_NAME = r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$"
 
 
@@ -37,3 +39,31 @@ class BotEventsQuerySchema(Schema):
         """A long-poll needs the event to wait past."""
         if data["wait"] is not None and data["after"] is None:
             raise ValidationError("wait needs after, the last event number seen (0 for all)", "after")
+
+
+class BotPolicySchema(Schema):
+    """PATCH /v1/bots/{id}: which challenges the bot accepts without being asked, and its cap on matches at once."""
+
+    policy = fields.String(validate=validate.OneOf(POLICIES))
+    max_matches = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=MAX_MATCHES_CAP))
+
+    @validates_schema
+    def something_to_change(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """An empty change is a mistake worth saying so."""
+        if not data:
+            raise ValidationError("give policy, max_matches or both", "_body")
+
+
+class ChallengesQuerySchema(Schema):
+    """GET /v1/bots/{id}/challenges: a page of the pending challenges, soonest to expire first."""
+
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=3, max=120))
+
+
+class BotMatchesQuerySchema(Schema):
+    """GET /v1/bots/{id}/matches: the bot's live seats (`status=playing`, the only listing kept per bot)."""
+
+    status = fields.String(load_default="playing", validate=validate.OneOf(("playing",)))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=64))

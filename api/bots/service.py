@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from api.bots.record import BotRecord, SeatNotice
-from api.record import MatchRecord, now_iso
+from api.record import ABORTED, MatchRecord, now_iso
 from api.refusals import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from api.store import MatchStore
 from api.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
@@ -52,7 +52,18 @@ def bot_json(store: MatchStore, bot: BotRecord) -> dict[str, Any]:
         "created_at": bot.created_at,
         "matches_playing": playing,
         "matches_finished": finished,
+        "policy": bot.policy,
+        "max_matches": bot.max_matches,
     }
+
+
+def set_policy(store: MatchStore, bot: BotRecord, changes: dict[str, Any]) -> BotRecord:
+    """Change the bot's policy and its cap on matches at once (those given); the bot as it is now."""
+    policy = changes.get("policy", bot.policy)
+    max_matches = changes.get("max_matches", bot.max_matches)
+    if not store.bots.set_policy(bot.id, policy, max_matches):
+        raise NotFound(f"no bot {bot.id!r}")
+    return replace(bot, policy=policy, max_matches=max_matches)
 
 
 def registered_json(store: MatchStore, bot: BotRecord, token: BotToken) -> dict[str, Any]:
@@ -127,10 +138,13 @@ def refuse_bot_name(store: MatchStore, name: str | None, where: str, own_bot: st
 
 
 def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] | None) -> list[SeatNotice]:
-    """What the change to `record` means for each bot seat (`acting`: the seats that may act now)."""
+    """What the change to `record` means for each seated bot (`acting`: the seats that may act now).
+
+    A bot that has not accepted its challenge is not seated: it is told nothing of the match itself.
+    """
     notices = []
     for seat in record.seats:
-        if seat.bot is None:
+        if seat.bot is None or seat.pending:
             continue
         where = {"match": record.id, "seat": seat.seat}
         started = {**where, "game": record.game, "players": record.players, "version": record.version}
@@ -144,7 +158,7 @@ def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] |
                 record.version,
                 record.ended,
                 seat.seat in acting,
-                compact(started),
+                "" if record.status == ABORTED else compact(started),  # aborted: it may never have started
                 compact(turn),
                 compact(over),
             )

@@ -1,4 +1,5 @@
-"""HTTP endpoints of the bots resource: registration, public profiles, and a bot's own events."""
+"""HTTP endpoints of the bots resource: registration, public profiles, a bot's own events, its policy,
+its challenges (list, accept, decline) and its live seats."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ import logging
 import redis
 from flask import Blueprint, Response, jsonify, url_for
 
-from api.bots import service
+from api.bots import consent, service
 from api.bots.deletion import delete_bot
 from api.bots.record import BotRecord
-from api.bots.schemas import BotEventsQuerySchema, RegisterBotSchema
+from api.bots.schemas import (
+    BotEventsQuerySchema,
+    BotMatchesQuerySchema,
+    BotPolicySchema,
+    ChallengesQuerySchema,
+    RegisterBotSchema,
+)
 from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.limits import client_address
 from api.matches import service as matches
 from api.quotas import HeldStream
-from api.refusals import Unauthorized
+from api.refusals import InvalidRequest, Unauthorized
 from api.services import services
 from api.store import is_store_full
 from api.tokens import BotToken
@@ -70,9 +77,60 @@ def own_bot(bot_id: str) -> BotRecord:
     return service.bot_itself(services().store, bot, token)
 
 
+@blueprint.patch("/<bot_id>")
+def set_policy(bot_id: str) -> Response:
+    """Change the bot's policy (which challenges it accepts unasked) and its cap on matches at once."""
+    bot = own_bot(bot_id)
+    changed = service.set_policy(services().store, bot, load(BotPolicySchema(), json_body()))
+    return jsonify(service.bot_json(services().store, changed))
+
+
+@blueprint.get("/<bot_id>/challenges")
+def list_challenges(bot_id: str) -> Response:
+    """The bot's pending challenges, soonest to expire first, a page at a time."""
+    bot = own_bot(bot_id)
+    query = load_query(ChallengesQuerySchema())
+    cursor = consent.parse_cursor(query["cursor"])
+    if query["cursor"] is not None and cursor is None:
+        raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
+    found = consent.pending_challenges(services().store, services().tournaments, bot.id, query["limit"], cursor)
+    return keep_private(jsonify({"items": found[0], "next_cursor": found[1]}))
+
+
+@blueprint.post("/<bot_id>/challenges/<challenge_id>/accept")
+def accept_challenge(bot_id: str, challenge_id: str) -> Response:
+    """Accept a challenge: the bot sits down in the match (or in every match of the tournament)."""
+    return answer(bot_id, challenge_id, accept=True)
+
+
+@blueprint.post("/<bot_id>/challenges/<challenge_id>/decline")
+def decline_challenge(bot_id: str, challenge_id: str) -> Response:
+    """Decline a challenge: the match (or the tournament) is aborted before it starts."""
+    return answer(bot_id, challenge_id, accept=False)
+
+
+def answer(bot_id: str, challenge_id: str, accept: bool) -> Response:
+    """Accept or decline with the bot's token; the challenge as it is now."""
+    bot = own_bot(bot_id)
+    live = services()
+    answered = consent.answer(
+        live.store, live.challenges, live.tournaments, bot, challenge_id, accept, live.after_change
+    )
+    return keep_private(jsonify(answered))
+
+
+@blueprint.get("/<bot_id>/matches")
+def list_matches(bot_id: str) -> Response:
+    """The bot's live seats (`status=playing`): what it must act on, read from the matches, never lost to volume."""
+    bot = own_bot(bot_id)
+    query = load_query(BotMatchesQuerySchema())
+    items, next_cursor = consent.live_seats(services().store, bot.id, query["limit"], query["cursor"])
+    return keep_private(jsonify({"items": items, "next_cursor": next_cursor}))
+
+
 @blueprint.get("/<bot_id>/events")
 def bot_events(bot_id: str) -> Response:
-    """The bot's events (match started, your turn, match over): a stream, or a long-poll with `wait`."""
+    """The bot's events (challenges, match started, your turn, match over): a stream, or a long-poll with `wait`."""
     bot = own_bot(bot_id)
     query = load_query(BotEventsQuerySchema())
     header = last_event_id("an event id")

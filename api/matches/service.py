@@ -8,15 +8,18 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from ai.levels import Level, level_named, levels_for
+from api.bots import capacity
 from api.bots import service as bots
 from api.bots.record import BotRecord
+from api.config import DEFAULT_CHALLENGE_SECONDS
 from api.record import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
 from api.store import CommitOutcome, Idempotent, MatchStore
-from api.timers import deadlines_json, next_deadlines
+from api.timers import deadlines_json, iso, next_deadlines, parse_iso
 from api.tokens import (
     BotToken,
     Credential,
@@ -73,13 +76,19 @@ class CreatedMatch:
     owner: OwnerToken
 
 
-def create_match(store: MatchStore, request: dict[str, Any]) -> CreatedMatch:
+def create_match(
+    store: MatchStore, request: dict[str, Any], challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS
+) -> CreatedMatch:
     """Start a match a client asked for: every human seat gets a token, and the creator an owner token.
 
-    The checked path: a chosen seed is refused unless every seat is the creator's or an AI's.
+    The checked path: a chosen seed is refused unless every seat is the creator's or an AI's. A bot
+    seat is a challenge: the bot sits down once it accepts (at once when its policy accepts
+    challenges); until every bot has and every open seat is taken the match waits,
+    `challenge_seconds` at most.
     """
     game = game_or_400(request["game"])
-    seats, humans = seats_requested(game, request["players"], request, bots.bot_seats_of(store, request["seats"] or []))
+    bot_seats = bots.bot_seats_of(store, request["seats"] or [])
+    seats, humans = seats_requested(game, request["players"], request, bot_seats)
     for seat, spec in enumerate(request["seats"] or []):
         if spec["type"] in ("human", "open"):  # an AI seat shows its level, a bot seat its bot's name
             bots.refuse_bot_name(store, spec["name"], f"seat {seat}")
@@ -89,18 +98,24 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> CreatedMatch:
     owner = new_owner_token(match_id)
     seed = request["seed"] or secrets.token_hex(32)
     owner_hash = owner_token_hash(owner)
-    record, state, tokens = store_new_match(store, match_id, game, request, seats, humans, seed, owner_hash)
+    new = NewMatch(game, request, seats, humans, list(bot_seats.values()), challenge_seconds)
+    record, state, tokens = store_new_match(store, match_id, new, seed, owner_hash, bots_accepted=False)
     return CreatedMatch(record, state, tokens, owner)
 
 
-def create_server_match(store: MatchStore, request: dict[str, Any], seed: str) -> tuple[MatchRecord, GameState]:
+def create_server_match(
+    store: MatchStore, request: dict[str, Any], seed: str, challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS
+) -> tuple[MatchRecord, GameState]:
     """Start a match the server itself runs (a tournament's), with the seed its caller derived; no owner.
 
-    The trusted path: the seed comes from the server (a tournament's plan), never from a client.
+    The trusted path: the seed comes from the server (a tournament's plan), never from a client, and
+    its bots accepted the tournament's one challenge already.
     """
     game = game_or_400(request["game"])
-    seats, humans = seats_requested(game, request["players"], request, bots.bot_seats_of(store, request["seats"] or []))
-    record, state, _ = store_new_match(store, new_match_id(), game, request, seats, humans, seed, None)
+    bot_seats = bots.bot_seats_of(store, request["seats"] or [])
+    seats, humans = seats_requested(game, request["players"], request, bot_seats)
+    new = NewMatch(game, request, seats, humans, list(bot_seats.values()), challenge_seconds)
+    record, state, _ = store_new_match(store, new_match_id(), new, seed, None, bots_accepted=True)
     return record, state
 
 
@@ -125,23 +140,29 @@ def check_seed_may_be_chosen(seats: list[SeatRecord], humans: list[int]) -> None
         )
 
 
+@dataclass(frozen=True)
+class NewMatch:
+    """What a match about to be stored is made of: its game, the request, the seats and the bots asked."""
+
+    game: Game
+    request: dict[str, Any]
+    seats: list[SeatRecord]
+    humans: list[int]
+    bots_asked: list[BotRecord]
+    challenge_seconds: int
+
+
 def store_new_match(
-    store: MatchStore,
-    match_id: str,
-    game: Game,
-    request: dict[str, Any],
-    seats: list[SeatRecord],
-    humans: list[int],
-    seed: str,
-    owner_hash: str | None,
+    store: MatchStore, match_id: str, new: NewMatch, seed: str, owner_hash: str | None, bots_accepted: bool
 ) -> tuple[MatchRecord, GameState, list[SeatToken]]:
-    """Store a new match at version 0 with a token per human seat; it waits if a seat is open."""
+    """Store a new match at version 0 with a token per human seat; it waits while a seat is open or challenged."""
+    game, request, seats, humans, bots_asked = new.game, new.request, new.seats, new.humans, new.bots_asked
     players = request["players"]
     state = game.start(players, request["options"], seed)
+    counted = seat_bots(store, match_id, seats, bots_asked, bots_accepted)
     tokens = [new_token(match_id, seat) for seat in humans]
     for token in tokens:
         seats[token.seat].token_hash = token_hash(token)
-    open_seats = [seat.seat for seat in seats if not seat.filled]
     record = MatchRecord(
         id=match_id,
         game=game.info.id,
@@ -150,13 +171,43 @@ def store_new_match(
         seed=seed,
         state=state.to_json(),
         seats=seats,
-        status=WAITING if open_seats else ACTIVE,
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
         owner_hash=owner_hash,
     )
+    record.status = ACTIVE if record.ready() else WAITING
+    if record.status == WAITING and bots_asked:
+        record.start_by = iso(parse_iso(record.created_at) + timedelta(seconds=new.challenge_seconds))
     record.deadlines = next_deadlines(None, record, state, None)
-    store.create(record)
+    try:
+        store.create(record)
+    except BaseException:
+        capacity.release(store, counted, match_id)
+        raise
     return record, state, tokens
+
+
+def seat_bots(
+    store: MatchStore, match_id: str, seats: list[SeatRecord], bots_asked: list[BotRecord], accepted: bool
+) -> list[str]:
+    """Seat the bots whose consent is given (counted against their caps), challenge the others; the bots counted.
+
+    A 409 `bot-at-capacity` (nothing counted) when a bot plays its maximum of matches at once already:
+    its challenge is declined at once.
+    """
+    counted: list[str] = []
+    try:
+        for bot in {bot.id: bot for bot in bots_asked}.values():
+            if accepted or bot.accepts(tournament=False):
+                if capacity.reserve(store, bot, match_id):
+                    counted.append(bot.id)
+                continue
+            capacity.check_room(store, bot)
+            for seat in seats:
+                seat.pending = seat.pending or seat.bot == bot.id
+    except Conflict:
+        capacity.release(store, counted, match_id)
+        raise
+    return counted
 
 
 def seats_requested(
@@ -184,27 +235,43 @@ def seats_requested(
     return seats, humans
 
 
-def join_match(store: MatchStore, match_id: str, seat: int | None, name: str | None) -> tuple[MatchRecord, SeatToken]:
-    """Take an open seat (the one named, or the first); the match starts when the last is taken."""
-    bots.refuse_bot_name(store, name, "name")
-    for _ in range(JOIN_ATTEMPTS):
-        record = load_match(store, match_id)
-        check_not_ended(record)  # an aborted match keeps its open seats, but nobody sits down any more
-        chosen = choose_open_seat(record, seat)
-        token = new_token(record.id, chosen)
-        seats = [replace(s) for s in record.seats]
-        seats[chosen] = SeatRecord(chosen, token_hash(token), name)
-        joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
-        joined.status = ACTIVE if not joined.open_seats() else WAITING
-        if joined.turn_seconds is not None:
-            joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
-        outcome = store.commit(joined, record.version, previous_status=record.status)
-        if outcome.kind == "ok":
-            return joined, token
-        if outcome.kind == "missing":
-            raise NotFound(f"no match {match_id!r} (it may have expired)")
-        # Another player joined meanwhile: read the match again and retry.
-    raise Conflict("seat-taken", "other players kept joining at the same moment; try again")
+def join_match(
+    store: MatchStore, match_id: str, seat: int | None, name: str | None, bot: BotRecord | None = None
+) -> tuple[MatchRecord, int, SeatToken | None]:
+    """Take an open seat (the one named, or the first); the match starts when the last is taken.
+
+    Answers the match, the seat and its token: a human gets one; a `bot` (joining with its bot token)
+    sits down as itself under its registered name, counted against its cap, and acts with its bot token.
+    """
+    if bot is None:
+        bots.refuse_bot_name(store, name, "name")
+    counted = bot is not None and capacity.reserve(store, bot, match_id)
+    try:
+        for _ in range(JOIN_ATTEMPTS):
+            record = load_match(store, match_id)
+            check_not_ended(record)  # an aborted match keeps its open seats, but nobody sits down any more
+            chosen = choose_open_seat(record, seat)
+            token = new_token(record.id, chosen) if bot is None else None
+            seats = [replace(s) for s in record.seats]
+            if bot is None:
+                seats[chosen] = SeatRecord(chosen, token_hash(token) if token else None, name)
+            else:
+                seats[chosen] = SeatRecord(chosen, None, bot.name, None, bot.id)
+            joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
+            joined.status = ACTIVE if joined.ready() else WAITING
+            if joined.turn_seconds is not None:
+                joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
+            outcome = store.commit(joined, record.version, previous_status=record.status)
+            if outcome.kind == "ok":
+                counted = False  # the seat is the bot's now: it counts until the match is over
+                return joined, chosen, token
+            if outcome.kind == "missing":
+                raise NotFound(f"no match {match_id!r} (it may have expired)")
+            # Another player joined meanwhile: read the match again and retry.
+        raise Conflict("seat-taken", "other players kept joining at the same moment; try again")
+    finally:
+        if counted and bot is not None:
+            capacity.release(store, [bot.id], match_id)
 
 
 def choose_open_seat(record: MatchRecord, seat: int | None) -> int:
@@ -237,10 +304,20 @@ def ai_level_or_400(game_id: str, name: str, seat: int | None = None) -> Level:
 def check_may_act(record: MatchRecord, state: GameState, seat: int) -> None:
     """A 409 saying why the seat has no move to ask the AI for, if it has none."""
     if record.status == WAITING:
-        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+        raise Conflict("match-not-started", waiting_detail(record))
     check_not_ended(record)
     if not seat_may_act(record, state, seat):
         raise Conflict("not-your-turn", f"seat {seat} has nothing to do now; waiting for {state.waiting_for()}")
+
+
+def waiting_detail(record: MatchRecord) -> str:
+    """What a waiting match waits for: seats to be taken, challenged bots to accept."""
+    waits = []
+    if record.open_seats():
+        waits.append(f"seats {record.open_seats()} to be taken")
+    if record.pending_bots():
+        waits.append(f"bots {sorted(record.pending_bots())} to accept their challenges")
+    return f"the match waits for {' and '.join(waits) or 'its start'}"
 
 
 def check_not_ended(record: MatchRecord) -> None:
@@ -346,6 +423,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "seed_commitment": record.seed_commitment,
         "seed": record.seed if record.ended else None,
         "abort_reason": record.abort_reason,
+        "start_by": record.start_by if record.status == WAITING else None,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -497,7 +575,7 @@ def commit_action(
 ) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     if record.status == WAITING:
-        raise Conflict("match-not-started", f"the match waits for seats {record.open_seats()} to be taken")
+        raise Conflict("match-not-started", waiting_detail(record))
     check_not_ended(record)
     if expected_version is not None and expected_version != record.version:
         raise StaleVersion(record.version)

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
 from api import owners
+from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, keep_private, load, load_query, with_query
@@ -25,6 +26,7 @@ from api.matches.schemas import (
 from api.refusals import InvalidRequest, Unauthorized
 from api.services import services
 from api.store import Cursor
+from api.tokens import BotToken
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
@@ -50,7 +52,7 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version, a token per filled seat and the owner token, shown once."""
     body = load(CreateMatchSchema(), json_body())
     with services().quotas.matches.hold(client_address()) as hold:
-        created = service.create_match(services().store, body)
+        created = service.create_match(services().store, body, services().settings.challenge_seconds)
         hold.confirm(created.record.id)
     services().after_change(created.record, created.state)
     location = url_for("matches.get_match", match_id=created.record.id)
@@ -128,13 +130,18 @@ def post_action(match_id: str) -> Response:
 
 @blueprint.post("/<match_id>/join")
 def join_match(match_id: str) -> tuple[Response, int]:
-    """Take an open seat; its token is in the answer, once."""
+    """Take an open seat; its token is in the answer, once. With a bot token the bot takes it, as itself."""
     data = json_body() if request.get_data(cache=True).strip() else {}
     body = load(JoinSchema(), data)
-    record, token = service.join_match(services().store, match_id, body["seat"], body["name"])
+    credential = bearer_token(required=False)
+    bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
+    if bot is not None and body["name"] is not None:
+        raise InvalidRequest("a bot sits down under its registered name", errors={"name": ["not with a bot token"]})
+    record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
     services().after_change(record, service.engine_state(record))
-    answer = {"id": record.id, "seat": token.seat, "token": token.text, "version": record.version}
-    return keep_private(jsonify({**answer, "status": record.status, "open_seats": record.open_seats()})), 200
+    answer = {"id": record.id, "seat": seat, "token": token.text if token else None, "version": record.version}
+    extra = {"bot": bot.id if bot is not None else None}
+    return keep_private(jsonify({**answer, "status": record.status, "open_seats": record.open_seats(), **extra})), 200
 
 
 @blueprint.post("/<match_id>/abort")

@@ -14,6 +14,12 @@ The owner may cancel a running tournament: the cancellation is stored first, and
 only while the tournament runs (one Lua script checks both), so no advance starts a match after it,
 whoever holds the lock; then every running match is aborted (void, like an expired one), and the
 outcomes so far stay.
+
+A tournament with bot entrants first waits: each bot gets one challenge (accepted at once when its
+policy accepts tournaments), and the advance starts the tournament once every bot accepted, or
+aborts it (no match is ever played) when one declined or the challenges expired. A bot that accepted
+is seated in all of the tournament's matches without being asked again; a match that would put a
+bot above its cap on matches at once waits for a later advance (a finish, or the sweep).
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
+from api.bots import capacity
 from api.bots import service as bots
 from api.http import load
 from api.matches import service as matches
@@ -33,12 +41,27 @@ from api.record import FINISHED as MATCH_FINISHED
 from api.record import MatchRecord, now_iso
 from api.refusals import Conflict, InvalidRequest, NotFound
 from api.store import MatchStore
+from api.timers import iso, parse_iso, seconds_until
 from api.tokens import OwnerToken, new_owner_token, owner_token_hash
-from api.tournaments.store import CANCELLED, FINISHED, RUNNING, TournamentRecord, TournamentStore
+from api.tournaments.store import (
+    ABORTED,
+    ACCEPTED,
+    CANCELLED,
+    DECLINED,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    WAITING,
+    TournamentRecord,
+    TournamentStore,
+)
 from engine import GameState
 from tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
 from tournaments.ratings import report
 from tournaments.setup import MAX_MATCHES, PlanError, build_plan, check_seed_may_be_chosen
+
+if TYPE_CHECKING:
+    from api.bots.challenges import Challenges
 
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
@@ -52,9 +75,10 @@ ABORT_ATTEMPTS = 5
 class Tournaments:
     """Creates tournaments and moves them on as their matches finish; all state in Redis."""
 
-    def __init__(self, store: TournamentStore, match_store: MatchStore) -> None:
+    def __init__(self, store: TournamentStore, match_store: MatchStore, challenges: Challenges) -> None:
         self.store = store
         self.matches = match_store
+        self.challenges = challenges
 
     def bot_name(self, bot_id: str) -> str | None:
         """The name of a registered bot, or None when there is no such bot."""
@@ -86,7 +110,12 @@ class Tournaments:
             raise InvalidRequest(error.message, errors={error.field: [error.message]}) from None
         tournament_id = secrets.token_urlsafe(12)
         owner = new_owner_token(tournament_id)
-        self.store.create(tournament_id, plan, seed_given, now_iso(), owner_token_hash(owner))
+        created_at = now_iso()
+        consent = self.consent_of(plan)
+        expires = None
+        if PENDING in consent.values():
+            expires = iso(parse_iso(created_at) + timedelta(seconds=self.challenges.seconds))
+        self.store.create(tournament_id, plan, seed_given, created_at, owner_token_hash(owner), consent, expires)
         self.advance(tournament_id, on_start)
         record = self.store.load(tournament_id)
         assert record is not None
@@ -101,8 +130,8 @@ class Tournaments:
         before = self.store.cancel(tournament_id, now_iso())
         if before == "":
             raise NotFound(f"no tournament {tournament_id!r} (it may have expired)")
-        if before == FINISHED:
-            raise Conflict("tournament-over", "the tournament is finished; there is nothing left to cancel")
+        if before in (FINISHED, ABORTED):
+            raise Conflict("tournament-over", f"the tournament is {before}; there is nothing left to cancel")
         record = self.load(tournament_id)  # read after the cancellation: no slot is claimed any more
         for index, match_id in sorted(record.matches.items()):
             if index not in record.outcomes and match_id:
@@ -123,6 +152,23 @@ class Tournaments:
                 if refusal.code != "stale-version":  # match-over or match-aborted: it ended by itself
                     return
         log.warning("match %s kept changing while it was aborted; cancelling again aborts it", match_id)
+
+    def consent_of(self, plan: Plan) -> dict[str, str]:
+        """Each bot entrant's answer before it is asked: accepted when its policy accepts tournaments."""
+        consent: dict[str, str] = {}
+        for entrant in plan.entrants:
+            if entrant.bot is not None and entrant.bot not in consent:
+                bot = self.matches.bots.load(entrant.bot)
+                consent[entrant.bot] = ACCEPTED if bot is not None and bot.accepts(tournament=True) else PENDING
+        return consent
+
+    def waiting(self) -> list[str]:
+        """The tournaments waiting for their bots' answers (for the challenges' sweep)."""
+        ids = self.store.running()
+        heads = self.store.load_heads(ids)
+        return [
+            tournament_id for tournament_id, head in zip(ids, heads, strict=True) if head and head["status"] == WAITING
+        ]
 
     def load(self, tournament_id: str) -> TournamentRecord:
         """The stored tournament, or a 404."""
@@ -180,8 +226,15 @@ class Tournaments:
             return
         if record.status == FINISHED:
             return
+        if record.status == ABORTED:
+            self.store.close(tournament_id)  # again, in case the abort's process died before it
+            self.challenges.tournament_settled(record)
+            return
+        if record.status == WAITING and not self.settle(record):
+            return
         self.record_outcomes(record)
         if record.status == CANCELLED:
+            self.challenges.tournament_settled(record)  # cancelled while it waited: the challenges are over
             return  # the outcomes so far stay; nothing new is planned or started
         new = next_slots(record.plan, record.slots, record.outcomes)
         self.store.add_slots(tournament_id, new)
@@ -190,6 +243,33 @@ class Tournaments:
         if is_complete(record.plan, record.slots, record.outcomes):
             self.store.finish(tournament_id, now_iso())
             log.info("tournament %s finished: %d matches", tournament_id, len(record.outcomes))
+
+    def settle(self, record: TournamentRecord) -> bool:
+        """Start a waiting tournament once every bot accepted (True); abort it once one declined or time is up."""
+        declined = sorted(bot for bot, answer in record.consent.items() if answer == DECLINED)
+        pending = sorted(bot for bot, answer in record.consent.items() if answer == PENDING)
+        expires = record.challenge_expires_at
+        if not declined and not pending:
+            if not self.store.begin(record.id):
+                return False  # aborted meanwhile
+            record.status = RUNNING
+            self.challenges.tournament_settled(record)
+            log.info("tournament %s: every bot accepted; it starts", record.id)
+            return True
+        if declined:
+            reason = f"bots {declined} declined the tournament's challenge"
+        elif expires is not None and seconds_until(expires) <= 0:
+            reason = f"bots {pending} did not accept the tournament's challenge by {expires}"
+        else:
+            self.challenges.tournament_waiting(record)
+            return False
+        finished_at = now_iso()
+        if self.store.abort(record.id, reason, finished_at):
+            log.info("tournament %s aborted: %s", record.id, reason)
+        aborted = self.store.load(record.id)
+        if aborted is not None:
+            self.challenges.tournament_settled(aborted)
+        return False
 
     def record_outcomes(self, record: TournamentRecord) -> None:
         """Store the outcome of every started match that finished or vanished (each once)."""
@@ -205,30 +285,45 @@ class Tournaments:
     def start_matches(self, record: TournamentRecord, on_start: OnStart) -> None:
         """Start planned matches in schedule order while fewer than `parallel` are running.
 
-        A slot seating a bot that was deleted is void at once, unplayed; the next pass starts others.
+        A slot seating a bot that was deleted is void at once, unplayed; the next pass starts others. A match
+        that would put a bot above its cap on matches at once is left for a later advance, and the later
+        matches without that bot go first.
         """
-        running = sum(1 for index in record.matches if index not in record.outcomes)
-        waiting = [slot for slot in record.slots if slot.index not in record.matches]
-        for slot in waiting[: max(0, record.plan.parallel - running)]:
+        room = record.plan.parallel - sum(1 for index in record.matches if index not in record.outcomes)
+        full: set[str] = set()
+        for slot in (slot for slot in record.slots if slot.index not in record.matches):
+            if room <= 0:
+                return
             if self.seats_a_deleted_bot(record.plan, slot):
                 self.void_slot(record, slot)
                 continue
-            match, state = self.new_match(record.plan, slot)
+            bots = {record.plan.entrants[entrant].bot for entrant in slot.seats} - {None}
+            if bots & full:
+                continue
+            try:
+                match, state = self.new_match(record.plan, slot)
+            except Conflict as refusal:
+                if refusal.code != "bot-at-capacity":
+                    raise
+                full.add(str(refusal.extra["bot"]))
+                continue
             claim = self.store.claim_slot(record.id, slot.index, match.id)
             if claim == "claimed":
                 record.matches[slot.index] = match.id
                 on_start(match, state)
+                room -= 1
                 continue
-            # The match never starts: the tournament was cancelled meanwhile, or the slot has one already.
+            # The match never plays: the tournament was cancelled meanwhile, or another process started the slot.
             reason = cancelled_reason(record.id) if claim == "closed" else f"slot {slot.index} has a match already"
             matches.abort_match(self.matches, match.id, reason)
+            capacity.release(self.matches, sorted(str(bot) for bot in bots), match.id)
             if claim == "closed":
                 return
 
     def seats_a_deleted_bot(self, plan: Plan, slot: Slot) -> bool:
         """True when one of the slot's entrants is a bot that is no longer registered."""
-        bots = {plan.entrants[entrant].bot for entrant in slot.seats if plan.entrants[entrant].type == "bot"}
-        return any(bot is not None and self.bot_name(bot) is None for bot in bots)
+        seated = {plan.entrants[entrant].bot for entrant in slot.seats if plan.entrants[entrant].type == "bot"}
+        return any(bot is not None and self.bot_name(bot) is None for bot in seated)
 
     def void_slot(self, record: TournamentRecord, slot: Slot) -> None:
         """Count a slot for nobody without playing it (claimed with no match), and ask for another pass."""
@@ -267,7 +362,7 @@ def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
 def tournament_json(record: TournamentRecord) -> dict[str, Any]:
     """The tournament as served: plan, progress, standings, crosstable, ratings and its matches."""
     plan = record.plan
-    shown_seed = record.seed_given or record.status != RUNNING  # nothing is derived from it any more
+    shown_seed = record.seed_given or record.status in (FINISHED, CANCELLED, ABORTED)
     return {
         **summary_json(record),
         "options": plan.options,
@@ -278,6 +373,9 @@ def tournament_json(record: TournamentRecord) -> dict[str, Any]:
         "entrants": [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)],
         "seed_commitment": hashlib.sha256(plan.seed.encode()).hexdigest(),
         "seed": plan.seed if shown_seed else None,
+        "challenges": [{"bot": bot, "status": answer} for bot, answer in sorted(record.consent.items())],
+        "challenge_expires_at": record.challenge_expires_at,
+        "abort_reason": record.abort_reason,
         **report(plan, record.slots, record.outcomes),
         "matches": [slot_json(record, slot) for slot in record.slots],
     }

@@ -12,7 +12,9 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a tournament's key
 * `parlour:tournament:{<id>}:dirty`    string: set by whoever asks for an advance
 * `parlour:tournament-of:<match id>`   string: `<tournament id> <index>` of a tournament's match
 * `parlour:tournaments`                sorted set: tournament ids by creation time, for listing
-* `parlour:running-tournaments`        set: ids of running tournaments, for the workers' sweep
+* `parlour:tournament:{<id>}:consent`  hash: bot id -> `pending`, `accepted` or `declined`, its answer
+  to the tournament's one challenge (the head's `challenge_expires_at` says until when)
+* `parlour:running-tournaments`        set: ids of tournaments not over (waiting or running), for the workers' sweep
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -31,7 +33,11 @@ from api.store import redis_client
 from tournaments.plan import Outcome, Plan, Slot
 
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
-STATUSES = (RUNNING, FINISHED, CANCELLED)
+WAITING, ABORTED = "waiting", "aborted"
+"""A tournament with bot entrants waits until each accepted its challenge; declined or expired, it is aborted."""
+STATUSES = (WAITING, RUNNING, FINISHED, CANCELLED, ABORTED)
+PENDING, ACCEPTED, DECLINED = "pending", "accepted", "declined"
+PARTS = ("", "slots", "matches", "outcomes", "consent")
 LIST_KEY = "parlour:tournaments"
 RUNNING_KEY = "parlour:running-tournaments"
 LOCK_MS = 30_000
@@ -49,15 +55,44 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 'closed' end
 if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return 'taken' end
 return 'claimed'
 """
-# End a running tournament (finished or cancelled), once: answers the status it had. KEYS: the hash,
-# the running set, its slots, matches and outcomes. ARGV: the new status, the time, the keys' TTL.
+# End a running tournament (finished or cancelled; a waiting one may be cancelled too), once: answers
+# the status it had. KEYS: the hash, the running set, its slots, matches, outcomes and consent.
+# ARGV: the new status, the time, the keys' TTL, the tournament id.
 _END = """
 local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'running' then return status or '' end
+if status ~= 'running' and not (status == 'waiting' and ARGV[1] == 'cancelled') then return status or '' end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
 redis.call('SREM', KEYS[2], ARGV[4])
-for i = 1, 5 do if i ~= 2 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end end
+for i = 1, 6 do if i ~= 2 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end end
 return status
+"""
+# A bot's answer to a waiting tournament's challenge, once. KEYS: head, consent. ARGV: bot id, answer.
+# Answers `ok`, or what stood in the way: the tournament's status, the bot's earlier answer, `none`.
+_ANSWER = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 'missing' end
+if status ~= 'waiting' then return status end
+local current = redis.call('HGET', KEYS[2], ARGV[1])
+if current ~= 'pending' then return current or 'none' end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 'ok'
+"""
+# Start a waiting tournament once every bot accepted (1), or abort it (ARGV[1] = 'abort', with the
+# reason and time) unless every bot accepted meanwhile. KEYS: head, consent.
+_SETTLE = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 0 end
+local all = true
+for _, answer in ipairs(redis.call('HVALS', KEYS[2])) do
+  if answer ~= 'accepted' then all = false end
+end
+if ARGV[1] == 'begin' then
+  if not all then return 0 end
+  redis.call('HSET', KEYS[1], 'status', 'running')
+  return 1
+end
+if all then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'aborted', 'abort_reason', ARGV[2], 'finished_at', ARGV[3])
+return 1
 """
 
 
@@ -87,6 +122,9 @@ class TournamentRecord:
     matches: dict[int, str]  # an empty id: the slot was voided without a match
     outcomes: dict[int, Outcome]
     owner_hash: str | None = None
+    consent: dict[str, str] = field(default_factory=dict)  # bot id -> its answer to the tournament's challenge
+    challenge_expires_at: str | None = None
+    abort_reason: str | None = None
 
 
 class TournamentStore:
@@ -103,18 +141,34 @@ class TournamentStore:
         self._release = client.register_script(_RELEASE)
         self._claim = client.register_script(_CLAIM)
         self._end = client.register_script(_END)
+        self._answer = client.register_script(_ANSWER)
+        self._settle = client.register_script(_SETTLE)
 
-    def create(self, tournament_id: str, plan: Plan, seed_given: bool, created_at: str, owner_hash: str) -> None:
-        """Store a new running tournament (no slots yet) with its owner token's hash."""
+    def create(
+        self,
+        tournament_id: str,
+        plan: Plan,
+        seed_given: bool,
+        created_at: str,
+        owner_hash: str,
+        consent: dict[str, str] | None = None,
+        challenge_expires_at: str | None = None,
+    ) -> None:
+        """Store a new tournament (no slots yet) and its owner token's hash: running, or waiting on a bot's consent."""
         created_us = time.time_ns() // 1000
-        fields = {
+        waiting = any(answer != ACCEPTED for answer in (consent or {}).values())
+        fields: dict[str, Any] = {
             "plan": json.dumps(plan.to_json()),
-            "status": RUNNING,
+            "status": WAITING if waiting else RUNNING,
             "seed_given": int(seed_given),
             "owner_hash": owner_hash,
         }
+        if challenge_expires_at is not None:
+            fields["challenge_expires_at"] = challenge_expires_at
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(tournament_key(tournament_id), mapping={**fields, "created_us": created_us, "created_at": created_at})
+        if consent:
+            pipe.hset(tournament_key(tournament_id, "consent"), mapping=consent)
         pipe.sadd(RUNNING_KEY, tournament_id)
         pipe.zadd(LIST_KEY, {tournament_id: created_us})
         pipe.execute()
@@ -122,9 +176,9 @@ class TournamentStore:
     def load(self, tournament_id: str) -> TournamentRecord | None:
         """The stored tournament with its slots, matches and outcomes, or None."""
         pipe = self.client.pipeline(transaction=True)
-        for part in ("", "slots", "matches", "outcomes"):
+        for part in PARTS:
             pipe.hgetall(tournament_key(tournament_id, part))
-        head, slots, matches, outcomes = pipe.execute()
+        head, slots, matches, outcomes, consent = pipe.execute()
         if not head:
             return None
         return TournamentRecord(
@@ -139,6 +193,9 @@ class TournamentStore:
             matches={int(index): match_id for index, match_id in matches.items()},
             outcomes={int(index): Outcome.from_json(json.loads(raw)) for index, raw in outcomes.items()},
             owner_hash=head.get("owner_hash"),
+            consent=consent,
+            challenge_expires_at=head.get("challenge_expires_at"),
+            abort_reason=head.get("abort_reason"),
         )
 
     def owner_hash(self, tournament_id: str) -> str | None:
@@ -177,9 +234,35 @@ class TournamentStore:
     def end(self, tournament_id: str, status: str, at: str) -> str:
         """End a running tournament with `status`, its keys kept KEEP_FINISHED seconds; the status it had
         (`''` when there is no such tournament)."""
-        parts = [tournament_key(tournament_id, part) for part in ("slots", "matches", "outcomes")]
+        parts = [tournament_key(tournament_id, part) for part in ("slots", "matches", "outcomes", "consent")]
         keys = [tournament_key(tournament_id), RUNNING_KEY, *parts]
         return str(self._end(keys=keys, args=[status, at, KEEP_FINISHED, tournament_id]))
+
+    def answer_challenge(self, tournament_id: str, bot_id: str, answer: str) -> str:
+        """Record a bot's answer while the tournament waits: `ok`, or what stood in the way (status, earlier answer)."""
+        keys = [tournament_key(tournament_id), tournament_key(tournament_id, "consent")]
+        return str(self._answer(keys=keys, args=[bot_id, answer]))
+
+    def begin(self, tournament_id: str) -> bool:
+        """Start a waiting tournament whose every bot accepted; False if it was not waiting or one has not."""
+        keys = [tournament_key(tournament_id), tournament_key(tournament_id, "consent")]
+        return bool(self._settle(keys=keys, args=["begin", "", ""]))
+
+    def abort(self, tournament_id: str, reason: str, at: str) -> bool:
+        """Abort a waiting tournament unless every bot accepted meanwhile; its keys are kept as a finished one's."""
+        keys = [tournament_key(tournament_id), tournament_key(tournament_id, "consent")]
+        if not self._settle(keys=keys, args=["abort", reason, at]):
+            return False
+        self.close(tournament_id)
+        return True
+
+    def close(self, tournament_id: str) -> None:
+        """Drop an aborted tournament from the sweep and keep its keys KEEP_FINISHED seconds (again: idempotent)."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.srem(RUNNING_KEY, tournament_id)
+        for part in PARTS:
+            pipe.expire(tournament_key(tournament_id, part), KEEP_FINISHED)
+        pipe.execute()
 
     def tournament_of(self, match_id: str) -> str | None:
         """The id of the tournament a match belongs to, if any."""

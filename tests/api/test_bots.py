@@ -20,11 +20,16 @@ from tests.api.test_openapi import WINNING_LINE
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
 
 
-def register(client: FlaskClient, name: str = "rando") -> dict[str, Any]:
-    """POST /v1/bots; the answer (id, name, token...)."""
+def register(client: FlaskClient, name: str = "rando", policy: str | None = "anyone") -> dict[str, Any]:
+    """POST /v1/bots, then set its policy (`anyone` by default: these tests seat it without asking); its answer."""
     response = client.post("/v1/bots", json={"name": name})
     assert response.status_code == 201, response.get_json()
-    return dict(response.get_json())
+    bot = dict(response.get_json())
+    if policy is not None:
+        changed = client.patch(f"/v1/bots/{bot['id']}", json={"policy": policy}, headers=bearer(bot["token"]))
+        assert changed.status_code == 200, changed.get_json()
+        bot.update(changed.get_json())
+    return bot
 
 
 def bot_match(client: FlaskClient, bot: dict[str, Any], seat: int = 0, **request: Any) -> Match:
@@ -108,8 +113,16 @@ def test_a_bot_seat_shows_the_bot_and_gets_no_seat_token(client: FlaskClient) ->
     match = bot_match(client, bot, seat=1)
     assert list(match.tokens) == [0] and match.body["status"] == "active"
     seats = client.get(match.url()).get_json()["seats"]
-    assert seats[1] == {"seat": 1, "filled": True, "name": "rando", "type": "bot", "level": None, "bot": bot["id"]}
-    assert seats[0]["type"] == "human" and seats[0]["bot"] is None
+    assert seats[1] == {
+        "seat": 1,
+        "filled": True,
+        "name": "rando",
+        "type": "bot",
+        "level": None,
+        "bot": bot["id"],
+        "challenge": "accepted",
+    }
+    assert seats[0]["type"] == "human" and seats[0]["bot"] is None and seats[0]["challenge"] is None
 
 
 @pytest.mark.parametrize(

@@ -164,6 +164,7 @@ def test_lobby_open_seat_join_and_start(client: FlaskClient) -> None:
         "type": "human",
         "level": None,
         "bot": None,
+        "challenge": None,
     }
     assert client.get("/v1/matches?status=waiting").get_json()["items"] == []
     again = client.post(match.url("/join"), json={})

@@ -88,6 +88,12 @@ ROBOTS_ILLEGAL_ATTACK = {"type": "attack", "column": 1, "cards": ["boomsicle"] *
 
 
 @pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The suite's settings, with room for the several tournaments one contract test creates (2 by default)."""
+    return replace(settings, limits=replace(settings.limits, tournaments=20))
+
+
+@pytest.fixture
 def contract(app: Flask, client: FlaskClient) -> ContractClient:
     """The test client, every answer checked against openapi.yaml."""
     return ContractClient(app, client)
@@ -1018,7 +1024,15 @@ def scenario_ai(contract: ContractClient) -> None:
     url, token = f"/v1/matches/{body['id']}", tokens_of(body)[0]
     assert list(tokens_of(body)) == [0] and body["status"] == "active"
     seats = contract.get(url, expect=200).json["seats"]
-    assert seats[1] == {"seat": 1, "filled": True, "name": None, "type": "ai", "level": "easy", "bot": None}
+    assert seats[1] == {
+        "seat": 1,
+        "filled": True,
+        "name": None,
+        "type": "ai",
+        "level": "easy",
+        "bot": None,
+        "challenge": None,
+    }
     asked = contract.post(f"{url}/ai-move", json={}, headers=bearer(token), expect=202, request_valid=True).json
     assert asked == {**asked, "status": "queued", "seat": 0, "version": 0, "level": "medium", "apply": False}
     job = contract.get(asked["url"], headers=bearer(token), expect=200).json
@@ -1041,31 +1055,69 @@ def scenario_ai(contract: ContractClient) -> None:
 
 
 def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registering a bot, its profile, its seats played with its token, its long-polled events, and the refusals."""
+    """Registering a bot, its profile and policy, its challenges, its seats played with its token, its events."""
     bot = contract.post("/v1/bots", json={"name": "rando"}, expect=201, request_valid=True).json
     other = contract.post("/v1/bots", json={"name": "other"}, expect=201, request_valid=True).json
-    assert contract.get(f"/v1/bots/{bot['id']}", expect=200, request_valid=True).json["name"] == "rando"
+    assert contract.get(f"/v1/bots/{bot['id']}", expect=200, request_valid=True).json["policy"] == "ask"
     bot_seat = {"type": "bot", "bot": bot["id"]}
     body = created(contract, seats=[bot_seat, {"type": "human", "name": "Ada"}])  # a bot seat: a server seed
     url, token, human = f"/v1/matches/{body['id']}", bearer(bot["token"]), bearer(tokens_of(body)[1])
-    assert list(tokens_of(body)) == [1] and body["status"] == "active"
+    assert list(tokens_of(body)) == [1] and body["status"] == "waiting"
     seats = contract.get(url, headers=token, expect=200, request_valid=True).json["seats"]
-    assert seats[0] == {"seat": 0, "filled": True, "name": "rando", "type": "bot", "level": None, "bot": bot["id"]}
+    assert seats[0] == {
+        "seat": 0,
+        "filled": False,
+        "name": "rando",
+        "type": "bot",
+        "level": None,
+        "bot": bot["id"],
+        "challenge": "pending",
+    }
+    listed = contract.get(f"/v1/bots/{bot['id']}/challenges?limit=10", headers=token, expect=200, request_valid=True)
+    [challenge] = listed.json["items"]
+    accept = f"/v1/bots/{bot['id']}/challenges/{challenge['id']}/accept"
+    assert contract.post(accept, headers=token, expect=200, request_valid=True).json["status"] == "accepted"
+    playing = contract.get(f"/v1/bots/{bot['id']}/matches?status=playing", headers=token, expect=200).json
+    assert [(item["match"], item["may_act"]) for item in playing["items"]] == [(body["id"], True)]
     contract.get(f"{url}/legal-actions?seat=0", headers=token, expect=200, request_valid=True)
     contract.get(f"{url}/log", headers=token, expect=200, request_valid=True)
     hint = contract.post(f"{url}/ai-move?seat=0", json={}, headers=token, expect=202, request_valid=True).json
     contract.get(hint["url"], headers=token, expect=200, request_valid=True)
-    contract.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=token, expect=200)
+    contract.post(f"{url}/actions", json={"action": MOVE, "expected_version": 1}, headers=token, expect=200)
     events = f"/v1/bots/{bot['id']}/events"
     polled = contract.get(f"{events}?after=0&wait=0", headers=token, expect=200, request_valid=True).json
-    assert [event["event"] for event in polled["events"]] == ["match-started", "your-turn"]
-    contract.get(f"{events}?after=2&wait=0.1", headers=token, expect=200, request_valid=True)
+    assert [event["event"] for event in polled["events"]] == ["challenge", "match-started", "your-turn"]
+    contract.get(f"{events}?after=3&wait=0.1", headers=token, expect=200, request_valid=True)
     for _, action in WINNING_LINE[1:]:
         version = contract.get(url, expect=200).json["version"]
         seat_headers = token if contract.get(url, expect=200).json["to_act"] == [0] else human
         contract.post(f"{url}/actions", json={"action": action, "expected_version": version}, headers=seat_headers)
-    finished = contract.get(f"{events}?after=2&wait=0", headers=token, expect=200).json["events"]
+    finished = contract.get(f"{events}?after=3&wait=0", headers=token, expect=200).json["events"]
     assert finished[-1]["event"] == "match-over" and finished[-1]["data"]["result"]["winners"] == [0]
+
+    # The policy and the cap; a decline; a challenge that ends unanswered; join with a bot token.
+    policy = f"/v1/bots/{other['id']}"
+    other_token = bearer(other["token"])
+    changed = contract.call(
+        "PATCH", policy, json={"max_matches": 1}, headers=other_token, expect=200, request_valid=True
+    )
+    assert changed.json["max_matches"] == 1
+    declined = created(contract, seats=[{"type": "bot", "bot": other["id"]}, {"type": "human"}])
+    decline = f"/v1/bots/{other['id']}/challenges/match-{declined['id']}/decline"
+    assert contract.post(decline, headers=other_token, expect=200, request_valid=True).json["status"] == "declined"
+    contract.post(decline, headers=other_token, expect=409, request_valid=True)
+    accept_late = f"/v1/bots/{other['id']}/challenges/match-{declined['id']}/accept"
+    contract.post(accept_late, headers=other_token, expect=409, request_valid=True)
+    lobby = created(contract, open_seats=[1])
+    joined = contract.post(f"/v1/matches/{lobby['id']}/join", json={}, headers=other_token, expect=200)
+    assert joined.json["bot"] == other["id"] and joined.json["token"] is None
+    full = {"game": "icecream", "players": 2, "seats": [{"type": "bot", "bot": other["id"]}, {"type": "human"}]}
+    assert contract.post("/v1/matches", json=full, expect=409, request_valid=True).json["bot"] == other["id"]
+    contract.post(f"/v1/matches/{lobby['id']}/join", json={}, headers=bearer(f"bot.{other['id']}.x"), expect=401)
+    anyone = contract.call("PATCH", f"/v1/bots/{bot['id']}", json={"policy": "anyone"}, headers=token, expect=200)
+    assert anyone.json["policy"] == "anyone"
+    direct = created(contract, seats=[bot_seat, {"type": "human"}])
+    assert direct["status"] == "active"
 
     # Refusals.
     contract.post("/v1/bots", json={"name": "RANDO"}, expect=409, request_valid=True)
@@ -1080,8 +1132,25 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
     contract.get(events, headers=bearer(other["token"]), expect=403, request_valid=True)
     contract.get(f"{events}?wait=1", headers=token, expect=400, request_valid=True)  # wait without after
     contract.get(f"{events}?after=-1", headers=token, expect=400, request_valid=False)
-    elsewhere = created(contract, seats=[{"type": "bot", "bot": other["id"]}, {"type": "human"}])
-    contract.get(f"/v1/matches/{elsewhere['id']}/legal-actions", headers=token, expect=403, request_valid=True)
+    contract.call("PATCH", policy, json={}, headers=other_token, expect=400, request_valid=False)
+    contract.call("PATCH", policy, json={"policy": "never"}, headers=other_token, expect=400, request_valid=False)
+    contract.call("PATCH", policy, data=huge, content_type="application/json", headers=other_token, expect=413)
+    contract.call("PATCH", policy, json={"policy": "ask"}, expect=401)
+    contract.call("PATCH", policy, json={"policy": "ask"}, headers=token, expect=403, request_valid=True)
+    contract.call("PATCH", "/v1/bots/nobody", json={"policy": "ask"}, headers=token, expect=404, request_valid=True)
+    for path in (f"/v1/bots/{other['id']}/challenges", f"/v1/bots/{other['id']}/matches"):
+        contract.get(path, expect=401)
+        contract.get(path, headers=token, expect=403, request_valid=True)
+        contract.get(f"{path}?limit=0", headers=other_token, expect=400, request_valid=False)
+        contract.get(path.replace(other["id"], "nobody"), headers=token, expect=404, request_valid=True)
+    contract.get(f"/v1/bots/{other['id']}/challenges?cursor=nope", headers=other_token, expect=400, request_valid=True)
+    contract.get(f"/v1/bots/{other['id']}/matches?status=finished", headers=other_token, expect=400)
+    for verb in ("accept", "decline"):
+        answer = f"/v1/bots/{other['id']}/challenges/match-nope/{verb}"
+        contract.post(answer, headers=other_token, expect=404, request_valid=True)
+        contract.post(answer, expect=401)
+        contract.post(answer, headers=token, expect=403, request_valid=True)
+    contract.get(f"/v1/matches/{declined['id']}/legal-actions", headers=token, expect=403, request_valid=True)
     contract.get(f"{url}/legal-actions?seat=1", headers=token, expect=403, request_valid=True)
     unknown = {"game": "icecream", "players": 2, "seats": [{"type": "bot", "bot": "nobody"}, {"type": "human"}]}
     refused = contract.post("/v1/matches", json=unknown, expect=400, request_valid=True).json
@@ -1090,9 +1159,15 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
     # Redis down, and a server bug.
     app = create_app(Settings(redis_url=UNREACHABLE_REDIS, cors_origins=["*"]))
     down = ContractClient(app, app.test_client(), contract.document, contract.seen)
+    bot_paths = [("GET", "/v1/bots/abc"), ("GET", "/v1/bots/abc/events"), ("GET", "/v1/bots/abc/challenges")]
+    bot_paths += [("GET", "/v1/bots/abc/matches"), ("PATCH", "/v1/bots/abc")]
+    bot_paths += [
+        ("POST", "/v1/bots/abc/challenges/match-x/accept"),
+        ("POST", "/v1/bots/abc/challenges/match-x/decline"),
+    ]
     down.post("/v1/bots", json={"name": "rando"}, expect=503)
-    down.get("/v1/bots/abc", expect=503)
-    down.get("/v1/bots/abc/events", headers=token, expect=503)
+    for method, path in bot_paths:
+        down.call(method, path, headers=token, json={"policy": "ask"} if method == "PATCH" else None, expect=503)
 
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
@@ -1102,8 +1177,8 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
             patch.setattr(app.services.store.bots, name, boom)
         patch.setattr(app.services.quotas.bots, "reserve", boom)
         down.post("/v1/bots", json={"name": "rando"}, expect=500)
-        down.get("/v1/bots/abc", expect=500)
-        down.get("/v1/bots/abc/events", headers=token, expect=500)
+        for method, path in bot_paths:
+            down.call(method, path, headers=token, json={"policy": "ask"} if method == "PATCH" else None, expect=500)
 
 
 def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplitContract:
@@ -1583,6 +1658,36 @@ def test_a_full_store(contract: ContractClient, tmp_path: Path) -> None:
         server.stop()
 
 
+def scenario_tournament_challenges(contract: ContractClient) -> None:
+    """A tournament waiting for its bots' one challenge each: accepted it runs, declined it is aborted."""
+    bots = [contract.post("/v1/bots", json={"name": name}, expect=201).json for name in ("cup-one", "cup-two")]
+    entrants = [{"type": "ai", "level": "random"}, *({"type": "bot", "bot": bot["id"]} for bot in bots)]
+    body = {"game": "rockem_sockem", "entrants": entrants, "games_per_pairing": 1}
+    waiting = contract.post("/v1/tournaments", json=body, expect=201, request_valid=True).json
+    assert waiting["status"] == "waiting" and waiting["challenge_expires_at"]
+    listed = contract.get("/v1/tournaments?status=waiting", expect=200, request_valid=True).json["items"]
+    assert [item["id"] for item in listed] == [waiting["id"]]
+    first, second = (bearer(bot["token"]) for bot in bots)
+    pending = contract.get(f"/v1/bots/{bots[0]['id']}/challenges", headers=first, expect=200).json["items"]
+    assert [item["type"] for item in pending] == ["tournament"]
+    polled = contract.get(f"/v1/bots/{bots[0]['id']}/events?after=0&wait=0", headers=first, expect=200).json
+    assert [event["event"] for event in polled["events"]] == ["challenge"]
+    accept = f"/v1/bots/{bots[0]['id']}/challenges/tournament-{waiting['id']}/accept"
+    assert contract.post(accept, headers=first, expect=200, request_valid=True).json["status"] == "accepted"
+    decline = f"/v1/bots/{bots[1]['id']}/challenges/tournament-{waiting['id']}/decline"
+    assert contract.post(decline, headers=second, expect=200, request_valid=True).json["status"] == "declined"
+    aborted = contract.get(waiting["url"], expect=200, request_valid=True).json
+    assert aborted["status"] == "aborted" and "declined" in aborted["abort_reason"]
+    contract.get("/v1/tournaments?status=aborted", expect=200, request_valid=True)
+    told = contract.get(f"/v1/bots/{bots[0]['id']}/events?after=1&wait=0", headers=first, expect=200).json
+    assert told["events"] == [], "it had accepted: nothing was started for it to be told of"
+    contract.post(accept.replace("/accept", "/decline"), headers=first, expect=409, request_valid=True)
+
+
+def test_tournament_challenges(contract: ContractClient) -> None:
+    scenario_tournament_challenges(contract)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1601,6 +1706,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_bots(contract, monkeypatch)
     scenario_owners(contract, monkeypatch)
     scenario_limits(contract)
+    scenario_tournament_challenges(contract)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)

@@ -5,10 +5,14 @@ Runnable against a live server with nothing but the standard library:
     python -m tests.bots.random_bot --url http://127.0.0.1:8000 --name my-bot     # registers, prints the token
     python -m tests.bots.random_bot --url ... --bot <id> --token bot.<id>.<secret> --matches 3
 
-It registers (or takes its id and token), reads `GET /v1/bots/{id}/events`, and on each
-`your-turn` fetches the seat's legal actions and posts a random one with `expected_version`, so
-a stale event is refused (409) and simply skipped. A dropped stream is resumed with
-`Last-Event-ID`. With `--matches N` it exits once N of its matches are over.
+It registers (or takes its id and token), accepts every challenge (a `challenge` event: seating a
+bot asks it first), reads `GET /v1/bots/{id}/events`, and on each `your-turn` fetches the seat's
+legal actions and posts a random one with `expected_version`, so a stale event is refused (409) and
+simply skipped. Each time it (re)connects it first resyncs from what the server keeps for it however
+many events went by: its pending challenges (`GET /v1/bots/{id}/challenges`, accepted) and its live
+seats (`GET /v1/bots/{id}/matches?status=playing`, played where it may act), then resumes the stream
+with `Last-Event-ID`. With `--matches N` it exits once N of its matches are over; `--policy` sets
+which challenges the server accepts for it without asking (`ask`, `tournaments`, `anyone`).
 """
 
 from __future__ import annotations
@@ -99,12 +103,16 @@ class RandomBot:
     matches: int | None = None  # stop after this many matches are over; None: run forever
     last_event: int = 0
     finished: set[str] = field(default_factory=set)
+    playing: set[str] = field(default_factory=set)
     moves: int = 0
 
     def run(self) -> None:
-        """Follow the event stream, reconnecting where it left off, until enough matches are over."""
+        """Resync, then follow the stream where it left off (again after each drop) until enough matches are over."""
         while not self.done():
             try:
+                self.resync()
+                if self.done():
+                    return
                 for event in self.client.events(self.bot_id, self.last_event):
                     self.last_event = event.id
                     self.handle(event)
@@ -114,17 +122,59 @@ class RandomBot:
                 say(f"stream interrupted ({error}); resuming after event {self.last_event}")
                 time.sleep(RECONNECT_DELAY)
 
+    def resync(self) -> None:
+        """Act on what the server keeps for the bot, whatever its stream dropped: open challenges, live seats."""
+        for challenge in self.pages(f"/v1/bots/{self.bot_id}/challenges?limit=200"):
+            self.accept(challenge["id"])
+        seats = list(self.pages(f"/v1/bots/{self.bot_id}/matches?status=playing&limit=500"))
+        live = {seat["match"] for seat in seats}
+        for match in self.playing - live:  # over while the bot was away (its match-over may be gone)
+            self.finished.add(match)
+            say(f"match {match} is over (resynced)")
+        self.playing = live - self.finished
+        for seat in seats:
+            if seat["may_act"]:
+                self.play(seat["match"], seat["seat"], seat["version"])
+
+    def pages(self, path: str) -> Iterator[dict[str, Any]]:
+        """Every item of a listing, page after page."""
+        cursor = None
+        while True:
+            page = self.client.request("GET", path + (f"&cursor={cursor}" if cursor else ""))
+            yield from page["items"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def accept(self, challenge: str) -> None:
+        """Accept a challenge; one that ended meanwhile (409) is skipped."""
+        try:
+            self.client.request("POST", f"/v1/bots/{self.bot_id}/challenges/{challenge}/accept")
+            say(f"accepted challenge {challenge}")
+        except ApiError as error:
+            if error.status != 409:
+                raise
+            say(f"challenge {challenge}: {error}")
+
     def done(self) -> bool:
         """True once the matches asked for are over."""
         return self.matches is not None and len(self.finished) >= self.matches
 
     def handle(self, event: Event) -> None:
         """React to one event."""
+        if event.name == "challenge":
+            self.accept(event.data["id"])
+            return
+        if event.name == "challenge-canceled":
+            say(f"challenge {event.data['challenge']} {event.data['status']}: {event.data['reason']}")
+            return
         match = event.data["match"]
         if event.name == "match-started":
+            self.playing.add(match)
             say(f"match {match} ({event.data['game']}) started; I hold seat {event.data['seat']}")
         elif event.name == "match-over":
             self.finished.add(match)
+            self.playing.discard(match)
             say(f"match {match} is over: {json.dumps(event.data['result'])}")
         elif event.name == "your-turn" and match not in self.finished:
             self.play(match, event.data["seat"], event.data["version"])
@@ -171,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", help="that bot's token")
     parser.add_argument("--matches", type=int, help="exit once this many of the bot's matches are over")
     parser.add_argument("--seed", type=int, help="seed of the random choices")
+    parser.add_argument("--policy", choices=("ask", "tournaments", "anyone"), help="challenges accepted unasked")
     args = parser.parse_args(argv)
     client = Client(args.url.rstrip("/"))
     if args.token and args.bot:
@@ -180,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"bot": bot_id, "token": client.token}), flush=True)
     else:
         parser.error("give --name to register, or --bot and --token")
+    if args.policy:
+        client.request("PATCH", f"/v1/bots/{bot_id}", {"policy": args.policy})
     bot = RandomBot(client, bot_id, random.Random(args.seed), args.matches)
     try:
         bot.run()

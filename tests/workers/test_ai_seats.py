@@ -41,10 +41,13 @@ def ai_seats(*levels: str) -> list[dict[str, str]]:
     return [{"type": "ai", "level": level} for level in levels]
 
 
-def assert_log_is_a_game(client: FlaskClient, match_id: str) -> list[dict[str, Any]]:
-    """Every version from 1 up has exactly one log entry: no lost and no doubled move."""
+def assert_log_is_a_game(client: FlaskClient, match_id: str, first: int = 1) -> list[dict[str, Any]]:
+    """Every version from `first` up has exactly one log entry: no lost and no doubled move.
+
+    (`first` is 2 when version 1 seated someone: a bot's accepted challenge is a change without a move.)
+    """
     log = client.get(f"/v1/matches/{match_id}/log").get_json()
-    assert [entry["version"] for entry in log["entries"]] == list(range(1, log["version"] + 1))
+    assert [entry["version"] for entry in log["entries"]] == list(range(first, log["version"] + 1))
     return list(log["entries"])
 
 

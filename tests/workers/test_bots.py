@@ -1,4 +1,5 @@
-"""The example bot plays whole matches against AI seats on real workers, over HTTP, by its event stream."""
+"""The example bot accepts its challenges and plays whole matches against AI seats on real workers, over HTTP,
+by its event stream."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_the_example_bot_plays_whole_matches_against_ai_seats(
     for match, bot_seat in ((icecream, 0), (sundae, 1)):
         final = wait_for(lambda m=match: finished(client, m.id), f"match {match.id} to finish")
         assert final["seats"][bot_seat]["type"] == "bot" and final["seats"][bot_seat]["name"] == "rando"
-        entries = assert_log_is_a_game(client, match.id)
+        entries = assert_log_is_a_game(client, match.id, first=2)  # version 1: the bot accepted
         assert any(entry["seat"] == bot_seat for entry in entries), "the bot played its seat"
     profile = client.get(f"/v1/bots/{registered['bot']}").get_json()
     assert (profile["matches_playing"], profile["matches_finished"]) == (0, 2)

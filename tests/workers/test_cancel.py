@@ -4,6 +4,7 @@ matches end aborted, the standings so far stay. How long it takes is measured by
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 from rq.registry import StartedJobRegistry
 
+from api.config import Settings
 from api.jobs.queue import QUEUE_NAME
 from tests.api.conftest import bearer
 from tests.workers.conftest import StartWorker
@@ -92,6 +94,12 @@ def test_a_tournament_cancelled_while_workers_advance_it_stops(
     assert played == 2 * sum(1 for slot in final["matches"] if slot["status"] == "finished")
     with capsys.disabled():
         print(f"\ncancelled a 12-match tournament on 2 workers: all its matches over {seconds:.2f} s after asking")
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The suite's settings with room for a 1,953-match tournament (the default quota is 500 matches)."""
+    return replace(settings, limits=replace(settings.limits, tournament_matches=2000))
 
 
 def test_a_1953_match_tournament_stops_within_seconds(

@@ -1,4 +1,5 @@
-"""Tournaments with external bots, on real workers: the example bot over HTTP, and a bot that never answers."""
+"""Tournaments with external bots, on real workers: the example bot over HTTP (it accepts the tournament's
+challenge from its stream), and a bot that enters by its policy and never plays."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.api.conftest import bearer
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
@@ -80,6 +82,9 @@ def test_a_bot_that_never_answers_is_played_on_time_and_the_tournament_ends(
     start_worker("silent-opponent")
     start_timer_worker("silent-timers")
     silent = client.post("/v1/bots", json={"name": "silent"}).get_json()
+    # It enters tournaments without being asked (its policy), then never plays a move.
+    policy = client.patch(f"/v1/bots/{silent['id']}", json={"policy": "tournaments"}, headers=bearer(silent["token"]))
+    assert policy.status_code == 200
     entrants: list[dict[str, Any]] = [{"type": "ai", "level": "easy"}, {"type": "bot", "bot": silent["id"]}]
     request = {"game": "sundae_split", "entrants": entrants, "turn_timer": {"seconds": 1}}  # a bot: no chosen seed
     created = client.post("/v1/tournaments", json=request)
