@@ -5,6 +5,8 @@ names (`bot:<id>`), or else the client's address (`addr:<ip>`). Tokens are parse
 checked (the views check them), so anyone can invent one and with it a fresh bucket; but a forged
 token is answered 401, and the 401s are counted per address (`auth_failures`): once an address
 has used up that budget, every request it sends with a token is refused until the window ends.
+(Every 401 is counted in Redis; a process looks the count up only for addresses it has itself
+answered 401 lately, so an honest client's token requests cost no round trip for it.)
 Creations (matches, bots, tournaments) are keyed by address whatever the token, since creating a
 match mints seat tokens: keyed by a seat token, each new match would buy its creator a new bucket.
 
@@ -30,6 +32,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import redis
 from flask import Flask, Response, g, request
@@ -75,9 +78,9 @@ class LimitSettings:
     create_bot: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_CREATE_BOT", "10/hour"))
     create_tournament: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_CREATE_TOURNAMENT", "10/hour"))
     hints: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_HINTS", "60/minute"))
-    actions: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_ACTIONS", "50/second;1800/minute"))
+    actions: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_ACTIONS", "100/second;3000/minute"))
     streams: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_STREAMS", "120/minute"))
-    long_polls: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_LONG_POLLS", "50/second;1800/minute"))
+    long_polls: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute"))
     auth_failures: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_AUTH_FAILURES", "30/minute"))
     # Quotas (api/quotas.py); 0 means none.
     matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_MATCHES", 50))
@@ -254,7 +257,7 @@ def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | No
         application_limits=[auth_failures],
         strategy="fixed-window",
         storage_uri=limits_uri(redis_url),
-        storage_options={"connection_pool": redis_client(redis_url).connection_pool, "key_prefix": KEY_PREFIX},
+        storage_options={"connection_pool": redis_client(redis_url).connection_pool, "key_prefix": KEY_PREFIX},  # type: ignore[dict-item]
         swallow_errors=True,  # fail open: a counter Redis cannot keep lets the request through, logged
         headers_enabled=False,  # the IETF names and a Reset in seconds are written by `rate_limit_headers`
     )
@@ -266,7 +269,7 @@ def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | No
             exempt_when=lambda applies=route.applies: not applies(),  # type: ignore[misc]
             scope=route.setting,
         )(view)
-        app.view_functions[route.endpoint] = wrapped
+        app.view_functions[route.endpoint] = wrapped  # type: ignore[assignment]
     endpoints = {route.endpoint for route in LIMITED}
 
     @app.after_request
@@ -298,7 +301,7 @@ def window_of(limiter: Limiter, current: RequestLimit) -> tuple[float, int]:
         reset_at, remaining = current.window
         return reset_at, remaining
     key = storage.prefixed_key(current.limit.key_for(*current.request_args))
-    pipe = storage.get_connection().pipeline(transaction=False)
+    pipe = cast(redis.Redis, storage.get_connection()).pipeline(transaction=False)
     pipe.get(key)
     pipe.ttl(key)
     count, ttl = pipe.execute()

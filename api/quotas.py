@@ -130,9 +130,10 @@ class Holdings:
             log.warning("quota place %s of %s not given back: %s", member, holder, error)
 
     def prune(self, holder: str) -> None:
-        """Drop what has ended: ids no longer held, and placeholders or unstored ids past their grace."""
+        """Drop what has ended: ids no longer held, and placeholders past their grace."""
         key = holdings_key(self.kind, holder)
-        rows = self.client.zrange(key, 0, -1, withscores=True)
+        scored: list[tuple[str, float]] = self.client.zrange(key, 0, -1, withscores=True)  # type: ignore[assignment]
+        rows = [(str(member), float(at)) for member, at in scored]
         lost = self.clock() - PENDING_GRACE
         ids = [member for member, _ in rows if not member.startswith(PENDING)]
         held = dict(zip(ids, self.still_held(ids), strict=True))

@@ -103,10 +103,12 @@ def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[s
 
 
 @contextmanager
-def running_service(workers: int, warm_up: bool, prefix: str) -> Iterator[Service]:
+def running_service(
+    workers: int, warm_up: bool, prefix: str, limits: Mapping[str, str] = LOAD_TEST_LIMITS
+) -> Iterator[Service]:
     """The whole service on a temporary data folder for the block; stopped after, its workers and Redis with it."""
     with tempfile.TemporaryDirectory(prefix=prefix) as folder:
-        service = start_service(Path(folder), workers, warm_up)
+        service = start_service(Path(folder), workers, warm_up, limits)
         try:
             yield service
         finally:

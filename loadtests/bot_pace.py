@@ -1,0 +1,75 @@
+"""How fast an honest bot acts at full speed, against the default rate limits: the figure behind them.
+
+    .venv/bin/python -m loadtests.bot_pace [--matches 8] [--game rockem_sockem] [--workers 2]
+
+Starts the whole service with its default limits (no warm-up), registers the example bot
+(`tests/bots/random_bot.py`), seats it in `--matches` matches at once against the `random` AI,
+lets it play them all to the end, then prints the bot's actions per second (the busiest second) and
+per minute (the busiest 60 s) from the matches' logs, beside the default `PARLOUR_LIMIT_ACTIONS`,
+and whether the bot was ever refused (it stops at its first 429).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+
+from api.limits import LimitSettings
+from loadtests.ai_latency import running_service, stamp
+from loadtests.benchmark import ROOT
+
+BOT_TIMEOUT = 900.0
+
+
+def busiest(times: list[float], window: float) -> int:
+    """The most timestamps within any `window` seconds."""
+    times = sorted(times)
+    return max((bisect.bisect_right(times, t + window) - i for i, t in enumerate(times)), default=0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot against the service and print its pace."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--matches", type=int, default=8, help="matches the bot plays at once (default 8)")
+    parser.add_argument("--game", default="rockem_sockem", help="the game (default rockem_sockem)")
+    parser.add_argument("--workers", type=int, default=2, help="AI workers (default 2)")
+    args = parser.parse_args(argv)
+    with running_service(args.workers, warm_up=False, prefix="parlour-bot-pace-", limits={}) as service:
+        bot = service.call("/v1/bots", {"name": "pace"})
+        seats = [{"type": "bot", "bot": bot["id"]}, {"type": "ai", "level": "random"}]
+        matches = [
+            service.call("/v1/matches", {"game": args.game, "players": 2, "seats": seats}) for _ in range(args.matches)
+        ]
+        command = [
+            sys.executable, "-m", "tests.bots.random_bot", "--url", service.base,
+            "--bot", bot["id"], "--token", bot["token"], "--matches", str(args.matches), "--seed", "1",
+        ]  # fmt: skip
+        with tempfile.TemporaryFile() as output:
+            code = subprocess.run(
+                command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, timeout=BOT_TIMEOUT
+            ).returncode
+            output.seek(0)
+            refused = b"429" in output.read()
+        times = []
+        for match in matches:
+            log = service.call(f"/v1/matches/{match['id']}/log")
+            times += [stamp(entry["at"]) for entry in log["entries"] if entry["seat"] == 0]
+    per_second = Counter(int(t) for t in times)
+    span = max(times) - min(times) if times else 0.0
+    limit = LimitSettings().actions
+    print(
+        f"{args.game}, bot against random x {args.matches} at once, {args.workers} AI workers: "
+        f"{len(times)} bot actions in {span:.0f} s ({len(times) / span if span else 0:.1f}/s on average); "
+        f"busiest second {max(per_second.values(), default=0)}, busiest 60 s {busiest(times, 60.0)}; "
+        f"default PARLOUR_LIMIT_ACTIONS {limit}; bot exit code {code}, refused: {'yes' if refused else 'no'}"
+    )
+    return 0 if code == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
