@@ -74,6 +74,7 @@ class MatchRecord:
     turn_seconds: int | None = None  # the turn timer: seconds each waited-for seat has to act; None: no timer
     deadlines: dict[str, str] = field(default_factory=dict)  # seat (as text) -> ISO time its turn timer runs out
     abort_reason: str | None = None  # why an aborted match ended without a result
+    tournament: str | None = None  # the id of the tournament that started the match (its AI seats queue apart)
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)

@@ -52,8 +52,10 @@ def engine_state(record: MatchRecord) -> GameState:
 
 
 # --- creating and joining --------------------------------------------------------------------
-def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecord, GameState, list[SeatToken]]:
-    """Start a match; every human seat gets a token, returned once; AI seats are played by workers."""
+def create_match(
+    store: MatchStore, request: dict[str, Any], tournament: str | None = None
+) -> tuple[MatchRecord, GameState, list[SeatToken]]:
+    """Start a match (one of `tournament`'s if given); every human seat gets a token, returned once."""
     game = game_or_400(request["game"])
     players = request["players"]
     seats, humans = seats_requested(game, players, request, bots.bot_seats_of(store, request["seats"] or []))
@@ -80,6 +82,7 @@ def create_match(store: MatchStore, request: dict[str, Any]) -> tuple[MatchRecor
         seats=seats,
         status=WAITING if open_seats else ACTIVE,
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
+        tournament=tournament,
     )
     record.deadlines = next_deadlines(None, record, state, None)
     store.create(record)
@@ -259,6 +262,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "seed_commitment": record.seed_commitment,
         "seed": record.seed if record.ended else None,
         "abort_reason": record.abort_reason,
+        "tournament": record.tournament,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -273,6 +277,7 @@ def summary_json(record: MatchRecord) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "open_seats": record.open_seats(),
+        "tournament": record.tournament,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

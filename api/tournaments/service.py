@@ -149,12 +149,12 @@ class Tournaments:
         running = sum(1 for index in record.matches if index not in record.outcomes)
         waiting = [slot for slot in record.slots if slot.index not in record.matches]
         for slot in waiting[: max(0, record.plan.parallel - running)]:
-            match, state = self.new_match(record.plan, slot)
+            match, state = self.new_match(record.id, record.plan, slot)
             if self.store.claim_slot(record.id, slot.index, match.id):
                 record.matches[slot.index] = match.id
                 on_start(match, state)
 
-    def new_match(self, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
+    def new_match(self, tournament_id: str, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
         """Store the slot's match: its seats, the tournament's options and timer, the seed derived for it."""
         body = {
             "game": plan.game,
@@ -164,7 +164,7 @@ class Tournaments:
             "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
             "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         }
-        match, state, _ = matches.create_match(self.matches, load(CreateMatchSchema(), body))
+        match, state, _ = matches.create_match(self.matches, load(CreateMatchSchema(), body), tournament=tournament_id)
         return match, state
 
 
