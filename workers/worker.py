@@ -19,9 +19,10 @@ from api.jobs.queue import HINT_QUEUE
 from workers.context import context
 
 log = logging.getLogger(__name__)
-HINT_NICENESS = 10
-"""Added to a hint's work-horse niceness (a process of its own, gone with the job): Linux then gives it
-about a tenth of a core that an AI seat's search also wants, and the whole core when it is idle."""
+HINT_NICENESS = 19
+"""A hint's work-horse niceness (the most there is; the horse is a process of its own, gone with the job):
+Linux then gives it about 1/70 of a core that a process at the usual niceness wants too, and the whole
+core when nothing else wants it. A capped level still answers in time, from fewer iterations."""
 
 
 class ParlourWorker(Worker):  # type: ignore[misc]

@@ -9,19 +9,21 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import Queue
+from rq import Queue, Worker
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
-from api.jobs.queue import HINT_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE
+from api.jobs.queue import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES
 from api.store import ai_turn_key, requested_move_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import job_done, request_move, wait_for
+from workers.worker import HINT_NICENESS, ParlourWorker
 
 BURST_TIMEOUT = 300.0  # seconds the burst worker may take for every queued job (never asserted as a speed)
 ASKERS = 8
@@ -154,3 +156,14 @@ def test_a_claim_is_taken_once_and_replaced_only_in_place_of_the_job_read(app: F
     assert not store.claim_requested_move(match.id, 1, "c", "b", 60)  # not the job held
     assert store.claim_requested_move(match.id, 1, "d", "a", 60)
     assert store.requested_move(match.id, 1) == "d"
+
+
+def test_only_a_hint_s_work_horse_runs_niced(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+    niced: list[int] = []
+    monkeypatch.setattr(os, "nice", niced.append)
+    monkeypatch.setattr(Worker, "perform_job", lambda self, job, queue, *args: True)
+    worker = ParlourWorker(list(WORKER_QUEUES), connection=redis.Redis.from_url(redis_url))
+    for queue in worker.queues:
+        assert worker.perform_job(None, queue, None)
+    assert [queue.name for queue in worker.queues] == [LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE]
+    assert niced == [HINT_NICENESS]

@@ -55,6 +55,8 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     doomed = start_worker("doomed")
     match = create_match(client, seed="dead-worker", seats=[{"type": "ai", "level": "hard"}, {"type": "human"}])
     horse = first_horse(doomed)
+    # Killed before its horse marks it started, a job is one lost off its queue: the sweep's case, below.
+    wait_for(lambda: turn_job(redis_url, match.id, 0, 0).get_status() == "started", "the job to start")
     for pid in (doomed.pid, horse):  # the worker and its work-horse (its own session), as when a machine dies
         os.kill(pid, signal.SIGKILL)
     doomed.wait()
