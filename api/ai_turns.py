@@ -84,7 +84,8 @@ class AiTurns:
         """Queue the job that plays the seat at the record's version."""
         level = record.seats[seat].ai_level
         assert level is not None
-        self.queue.enqueue_turn(job_id, record.id, seat, record.version, level_named(level).time_cap)
+        time_cap = level_named(level).time_cap
+        self.queue.enqueue_turn(job_id, record.id, seat, record.version, time_cap, record.tournament is not None)
         log.info("queued AI turn %s (level %s)", job_id, level)
 
 

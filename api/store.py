@@ -7,6 +7,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
 * `parlour:match:{<id>}:ai:<seat>:<version>`  string: the id of the job that plays that AI turn,
   so each turn is computed by one job even when several changes ask for it
+* `parlour:match:{<id>}:move:<seat>`  string: the id of the seat's latest requested move (a hint, or
+  applied), claimed with SET NX, so a seat has one such job waiting or running at a time
 * `parlour:ai-matches`              set: ids of matches with AI seats, swept for turns that lost their job
 * `parlour:timed-matches`           set: ids of matches with a turn timer, swept for deadlines without a job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
@@ -152,6 +154,11 @@ def idempotency_key(match_id: str, seat: int, key: str) -> str:
 def ai_turn_key(match_id: str, seat: int, version: int) -> str:
     """Which job plays an AI seat's turn at one version of a match."""
     return f"{match_key(match_id)}:ai:{seat}:{version}"
+
+
+def requested_move_key(match_id: str, seat: int) -> str:
+    """Which job computes the move a seat asked for (its latest request)."""
+    return f"{match_key(match_id)}:move:{seat}"
 
 
 def index_key(game: str | None, status: str | None) -> str:
@@ -330,6 +337,17 @@ class MatchStore:
         """Hand a turn whose job was lost to a new job, unless someone else already did."""
         key = ai_turn_key(match_id, seat, version)
         return bool(self._reclaim(keys=[key], args=[lost_job, job_id, AI_TURN_CLAIM_TTL]))
+
+    def requested_move(self, match_id: str, seat: int) -> str | None:
+        """The id of the job given the seat's latest requested move, if any."""
+        return self.client.get(requested_move_key(match_id, seat))
+
+    def claim_requested_move(self, match_id: str, seat: int, job_id: str, replacing: str | None, ttl: int) -> bool:
+        """Give the seat's requested move to this job if it has none, or in place of `replacing`, an ended job."""
+        key = requested_move_key(match_id, seat)
+        if replacing is None:
+            return bool(self.client.set(key, job_id, nx=True, ex=ttl))
+        return bool(self._reclaim(keys=[key], args=[replacing, job_id, ttl]))
 
     def track_ai_match(self, match_id: str) -> None:
         """Remember a running match with AI seats, for the sweep."""

@@ -53,10 +53,13 @@ class Service:
     process: subprocess.Popen[bytes]
     base: str
 
-    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        """GET, or POST a JSON body; the JSON answer."""
+    def call(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+        """GET, or POST a JSON body, with a bearer token if given; the JSON answer."""
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.base + path, data=data, headers=headers)
         with urllib.request.urlopen(request, timeout=30) as response:
             return dict(json.loads(response.read()))
 

@@ -1,4 +1,4 @@
-"""Run one AI worker: `python -m workers` (REDIS_URL as for the API; `--burst` stops when the queue is empty).
+"""Run one AI worker: `python -m workers` (REDIS_URL as for the API; `--burst` stops when the queues are empty).
 
 `python -m workers --timers` runs the turn-timer worker instead: it runs RQ's scheduler, which
 queues each timeout job when its deadline comes, and the timeout jobs themselves.
@@ -17,7 +17,7 @@ import ai.levels  # noqa: F401  (imported before forking, so each job's work-hor
 import engine.games  # noqa: F401
 from ai.perfect import solution_for
 from api.config import Settings
-from api.jobs.queue import QUEUE_NAME
+from api.jobs.queue import WORKER_QUEUES
 from api.timers import TIMER_QUEUE
 from workers.timers import TimerWorker
 from workers.worker import ParlourWorker
@@ -30,9 +30,9 @@ workers, every PARLOUR_WORKER_MAINTENANCE seconds) is never starved by a long wa
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Work the AI queue until stopped (or, with --burst, until it is empty)."""
+    """Work the AI queues until stopped (or, with --burst, until they are empty)."""
     parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__)
-    parser.add_argument("--burst", action="store_true", help="stop once the queue is empty")
+    parser.add_argument("--burst", action="store_true", help="stop once the queues are empty")
     parser.add_argument("--name", default=None, help="the worker's name (default: host and pid)")
     parser.add_argument(
         "--warm-up", action="store_true", help="solve IceCream before taking jobs, so `perfect` answers at once"
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         warm_up()
     settings = Settings()
     worker = ParlourWorker(
-        [QUEUE_NAME],
+        list(WORKER_QUEUES),  # in priority order: RQ takes from the first queue with a job
         connection=redis.Redis.from_url(settings.redis_url),
         serializer=JSONSerializer,
         name=args.name,

@@ -1,13 +1,18 @@
-"""The AI job queue: RQ jobs that compute moves, enqueued by the API and by the workers.
+"""The AI job queues: RQ jobs that compute moves, enqueued by the API and by the workers.
 
+Three queues, in the order every AI worker serves them (RQ takes the next job from the first
+queue that has one): the AI seats of live matches, the AI seats of tournament matches, then the
+moves seats ask for (hints). So a flood of hints waits behind every AI seat instead of delaying it.
 Jobs are named by their dotted path, so the API never imports the worker code, and carry
 JSON (RQ's JSONSerializer), so nothing in Redis is unpickled. A job that fails, or whose
-work-horse is killed, is retried up to `retries` times; results expire after `result_ttl`.
+work-horse is killed, is retried up to `retries` times, on its own queue; results expire after
+`result_ttl`.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +24,13 @@ from rq.serializers import JSONSerializer
 
 from api.store import redis_client
 
-QUEUE_NAME = "parlour-ai"
+LIVE_QUEUE = "parlour-ai-live"
+TOURNAMENT_QUEUE = "parlour-ai-tournament"
+HINT_QUEUE = "parlour-ai-hints"
+LEGACY_QUEUE = "parlour-ai"
+"""The one queue of earlier versions, drained last, so jobs queued before an upgrade still run."""
+WORKER_QUEUES = (LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE)
+"""What every AI worker serves, in priority order."""
 TURN_JOB = "workers.jobs.play_ai_turn"
 MOVE_JOB = "workers.jobs.compute_move"
 TIMEOUT_MARGIN = 30
@@ -27,6 +38,7 @@ TIMEOUT_MARGIN = 30
 UNCAPPED_TIMEOUT = 300
 
 STATUS_NAMES = {
+    JobStatus.CREATED: "queued",  # a requested move's job, stored just before it is queued
     JobStatus.QUEUED: "queued",
     JobStatus.DEFERRED: "queued",
     JobStatus.SCHEDULED: "queued",
@@ -67,40 +79,80 @@ class JobQueue:
         self.connection = connection
         self.result_ttl = result_ttl
         self.retries = retries
-        self.queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+        self.queues = {name: Queue(name, connection=connection, serializer=JSONSerializer) for name in WORKER_QUEUES}
 
     @staticmethod
     def new_turn_id(match_id: str, seat: int, version: int) -> str:
         """A fresh id for the job that plays an AI seat at one version."""
         return f"turn-{match_id}-{seat}-{version}-{secrets.token_hex(4)}"
 
-    def enqueue_turn(self, job_id: str, match_id: str, seat: int, version: int, time_cap: float | None) -> None:
-        """Queue the job that plays an AI seat's turn."""
-        self._enqueue(TURN_JOB, job_id, [match_id, seat, version], {"kind": "turn"}, time_cap)
+    def pending_ttl(self, time_cap: float | None) -> int:
+        """Seconds a seat's claim on its requested move is kept: as long as the job may run, every retry included."""
+        return job_timeout(time_cap) * (self.retries + 1)
+
+    def enqueue_turn(
+        self, job_id: str, match_id: str, seat: int, version: int, time_cap: float | None, tournament: bool
+    ) -> None:
+        """Queue the job that plays an AI seat's turn: on the tournament queue for a tournament's match."""
+        queue = TOURNAMENT_QUEUE if tournament else LIVE_QUEUE
+        job = self._create(queue, TURN_JOB, job_id, [match_id, seat, version], {"kind": "turn"}, time_cap)
+        self.queues[queue].enqueue_job(job)
 
     def enqueue_move(
-        self, match_id: str, seat: int, version: int, level: str, apply: bool, time_cap: float | None
-    ) -> str:
-        """Queue a move a seat asked for (a hint, or applied); its job id, hard to guess."""
+        self,
+        match_id: str,
+        seat: int,
+        version: int,
+        level: str,
+        apply: bool,
+        time_cap: float | None,
+        claim: Callable[[str], bool],
+    ) -> str | None:
+        """Queue a move a seat asked for (a hint, or applied) if `claim(job id)` holds; its id (unguessable) or None."""
         job_id = secrets.token_urlsafe(16)
         meta = {"kind": "move", "match": match_id, "seat": seat, "version": version, "level": level, "apply": apply}
-        self._enqueue(MOVE_JOB, job_id, [match_id, seat, version, level, apply], meta, time_cap)
+        job = self._create(HINT_QUEUE, MOVE_JOB, job_id, [match_id, seat, version, level, apply], meta, time_cap)
+        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
+        if not claim(job_id):
+            job.delete()
+            return None
+        self.queues[HINT_QUEUE].enqueue_job(job)
         return job_id
 
     def is_pending(self, job_id: str) -> bool:
-        """True while the job waits or runs (a dead worker's job counts: RQ retries it itself)."""
-        try:
-            job = Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
-        except NoSuchJobError:
+        """True while the job waits on its queue or runs (a dead worker's job counts: RQ retries it itself)."""
+        job = self._load(job_id)
+        if job is None:
             return False
-        return STATUS_NAMES.get(job.get_status(refresh=False) or JobStatus.QUEUED) in ("queued", "started")
+        status = job.get_status(refresh=False) or JobStatus.QUEUED
+        if status == JobStatus.QUEUED:
+            # Taken from one of several queues, a job leaves its queue before a worker records it as
+            # started: one that died in between leaves it `queued` on no queue and in no hands, lost.
+            queue = self.queues.get(job.origin) or Queue(job.origin, connection=self.connection)
+            return queue.get_job_position(job.id) is not None or job.id in queue.started_job_registry
+        return STATUS_NAMES.get(status) in ("queued", "started")
+
+    def fetch_unended(self, job_id: str) -> JobInfo | None:
+        """The job until it has ended (finished or failed) or expired; then None."""
+        job = self._load(job_id)
+        if job is None:
+            return None
+        info = self._info(job)
+        return info if info.status in ("queued", "started") else None
 
     def fetch(self, job_id: str) -> JobInfo | None:
         """A requested move's job, or None once it expired (or never was)."""
+        job = self._load(job_id)
+        return self._info(job) if job is not None else None
+
+    def _load(self, job_id: str) -> Job | None:
         try:
-            job = Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
+            return Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
         except NoSuchJobError:
             return None
+
+    @staticmethod
+    def _info(job: Job) -> JobInfo:
         status = STATUS_NAMES.get(job.get_status(refresh=False) or JobStatus.QUEUED, "queued")
         result = job.return_value() if status == "finished" else None
         return JobInfo(
@@ -112,10 +164,10 @@ class JobQueue:
             ended_at=_iso(job.ended_at),
         )
 
-    def _enqueue(
-        self, function: str, job_id: str, args: list[Any], meta: dict[str, Any], time_cap: float | None
-    ) -> None:
-        self.queue.enqueue_call(
+    def _create(
+        self, queue: str, function: str, job_id: str, args: list[Any], meta: dict[str, Any], time_cap: float | None
+    ) -> Job:
+        return self.queues[queue].create_job(
             function,
             args=args,
             job_id=job_id,
@@ -123,6 +175,7 @@ class JobQueue:
             timeout=job_timeout(time_cap),
             result_ttl=self.result_ttl,
             failure_ttl=self.result_ttl,
+            status=JobStatus.CREATED,
             retry=Retry(max=self.retries) if self.retries else None,
         )
 

@@ -104,7 +104,11 @@ def create_match(
 
 
 def create_server_match(
-    store: MatchStore, request: dict[str, Any], seed: str, challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS
+    store: MatchStore,
+    request: dict[str, Any],
+    seed: str,
+    tournament: str,
+    challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS,
 ) -> tuple[MatchRecord, GameState]:
     """Start a match the server itself runs (a tournament's), with the seed its caller derived; no owner.
 
@@ -114,7 +118,7 @@ def create_server_match(
     game = game_or_400(request["game"])
     bot_seats = bots.bot_seats_of(store, request["seats"] or [])
     seats, humans = seats_requested(game, request["players"], request, bot_seats)
-    new = NewMatch(game, request, seats, humans, list(bot_seats.values()), challenge_seconds)
+    new = NewMatch(game, request, seats, humans, list(bot_seats.values()), challenge_seconds, tournament)
     record, state, _ = store_new_match(store, new_match_id(), new, seed, None, bots_accepted=True)
     return record, state
 
@@ -150,6 +154,7 @@ class NewMatch:
     humans: list[int]
     bots_asked: list[BotRecord]
     challenge_seconds: int
+    tournament: str | None = None  # the tournament whose match it is (its AI seats queue apart)
 
 
 def store_new_match(
@@ -173,6 +178,7 @@ def store_new_match(
         seats=seats,
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
         owner_hash=owner_hash,
+        tournament=new.tournament,
     )
     record.status = ACTIVE if record.ready() else WAITING
     if record.status == WAITING and bots_asked:
@@ -424,6 +430,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "seed": record.seed if record.ended else None,
         "abort_reason": record.abort_reason,
         "start_by": record.start_by if record.status == WAITING else None,
+        "tournament": record.tournament,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -438,6 +445,7 @@ def summary_json(record: MatchRecord) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "open_seats": record.open_seats(),
+        "tournament": record.tournament,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

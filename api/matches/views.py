@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
-from api import owners
+from api import hints, owners
 from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
@@ -178,11 +178,12 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     body = load(AiMoveRequestSchema(), data)
     level = service.ai_level_or_400(record.game, body["level"])
     service.check_may_act(record, service.engine_state(record), seat)
-    job_id = services().jobs.enqueue_move(record.id, seat, record.version, level.name, body["apply"], level.time_cap)
-    location = url_for("jobs.get_job", job_id=job_id)
-    answer = {"id": job_id, "url": location, "status": "queued", "match": record.id, "seat": seat}
+    asked = hints.request_move(services().store, services().jobs, record, seat, level, body["apply"])
+    location = url_for("jobs.get_job", job_id=asked.id)
+    answer = {"id": asked.id, "url": location, "status": asked.status, "match": record.id, "seat": seat}
+    answer.update(version=asked.version, level=asked.level, apply=asked.apply, pending=asked.pending)
     return (
-        jsonify({**answer, "version": record.version, "level": level.name, "apply": body["apply"]}),
+        jsonify(answer),
         202,
         {"Location": location},
     )

@@ -301,7 +301,7 @@ class Tournaments:
             if bots & full:
                 continue
             try:
-                match, state = self.new_match(record.plan, slot)
+                match, state = self.new_match(record.id, record.plan, slot)
             except Conflict as refusal:
                 if refusal.code != "bot-at-capacity":
                     raise
@@ -335,7 +335,7 @@ class Tournaments:
             record.outcomes[slot.index] = outcome
         self.store.ask_advance(record.id)  # its place in `parallel` is free: start the next ones
 
-    def new_match(self, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
+    def new_match(self, tournament_id: str, plan: Plan, slot: Slot) -> tuple[MatchRecord, GameState]:
         """Store the slot's match: its seats, the tournament's options and timer, the seed derived for it.
 
         The server's own match, through the trusted path: its seed comes from the plan, not a client.
@@ -347,7 +347,8 @@ class Tournaments:
             "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
             "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         }
-        return matches.create_server_match(self.matches, load(CreateMatchSchema(), body), plan.match_seed(slot.index))
+        request = load(CreateMatchSchema(), body)
+        return matches.create_server_match(self.matches, request, plan.match_seed(slot.index), tournament_id)
 
 
 def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:

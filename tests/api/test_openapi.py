@@ -1034,7 +1034,8 @@ def scenario_ai(contract: ContractClient) -> None:
         "challenge": None,
     }
     asked = contract.post(f"{url}/ai-move", json={}, headers=bearer(token), expect=202, request_valid=True).json
-    assert asked == {**asked, "status": "queued", "seat": 0, "version": 0, "level": "medium", "apply": False}
+    queued = {"status": "queued", "seat": 0, "version": 0, "level": "medium", "apply": False, "pending": False}
+    assert asked == {**asked, **queued}
     job = contract.get(asked["url"], headers=bearer(token), expect=200).json
     assert job == {**job, "status": "queued", "result": None, "error": None, "ended_at": None}
     other = created(contract)
@@ -1042,7 +1043,9 @@ def scenario_ai(contract: ContractClient) -> None:
     contract.get(asked["url"], headers=bearer(tokens_of(other)[0]), expect=403)
     contract.get("/v1/jobs/no-such-job", headers=bearer(token), expect=404)
     contract.post(f"{url}/ai-move", json={"level": "godlike"}, headers=bearer(token), expect=400, request_valid=False)
-    contract.post(f"{url}/ai-move", json={"level": "perfect", "apply": True}, headers=bearer(token), expect=202)
+    again = contract.post(f"{url}/ai-move", json={"level": "perfect", "apply": True}, headers=bearer(token), expect=202)
+    assert again.json == {**asked, "pending": True}  # the seat's request still waits: that job, as it was asked
+    assert again.response.headers["Location"] == asked["url"]
     contract.post(f"{url}/ai-move", json={}, expect=401)
     contract.post(f"{url}/ai-move", json={}, headers=bearer(tokens_of(other)[0]), expect=403)
     contract.post("/v1/matches/nope/ai-move", json={}, headers=bearer(token), expect=404)
@@ -1423,7 +1426,10 @@ def scenario_tournaments(contract: ContractClient, monkeypatch: pytest.MonkeyPat
     entrants = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "easy"}]
     body = {"game": "rockem_sockem", "entrants": entrants, "seed": "contract", "turn_timer": {"seconds": 30}}
     running = contract.post("/v1/tournaments", json=body, expect=201, request_valid=True).json
-    contract.get(running["url"], expect=200, request_valid=True)
+    first = contract.get(running["url"], expect=200, request_valid=True).json["matches"][0]["match"]
+    assert contract.get(f"/v1/matches/{first}", expect=200).json["tournament"] == running["id"]
+    listed = contract.get("/v1/matches?game=rockem_sockem", expect=200).json["items"]
+    assert {item["tournament"] for item in listed} == {running["id"]}
     for request in (
         {**body, "game": "sundae_split", "players": 3, "entrants": entrants * 2, "format": "swiss", "rounds": 2},
         {"game": "robots_love_ice_cream", "entrants": entrants, "games_per_pairing": 1},

@@ -15,7 +15,7 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 
 from api.config import Settings
-from api.jobs.queue import QUEUE_NAME
+from api.jobs.queue import WORKER_QUEUES
 from tests.api.conftest import bearer
 from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import wait_for
@@ -43,7 +43,10 @@ def unfinished(client: FlaskClient, body: dict[str, Any]) -> list[str]:
 def ai_jobs_pending(redis_url: str) -> int:
     """AI jobs queued or being computed."""
     connection = redis.Redis.from_url(redis_url)
-    return len(Queue(QUEUE_NAME, connection=connection)) + len(StartedJobRegistry(QUEUE_NAME, connection=connection))
+    return sum(
+        len(Queue(name, connection=connection)) + len(StartedJobRegistry(name, connection=connection))
+        for name in WORKER_QUEUES
+    )
 
 
 def settle(client: FlaskClient, url: str) -> tuple[dict[str, Any], int, float]:

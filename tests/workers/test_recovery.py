@@ -14,7 +14,7 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from api.config import Settings
-from api.jobs.queue import QUEUE_NAME
+from api.jobs.queue import LIVE_QUEUE
 from api.store import ai_turn_key
 from tests.api.conftest import create_match
 from tests.workers.conftest import StartWorker, horse_pids
@@ -55,6 +55,8 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     doomed = start_worker("doomed")
     match = create_match(client, seed="dead-worker", seats=[{"type": "ai", "level": "hard"}, {"type": "human"}])
     horse = first_horse(doomed)
+    # Killed before its horse marks it started, a job is one lost off its queue: the sweep's case, below.
+    wait_for(lambda: turn_job(redis_url, match.id, 0, 0).get_status() == "started", "the job to start")
     for pid in (doomed.pid, horse):  # the worker and its work-horse (its own session), as when a machine dies
         os.kill(pid, signal.SIGKILL)
     doomed.wait()
@@ -67,15 +69,19 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     assert turn_job(redis_url, match.id, 0, 0).retries_left == Settings().ai_retries - 1
 
 
-@pytest.mark.parametrize("claim_lost", [False, True])
+@pytest.mark.parametrize("lost", ["never-queued", "claim-lost", "popped"])
 def test_a_turn_whose_job_was_lost_is_queued_again_by_the_sweep(
-    client: FlaskClient, redis_url: str, start_worker: StartWorker, claim_lost: bool
+    client: FlaskClient, redis_url: str, start_worker: StartWorker, lost: str
 ) -> None:
     seats = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
     match = create_match(client, seed="lost-job", seats=seats)
     connection = redis.Redis.from_url(redis_url)
-    Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer).empty()  # as if never queued
-    if claim_lost:
+    if lost == "popped":  # taken from its queue by a worker that died before marking it started
+        assert connection.lpop(f"rq:queue:{LIVE_QUEUE}") is not None
+        assert turn_job(redis_url, match.id, 0, 0).get_status() == "queued"
+    else:
+        Queue(LIVE_QUEUE, connection=connection, serializer=JSONSerializer).empty()  # as if never queued
+    if lost == "claim-lost":
         connection.delete(ai_turn_key(match.id, 0, 0))  # as if the API died right after storing the match
     start_worker("w1")
     over = wait_for(lambda: (body := client.get(match.url()).get_json())["status"] == "finished" and body, "the sweep")

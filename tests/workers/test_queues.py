@@ -1,0 +1,169 @@
+"""Fair AI: AI seats before tournaments before hints, on real RQ workers; one pending requested move per seat."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from rq import Queue, Worker
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+from rq.serializers import JSONSerializer
+
+from api.jobs.queue import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES
+from api.store import ai_turn_key, requested_move_key
+from tests.api.conftest import Match, bearer, create_match
+from tests.workers.conftest import ROOT, StartWorker
+from tests.workers.test_ai_seats import job_done, request_move, wait_for
+from workers.worker import HINT_NICENESS, ParlourWorker
+
+BURST_TIMEOUT = 300.0  # seconds the burst worker may take for every queued job (never asserted as a speed)
+ASKERS = 8
+
+
+def turn_job(redis_url: str, match_id: str, seat: int, version: int = 0) -> Job:
+    """The RQ job given the AI seat's turn at that version."""
+    connection = redis.Redis.from_url(redis_url)
+    job_id = connection.get(ai_turn_key(match_id, seat, version))
+    assert job_id is not None, f"no job for seat {seat} of {match_id} at version {version}"
+    return Job.fetch(job_id.decode(), connection=connection, serializer=JSONSerializer)
+
+
+def fetch(redis_url: str, job_id: str) -> Job:
+    """An RQ job by id."""
+    return Job.fetch(job_id, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
+
+
+def queued(redis_url: str, name: str) -> list[str]:
+    """The ids waiting on one queue, in order."""
+    return list(Queue(name, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer).job_ids)
+
+
+def tournament_match(client: FlaskClient) -> tuple[str, str]:
+    """A one-match IceCream tournament between two random AI seats, two turns long: its id and its match's."""
+    entrants = [{"type": "ai", "level": "random"}] * 2
+    body = {"game": "icecream", "entrants": entrants, "games_per_pairing": 1, "options": {"turn_limit": 2}}
+    created = client.post("/v1/tournaments", json=body)
+    assert created.status_code == 201, created.get_json()
+    tournament = created.get_json()
+    [slot] = tournament["matches"]
+    return tournament["id"], slot["match"]
+
+
+def run_burst_worker(redis_url: str) -> None:
+    """`python -m workers --burst`: one worker runs every queued job, one at a time, then exits."""
+    env = {**os.environ, "REDIS_URL": redis_url, "PARLOUR_WORKER_MAINTENANCE": "600"}
+    command = [sys.executable, "-m", "workers", "--burst", "--name", "burst"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, timeout=BURST_TIMEOUT, check=False)
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+
+
+def test_each_job_goes_to_its_queue_and_the_match_names_its_tournament(
+    client: FlaskClient, match: Match, redis_url: str
+) -> None:
+    tournament_id, tournament_match_id = tournament_match(client)
+    live = create_match(client, seats=[{"type": "ai", "level": "easy"}, {"type": "human"}])
+    hint = request_move(client, match, 0, level="easy")
+    assert turn_job(redis_url, live.id, 0).origin == LIVE_QUEUE
+    assert turn_job(redis_url, tournament_match_id, 0).origin == TOURNAMENT_QUEUE
+    assert fetch(redis_url, hint["id"]).origin == HINT_QUEUE
+    assert client.get(f"/v1/matches/{tournament_match_id}").get_json()["tournament"] == tournament_id
+    assert client.get(live.url()).get_json()["tournament"] is None
+
+
+def test_a_worker_plays_ai_seats_first_then_tournaments_then_hints(
+    client: FlaskClient, match: Match, redis_url: str
+) -> None:
+    hint = request_move(client, match, 0, level="random")  # queued first, run last
+    _, tournament_match_id = tournament_match(client)
+    live = create_match(client, seats=[{"type": "ai", "level": "random"}, {"type": "human"}])  # queued last, run first
+    assert all(queued(redis_url, name) for name in (LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE))
+    run_burst_worker(redis_url)
+    live_turn, first_tournament_turn = turn_job(redis_url, live.id, 0), turn_job(redis_url, tournament_match_id, 0)
+    hinted = fetch(redis_url, hint["id"])
+    assert live_turn.started_at < first_tournament_turn.started_at < hinted.started_at
+    connection = redis.Redis.from_url(redis_url)
+    registry = FinishedJobRegistry(TOURNAMENT_QUEUE, connection=connection, serializer=JSONSerializer)
+    tournament_jobs = [fetch(redis_url, job_id) for job_id in registry.get_job_ids()]
+    assert len(tournament_jobs) > 1 and all(job.ended_at <= hinted.started_at for job in tournament_jobs)
+    assert client.get(f"/v1/matches/{tournament_match_id}").get_json()["status"] == "finished"
+    assert job_done(client, hint["url"], match.tokens[0])["status"] == "finished"
+
+
+def test_asking_again_answers_the_pending_job(app: Flask, client: FlaskClient, match: Match, redis_url: str) -> None:
+    first = request_move(client, match, 0, level="easy")
+    again = request_move(client, match, 0, level="hard", apply=True)
+    assert first["pending"] is False and again == {**first, "pending": True}  # its level and apply, not the new ask's
+    assert queued(redis_url, HINT_QUEUE) == [first["id"]]
+    key = requested_move_key(match.id, 0)
+    assert f"{{{match.id}}}" in key and 0 < redis.Redis.from_url(redis_url).ttl(key) <= app.services.jobs.pending_ttl(
+        2.0
+    )
+    other = client.post(match.url("/ai-move"), json={}, headers=bearer(match.tokens[1]))
+    assert other.status_code == 409  # seat 1 may not ask now, and seat 0's request is not its own
+
+
+def test_a_request_a_worker_has_just_taken_is_still_pending(client: FlaskClient, match: Match, redis_url: str) -> None:
+    first = request_move(client, match, 0, level="easy")
+    redis.Redis.from_url(redis_url).lpop(f"rq:queue:{HINT_QUEUE}")  # off its queue, not yet marked started
+    again = request_move(client, match, 0, level="easy")
+    assert again == {**first, "pending": True}
+    assert queued(redis_url, HINT_QUEUE) == []
+
+
+def test_once_the_job_ended_a_new_ask_queues_a_new_job(
+    client: FlaskClient, match: Match, start_worker: StartWorker
+) -> None:
+    start_worker("w1")
+    first = request_move(client, match, 0, level="random")
+    assert wait_for(lambda: job_done(client, first["url"], match.tokens[0]), "the hint")["status"] == "finished"
+    second = request_move(client, match, 0, level="random")
+    assert second["id"] != first["id"] and second["pending"] is False
+    assert wait_for(lambda: job_done(client, second["url"], match.tokens[0]), "the new hint")["status"] == "finished"
+
+
+def test_concurrent_asks_queue_one_job(app: Flask, match: Match, redis_url: str) -> None:
+    start = threading.Barrier(ASKERS)
+
+    def ask(_: int) -> dict[str, Any]:
+        client = app.test_client()
+        start.wait()
+        response = client.post(match.url("/ai-move"), json={"level": "hard"}, headers=bearer(match.tokens[0]))
+        assert response.status_code == 202, response.get_json()
+        return dict(response.get_json())
+
+    with ThreadPoolExecutor(ASKERS) as pool:
+        answers = list(pool.map(ask, range(ASKERS)))
+    assert len({answer["id"] for answer in answers}) == 1
+    assert sorted(answer["pending"] for answer in answers) == [False] + [True] * (ASKERS - 1)
+    assert queued(redis_url, HINT_QUEUE) == [answers[0]["id"]]
+    connection = redis.Redis.from_url(redis_url)
+    assert len(list(connection.scan_iter("rq:job:*"))) == 1  # the racers that lost left no job behind
+
+
+def test_a_claim_is_taken_once_and_replaced_only_in_place_of_the_job_read(app: Flask, match: Match) -> None:
+    store = app.services.store
+    assert store.claim_requested_move(match.id, 1, "a", None, 60)
+    assert not store.claim_requested_move(match.id, 1, "b", None, 60)
+    assert not store.claim_requested_move(match.id, 1, "c", "b", 60)  # not the job held
+    assert store.claim_requested_move(match.id, 1, "d", "a", 60)
+    assert store.requested_move(match.id, 1) == "d"
+
+
+def test_only_a_hint_s_work_horse_runs_niced(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+    niced: list[int] = []
+    monkeypatch.setattr(os, "nice", niced.append)
+    monkeypatch.setattr(Worker, "perform_job", lambda self, job, queue, *args: True)
+    worker = ParlourWorker(list(WORKER_QUEUES), connection=redis.Redis.from_url(redis_url))
+    for queue in worker.queues:
+        assert worker.perform_job(None, queue, None)
+    assert [queue.name for queue in worker.queues] == [LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE]
+    assert niced == [HINT_NICENESS]
