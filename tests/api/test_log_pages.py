@@ -41,10 +41,16 @@ class Played:
 
     @classmethod
     def create(cls, client: FlaskClient, game: str, players: int, seed: str, **request: Any) -> Played:
-        """A match with every seat held by the test (unless `request` leaves some open)."""
-        match = create_match(client, game=game, players=players, seed=seed, **request)
+        """A match with every seat held by the test (unless `request` leaves some open).
+
+        A match with an open seat takes no chosen seed, so it takes the server's: only a game without
+        chance (IceCream) is then mirrored here, from the same start whatever the seed.
+        """
         engine = get_game(game)
         assert engine is not None
+        chosen = {} if request.get("open_seats") else {"seed": seed}
+        assert chosen or not engine.info.chance, "a game of chance with an open seat cannot be mirrored"
+        match = create_match(client, game=game, players=players, **chosen, **request)
         state = engine.start(players, match.body["options"], seed)
         return cls(client, match, state, Rng.from_seed(f"choices:{seed}"))
 

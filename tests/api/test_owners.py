@@ -259,9 +259,9 @@ def test_an_advance_racing_the_cancel_starts_nothing_new(
     real_new_match = tournaments.new_match
     made: list[str] = []
 
-    def cancelled_meanwhile(plan: Plan, slot: Any) -> Any:
+    def cancelled_meanwhile(tournament_id: str, plan: Plan, slot: Any) -> Any:
         """The advance stores its next match, and the owner's cancellation lands before it claims the slot."""
-        match, state = real_new_match(plan, slot)
+        match, state = real_new_match(tournament_id, plan, slot)
         made.append(match.id)
         assert cancel(client, body).status_code == 200
         return match, state

@@ -80,12 +80,13 @@ def free(url: str) -> None:
 
 def dump(url: str) -> dict[str, Any]:
     """Every non-junk key with its value (hashes, lists, sets, streams), to compare before and after."""
-    client = redis.Redis.from_url(url, decode_responses=True)
+    client = redis.Redis.from_url(url)  # raw bytes: RQ keeps its jobs' data compressed
     values: dict[str, Any] = {}
-    for key in client.scan_iter(count=1000):
+    for raw in client.scan_iter(count=1000):
+        key = raw.decode()
         if key.startswith(FILLER) or key.startswith("parlour:limit:"):
             continue
-        kind = client.type(key)
+        kind = client.type(key).decode()
         read = {
             "hash": client.hgetall,
             "list": lambda k: client.lrange(k, 0, -1),
@@ -112,6 +113,8 @@ def matches_to_keep(client: FlaskClient) -> tuple[Match, Match, dict[str, Any], 
     client.post(played.url("/actions"), json={"action": MOVE, "expected_version": 0}, headers=bearer(played.tokens[0]))
     lobby = create_match(client, open_seats=[1])
     bot = client.post("/v1/bots", json={"name": "kept"}).get_json()
+    policy = client.patch(f"/v1/bots/{bot['id']}", json={"policy": "anyone"}, headers=bearer(bot["token"]))
+    assert policy.status_code == 200, policy.get_json()  # it sits down at once: the match runs
     with_bot = create_match(client, seats=[{"type": "human"}, {"type": "bot", "bot": bot["id"]}])
     return played, lobby, bot, with_bot
 
