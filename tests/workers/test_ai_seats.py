@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.config import Settings
-from tests.api.conftest import Match, bearer, create_match
+from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
 
@@ -46,7 +46,7 @@ def assert_log_is_a_game(client: FlaskClient, match_id: str, first: int = 1) -> 
 
     (`first` is 2 when version 1 seated someone: a bot's accepted challenge is a change without a move.)
     """
-    log = client.get(f"/v1/matches/{match_id}/log").get_json()
+    log = read_log(client, match_id)
     assert [entry["version"] for entry in log["entries"]] == list(range(first, log["version"] + 1))
     return list(log["entries"])
 
@@ -190,7 +190,7 @@ def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(client: FlaskClie
     joined = client.post(match.url("/join"), json={}).get_json()
     assert joined["status"] == "active"
     wait_for(lambda: client.get(match.url()).get_json()["version"] == joined["version"] + 1, "the AI's first move")
-    entries = client.get(match.url("/log")).get_json()["entries"]
+    entries = read_log(client, match.id)["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(joined["version"] + 1, 0)]
 
 
@@ -210,7 +210,7 @@ def test_finished_and_failed_jobs_follow_the_contract(
     assert failed["status"] == "failed" and failed["error"]["code"] == "not-your-turn" and failed["result"] is None
     assert contract.get(late["url"], headers=token, expect=200).json["error"]["code"] == "not-your-turn"
     mine = client.get(match.url(), headers=token).get_json()
-    assert [entry["seat"] for entry in client.get(match.url("/log")).get_json()["entries"]] == [0] * mine["version"]
+    assert [entry["seat"] for entry in read_log(client, match.id)["entries"]] == [0] * mine["version"]
     wait_for(lambda: client.get(match.url()).get_json()["waiting_for"] == [1], "nothing: seat 1 is human")
     seat1 = bearer(match.tokens[1])
     answer = contract.post(match.url("/ai-move"), json={"level": "random"}, headers=seat1, expect=202).json

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from api.config import Settings
 from api.record import now_iso
 from api.services import ParlourApp
-from tests.api.conftest import EVENTS_HEARTBEAT, create_match
+from tests.api.conftest import EVENTS_HEARTBEAT, create_match, read_log
 from tests.api.test_bots import register
 from tests.api.test_challenges import challenges, events, live_seats
 from tests.workers.test_ai_seats import wait_for
@@ -60,7 +60,7 @@ def test_a_bot_that_never_accepts_is_never_seated_and_the_match_is_aborted(
     body = wait_for(lambda: aborted(client, match.url()), "the unanswered challenge to expire", timeout=WAIT)
     assert "did not accept" in body["abort_reason"] and body["result"] is None
     assert body["seats"][0]["filled"] is False and body["seats"][0]["challenge"] == "pending"
-    assert client.get(match.url("/log")).get_json()["entries"] == [], "no seat ever played or timed out"
+    assert read_log(client, match.id)["entries"] == [], "no seat ever played or timed out"
     told = events(client, silent)
     assert [e["event"] for e in told] == ["challenge", "challenge-canceled"]
     assert told[1]["data"]["status"] == "expired"

@@ -16,7 +16,7 @@ from rq.serializers import JSONSerializer
 from api.config import Settings
 from api.jobs.queue import LIVE_QUEUE
 from api.store import ai_turn_key
-from tests.api.conftest import create_match
+from tests.api.conftest import create_match, read_log
 from tests.workers.conftest import StartWorker, horse_pids
 from tests.workers.test_ai_seats import wait_for
 
@@ -45,7 +45,7 @@ def test_a_killed_work_horse_is_retried_and_the_move_lands_once(
     wait_for(lambda: client.get(match.url()).get_json()["version"] == 1, "the retried AI move")
     job = turn_job(redis_url, match.id, 0, 0)
     assert job.retries_left == Settings().ai_retries - 1  # it was killed once, then retried
-    entries = client.get(match.url("/log")).get_json()["entries"]
+    entries = read_log(client, match.id)["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(1, 0)]
 
 
@@ -64,7 +64,7 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     started = time.monotonic()
     wait_for(lambda: client.get(match.url()).get_json()["version"] == 1, "another worker to play", RECOVERY)
     print(f"picked up again after {time.monotonic() - started:.0f} s")
-    entries = client.get(match.url("/log")).get_json()["entries"]
+    entries = read_log(client, match.id)["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(1, 0)]
     assert turn_job(redis_url, match.id, 0, 0).retries_left == Settings().ai_retries - 1
 

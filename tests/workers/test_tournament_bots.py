@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.conftest import bearer
+from tests.api.conftest import bearer, read_log
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
@@ -69,7 +69,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
     for match in body["matches"]:
         if 2 in match["seats"]:
             seat = match["seats"].index(2)
-            entries = client.get(f"/v1/matches/{match['match']}/log").get_json()["entries"]
+            entries = read_log(client, match["match"])["entries"]
             bot_moves += sum(1 for entry in entries if entry["seat"] == seat and not entry.get("timeout"))
     assert bot_moves > 0, "the bot played its own seats"
 
@@ -94,7 +94,7 @@ def test_a_bot_that_never_answers_is_played_on_time_and_the_tournament_ends(
     assert body["progress"]["done"] == body["progress"]["total"] == 2
     for match in body["matches"]:
         seat = match["seats"].index(1)
-        entries = client.get(f"/v1/matches/{match['match']}/log").get_json()["entries"]
+        entries = read_log(client, match["match"])["entries"]
         mine = [entry for entry in entries if entry["seat"] == seat]
         assert mine and all(entry.get("timeout") for entry in mine)
     # With a bot entrant the server draws the seed, so who wins the two deals is chance's (timeout

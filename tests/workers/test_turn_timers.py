@@ -27,7 +27,7 @@ from api.app import create_app
 from api.config import Settings
 from api.record import now_iso
 from api.timers import TIMEOUT_JOB, TIMER_QUEUE, parse_iso, timeout_job_id
-from tests.api.conftest import Match, bearer, create_match
+from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.workers.conftest import StartWorker, launch_worker, stop
 
 WAIT = 30.0
@@ -61,7 +61,7 @@ def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWor
 
 def log_entries(client: FlaskClient, match: Match) -> list[dict[str, Any]]:
     """The match's log as the public sees it."""
-    entries: list[dict[str, Any]] = client.get(match.url("/log")).get_json()["entries"]
+    entries: list[dict[str, Any]] = read_log(client, match.id)["entries"]
     return entries
 
 
