@@ -20,13 +20,14 @@ and many rolls (single-observer ISMCTS, open loop):
   `Knowledge` (ai/knowledge/).
 
 The answer is the root action with the most visits; for one seed and one budget it is always
-the same unless `time_cap` seconds run out first (then the best so far).
+the same unless `time_cap` seconds run out first or `stop()` says so (then the best so far).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -184,10 +185,16 @@ class IsmctsAgent:
     exploration: float | None = None  # None: the game's knowledge decides
 
     def choose(
-        self, state: GameState, seat: int, budget: int, seed: int | str, time_cap: float | None = None
+        self,
+        state: GameState,
+        seat: int,
+        budget: int,
+        seed: int | str,
+        time_cap: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Action:
         """The root action with the most visits (ties: the better mean, then the first candidate)."""
-        tree, candidates = self.search(state, seat, budget, seed, time_cap)
+        tree, candidates = self.search(state, seat, budget, seed, time_cap, stop)
         if tree is None:
             return candidates[0]
         edges = [tree.root.edges.get(key) for key, _ in tree.root_options]
@@ -199,9 +206,15 @@ class IsmctsAgent:
         return candidates[max(range(len(candidates)), key=rank)]
 
     def search(
-        self, state: GameState, seat: int, budget: int, seed: int | str, time_cap: float | None = None
+        self,
+        state: GameState,
+        seat: int,
+        budget: int,
+        seed: int | str,
+        time_cap: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> tuple[Tree | None, list[Action]]:
-        """The searched tree (None when there is one candidate) and the root candidates."""
+        """The searched tree (None when there is one candidate) and the root candidates; `stop()` ends it early."""
         deadline = None if time_cap is None else time.perf_counter() + time_cap
         rng = Rng.from_seed(f"ismcts:{seed}")
         knowledge = knowledge_for(state.game_id)
@@ -224,7 +237,7 @@ class IsmctsAgent:
             self.split_samples,
         )
         for done in range(max(1, budget)):
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and ((deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop())):
                 break
             tree.iterate(state.determinize(seat, rng))
         return tree, candidates

@@ -11,6 +11,8 @@ from ai.random_agent import RandomAgent
 from ai.search import MctsAgent
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ai.agent import Agent
     from engine.protocol import Action, GameState
 
@@ -55,14 +57,30 @@ def levels_for(game_id: str) -> list[str]:
     return [name for name, level in LEVELS.items() if level.games is None or game_id in level.games]
 
 
-def choose(state: GameState, seat: int, level: str, seed: int | str, time_cap: float | None = None) -> Action:
-    """The level's move for the seat: deterministic for a seed unless the time cap (default: the level's) is hit."""
-    return level_move(level_named(level), state, seat, seed, time_cap)
+def choose(
+    state: GameState,
+    seat: int,
+    level: str,
+    seed: int | str,
+    time_cap: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Action:
+    """The level's move for the seat: deterministic for a seed unless its time cap or `stop()` ends the search."""
+    return level_move(level_named(level), state, seat, seed, time_cap, stop)
 
 
-def level_move(level: Level, state: GameState, seat: int, seed: int | str, time_cap: float | None = None) -> Action:
-    """A level's move for the seat, its search stopped at `time_cap` (default: the level's cap)."""
+def level_move(
+    level: Level,
+    state: GameState,
+    seat: int,
+    seed: int | str,
+    time_cap: float | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Action:
+    """A level's move for the seat, its search ended at `time_cap` (default: the level's cap) or when `stop()` holds."""
     cap = level.time_cap if time_cap is None else time_cap
-    if isinstance(level.agent, IsmctsAgent | MctsAgent):
+    if isinstance(level.agent, IsmctsAgent):
+        return level.agent.choose(state, seat, level.budget, seed, time_cap=cap, stop=stop)
+    if isinstance(level.agent, MctsAgent):
         return level.agent.choose(state, seat, level.budget, seed, time_cap=cap)
     return level.agent.choose(state, seat, level.budget, seed)

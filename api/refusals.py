@@ -92,3 +92,4 @@ class QuotaExceeded(Refusal):
     """The client holds as many of something as it may at once; `quota`, `in_use` and `resource` say which."""
 
     code = "quota-exceeded"
+    retry_after = 60  # when something held ends is unknown; a client that retries on 429 waits a minute, not a loop

@@ -48,9 +48,9 @@ MATCH_TIMEOUT = 600.0
 
 @dataclass
 class Service:
-    """The service under measurement."""
+    """The service under measurement (`process`: None for one this run did not start)."""
 
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | None
     base: str
 
     def call(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
@@ -112,11 +112,13 @@ def running_service(
     """The whole service on a temporary data folder for the block; stopped after, its workers and Redis with it."""
     with tempfile.TemporaryDirectory(prefix=prefix) as folder:
         service = start_service(Path(folder), workers, warm_up, limits)
+        process = service.process
+        assert process is not None
         try:
             yield service
         finally:
-            os.killpg(service.process.pid, signal.SIGTERM)  # the service stops its workers and Redis
-            service.process.wait(timeout=60)
+            os.killpg(process.pid, signal.SIGTERM)  # the service stops its workers and Redis
+            process.wait(timeout=60)
 
 
 def stamp(text: str) -> float:

@@ -1,13 +1,14 @@
 """A stranger's AI opponent while another client floods hints: its latency per turn, quiet and flooded.
 
-    .venv/bin/python -m loadtests.hint_flood [--runs 5] [--turns 10] [--rate 75] [--level easy]
+    .venv/bin/python -m loadtests.hint_flood [--runs 5] [--turns 10] [--rate 75] [--seats 1] [--level easy]
 
 Starts the whole service (`python -m api.service`: embedded Redis, API, two AI workers) on a free
 port and a temporary data folder. A stranger plays Sundae Split against an AI seat at `--level`;
-another client holds both seats of its own Sundae Split match. Each run measures `--turns` AI moves
-of the stranger's opponent with nobody else about (quiet), then `--turns` more while the other
-client sends hint requests (`POST .../ai-move` at `--hint-level`, `hard` by default) for its seat
-at `--rate` a second (flooded), then waits for the flooder's last hint job to end. A turn's latency
+another client holds both seats of `--seats` Sundae Split matches of its own. Each run measures
+`--turns` AI moves of the stranger's opponent with nobody else about (quiet), then `--turns` more
+while the other client sends hint requests (`POST .../ai-move` at `--hint-level`, `hard` by
+default) for the seat to act in each of its matches in turn, `--rate` a second in all (flooded),
+then waits for the flooder's last hint jobs to end. A turn's latency
 is the AI's log entry time minus the stranger's action before it, both stamped by the server, so
 polling adds nothing. Prints each run's median, mean and worst turn, then the medians over the runs
 of the median and the mean, and their ratios flooded / quiet. Every loop is bounded:
@@ -17,12 +18,14 @@ of the median and the mean, and their ratios flooded / quiet. Every loop is boun
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import statistics
 import threading
 import time
 import urllib.error
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,12 +61,14 @@ def opponent_latencies(service: Service, match_id: str) -> list[float]:
     ]
 
 
-def play_stranger(service: Service, level: str, turns: int, timeout: float) -> list[float]:
-    """Play the stranger's side (a new match when one ends) until `turns` AI answers are logged; their latencies."""
+def play_stranger(
+    service: Service, new_match: Callable[[], tuple[str, str]], turns: int, timeout: float
+) -> list[float]:
+    """Play the stranger's side (`new_match()` when one ends) until `turns` AI answers are logged; their latencies."""
     latencies: list[float] = []
     deadline = time.monotonic() + timeout
     while len(latencies) < turns and time.monotonic() < deadline:
-        match_id, token = new_stranger_match(service, level)
+        match_id, token = new_match()
         earlier = latencies
         match = service.call(f"/v1/matches/{match_id}", token=token)
         while match["status"] == "active" and time.monotonic() < deadline:
@@ -92,17 +97,21 @@ class Flood:
     rate: float
     max_hints: int
     timeout: float
+    seats: int
     answers: Counter[str] = field(default_factory=Counter)
-    last_job: str | None = None
+    last_jobs: dict[str, tuple[str, str]] = field(default_factory=dict)
     stop: threading.Event = field(default_factory=threading.Event)
 
     def __post_init__(self) -> None:
+        self.asking = [self.acting_seat() for _ in range(self.seats)]
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def acting_seat(self) -> tuple[str, str]:
+        """A new match of the flooder's, both seats its own: the match id and the token of the seat to act."""
         seats = [{"type": "human", "name": f"flooder-{n}"} for n in range(2)]
         created = self.service.call("/v1/matches", {"game": GAME, "players": 2, "seats": seats})
-        self.match_id = created["id"]
-        acting = self.service.call(f"/v1/matches/{self.match_id}")["waiting_for"][0]
-        self.token = next(t["token"] for t in created["tokens"] if t["seat"] == acting)
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        acting = self.service.call(f"/v1/matches/{created['id']}")["waiting_for"][0]
+        return created["id"], next(t["token"] for t in created["tokens"] if t["seat"] == acting)
 
     def __enter__(self) -> Flood:
         self.thread.start()
@@ -113,30 +122,31 @@ class Flood:
         self.thread.join(timeout=30)
 
     def run(self) -> None:
-        """Send hint requests every 1/rate s until stopped, `max_hints` are sent or `timeout` passes."""
+        """Hint requests 1/rate s apart, seat after seat, until stopped, `max_hints` are sent or `timeout` passes."""
         started = time.monotonic()
         for sent in range(self.max_hints):
             if self.stop.wait(max(0.0, started + sent / self.rate - time.monotonic())):
                 return
             if time.monotonic() - started > self.timeout:
                 return
+            match_id, token = self.asking[sent % self.seats]
             try:
-                job = self.service.call(f"/v1/matches/{self.match_id}/ai-move", {"level": self.level}, token=self.token)
+                job = self.service.call(f"/v1/matches/{match_id}/ai-move", {"level": self.level}, token=token)
             except urllib.error.HTTPError as error:
                 self.answers[f"http {error.code}"] += 1
                 continue
             self.answers["pending" if job.get("pending") else "new job"] += 1
-            self.last_job = job["url"]
+            self.last_jobs[match_id] = (job["url"], token)
 
     def drain(self) -> None:
-        """Wait until the last hint job the flood got has ended (bounded)."""
+        """Wait until the last hint job of each seat has ended (bounded)."""
         deadline = time.monotonic() + DRAIN_TIMEOUT
-        while self.last_job is not None and time.monotonic() < deadline:
-            if self.service.call(self.last_job, token=self.token)["status"] in ("finished", "failed"):
-                return
-            time.sleep(0.2)
-        if self.last_job is not None:
-            print(f"  (the flooder's hints were still running after {DRAIN_TIMEOUT:.0f} s)", flush=True)
+        for url, token in self.last_jobs.values():
+            while self.service.call(url, token=token)["status"] not in ("finished", "failed"):
+                if time.monotonic() > deadline:
+                    print(f"  (the flooder's hints were still running after {DRAIN_TIMEOUT:.0f} s)", flush=True)
+                    return
+                time.sleep(0.2)
 
 
 def figures(latencies: list[float]) -> str:
@@ -153,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="easy", help="the stranger's AI opponent")
     parser.add_argument("--hint-level", default="hard", help="the level of the flooded hints")
     parser.add_argument("--rate", type=float, default=75.0, help="hint requests a second (the issue: 150 in 2 s)")
+    parser.add_argument("--seats", type=int, default=1, help="seats the flood asks for, in turn (one match each)")
     parser.add_argument("--max-hints", type=int, default=5000, help="at most this many hint requests a flood")
     parser.add_argument("--phase-timeout", type=float, default=300.0, help="seconds a phase may take")
     parser.add_argument("--workers", type=int, default=2)
@@ -162,10 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     with running_service(args.workers, warm_up=False, prefix="parlour-hint-flood-") as service:
         print(f"{'run':>3} {'quiet p50 / mean / max ms':>26} {'flooded p50 / mean / max ms':>28}  flood answers")
         for run in range(1, args.runs + 1):
-            quiet_runs.append(play_stranger(service, args.level, args.turns, args.phase_timeout))
-            flood = Flood(service, args.hint_level, args.rate, args.max_hints, args.phase_timeout)
+            new_match = functools.partial(new_stranger_match, service, args.level)
+            quiet_runs.append(play_stranger(service, new_match, args.turns, args.phase_timeout))
+            flood = Flood(service, args.hint_level, args.rate, args.max_hints, args.phase_timeout, args.seats)
             with flood:
-                flooded_runs.append(play_stranger(service, args.level, args.turns, args.phase_timeout))
+                flooded_runs.append(play_stranger(service, new_match, args.turns, args.phase_timeout))
             flood.drain()
             answers = ", ".join(f"{count} {kind}" for kind, count in sorted(flood.answers.items()))
             print(f"{run:3} {figures(quiet_runs[-1]):>26} {figures(flooded_runs[-1]):>28}  {answers}", flush=True)

@@ -3,17 +3,26 @@
 A move is committed with compare-and-set on the version it was computed for, exactly like a
 human's. When the match moved on meanwhile (a stale version) the job reads it again and
 computes again, so a move is never lost, doubled, or applied to a position it was not meant for.
+
+A requested move (a hint) gives way to the AI seats of live matches: its search ends with its best
+answer so far as soon as one of their jobs waits on the live queue, so a worker is never held by a
+hint while an opponent's turn waits for one, and it pauses while one of their jobs runs (never past
+the level's time cap), so the cores are theirs. Tournament turns wait for a running hint to end.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
+import redis
 from rq import get_current_job
 
-from ai.levels import choose
+from ai.levels import choose, level_named
+from api.jobs.queue import JobQueue
 from api.matches.service import apply_action, engine_state, seat_may_act
 from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
@@ -23,6 +32,8 @@ from workers.context import context
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
 """Stale versions one job computes again for before it fails (and RQ retries it)."""
+YIELD_POLL = 0.01
+"""Seconds between a requested move's looks at the live queue (a look is one LLEN and one ZCARD)."""
 
 
 def ai_seed(record: MatchRecord, seat: int, level: str) -> str:
@@ -75,7 +86,9 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
         if not seat_may_act(record, state, seat):
             code = "not-your-turn" if record.status == ACTIVE else "match-over"
             return refused(code, f"seat {seat} has nothing to do at version {record.version}")
-        action = choose(state, seat, level, ai_seed(record, seat, level))
+        cap = level_named(level).time_cap or 0.0
+        give_way = give_way_to_live_seats(ctx.jobs, until=time.monotonic() + cap)
+        action = choose(state, seat, level, ai_seed(record, seat, level), stop=give_way)
         answer = {"action": action, "version": record.version, "applied": False, "applied_version": None}
         if not apply:
             return answer
@@ -90,6 +103,28 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
             return refused(error.code, error.reason)
         return {**answer, "applied": True, "applied_version": record.version + 1}
     return refused("stale-version", "the match kept changing while the AI thought; ask again")
+
+
+def give_way_to_live_seats(jobs: JobQueue, until: float, every: float = YIELD_POLL) -> Callable[[], bool]:
+    """A requested move's stop signal: true once a live seat's turn waits; while one runs, a pause (to `until`)."""
+    next_look = time.monotonic() + every
+
+    def stop() -> bool:
+        nonlocal next_look
+        while (now := time.monotonic()) >= next_look:
+            next_look = now + every
+            try:
+                waiting, running = jobs.live_turns()
+            except redis.RedisError:
+                return False  # the store is away: think on; the answer cannot be stored either way
+            if waiting:
+                return True
+            if not running or now >= until:
+                return False
+            time.sleep(every)
+        return False
+
+    return stop
 
 
 def refused(code: str, detail: str) -> dict[str, Any]:

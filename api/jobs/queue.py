@@ -119,6 +119,15 @@ class JobQueue:
         self.queues[HINT_QUEUE].enqueue_job(job)
         return job_id
 
+    def live_turns(self) -> tuple[int, int]:
+        """Jobs of live matches' AI seats: how many wait on their queue for a worker, and how many run."""
+        queue = self.queues[LIVE_QUEUE]
+        pipe = self.connection.pipeline(transaction=False)
+        pipe.llen(queue.key)
+        pipe.zcard(queue.started_job_registry.key)
+        waiting, running = pipe.execute()
+        return int(waiting), int(running)
+
     def is_pending(self, job_id: str) -> bool:
         """True while the job waits on its queue or runs (a dead worker's job counts: RQ retries it itself)."""
         job = self._load(job_id)

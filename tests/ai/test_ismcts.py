@@ -193,6 +193,34 @@ def test_a_cap_that_is_hit_still_answers_a_legal_action(game_id: str) -> None:
     state.clone().play(seat, AGENT.choose(state, seat, 10**9, 3, time_cap=0.0))
 
 
+class StopAfter:
+    """A stop signal that holds from its `calls`-th question on, counting the questions."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+        self.asked = 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.calls
+
+
+@pytest.mark.parametrize("game_id", ["icecream", "sundae_split", "rockem_sockem"])
+def test_a_stop_signal_ends_the_search_with_the_answer_of_the_iterations_done(game_id: str) -> None:
+    state, seat = (rockem_race("rounds"), 0) if game_id == "rockem_sockem" else opening(game_id)
+    stop = StopAfter(12)
+    tree, _ = AGENT.search(state, seat, 10**9, 3, stop=stop)
+    assert tree is not None and sum(edge.visits for edge in tree.root.edges.values()) == 12
+    assert AGENT.choose(state, seat, 10**9, 3, stop=StopAfter(12)) == AGENT.choose(state, seat, 12, 3)
+
+
+def test_a_stop_signal_that_never_holds_changes_nothing() -> None:
+    state, seat = opening("sundae_split")
+    stop = StopAfter(10**9)
+    assert AGENT.choose(state, seat, 40, 3, stop=stop) == AGENT.choose(state, seat, 40, 3)
+    assert stop.asked == 39  # asked before every iteration but the first
+
+
 def test_the_perfect_rockem_keep_reads_only_what_the_seat_sees() -> None:
     base = rockem_race("rounds")
     answers = set()

@@ -52,10 +52,11 @@ def from_address(address: str) -> dict[str, Any]:
 
 
 def assert_quota_exceeded(response: TestResponse, resource: str, quota: int, in_use: int) -> None:
-    """A 429 `quota-exceeded` problem naming what, the quota and how many are in use."""
+    """A 429 `quota-exceeded` problem naming what, the quota and how many are in use, with a Retry-After."""
     assert response.status_code == 429, response.get_data(as_text=True)
     body = response.get_json()
     assert body["code"] == "quota-exceeded" and response.mimetype == "application/problem+json"
+    assert response.headers["Retry-After"] == "60"
     assert (body["resource"], body["quota"], body["in_use"]) == (resource, quota, in_use)
 
 

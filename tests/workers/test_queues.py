@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -18,11 +20,12 @@ from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
-from api.jobs.queue import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES
+from api.jobs.queue import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
 from api.store import ai_turn_key, requested_move_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import job_done, request_move, wait_for
+from workers.jobs import give_way_to_live_seats
 from workers.worker import HINT_NICENESS, ParlourWorker
 
 BURST_TIMEOUT = 300.0  # seconds the burst worker may take for every queued job (never asserted as a speed)
@@ -167,3 +170,32 @@ def test_only_a_hint_s_work_horse_runs_niced(monkeypatch: pytest.MonkeyPatch, re
         assert worker.perform_job(None, queue, None)
     assert [queue.name for queue in worker.queues] == [LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE]
     assert niced == [HINT_NICENESS]
+
+
+def test_a_requested_move_stops_once_a_live_seat_s_turn_waits(redis_url: str) -> None:
+    jobs = JobQueue.from_url(redis_url, result_ttl=60, retries=0)
+    stop = give_way_to_live_seats(jobs, until=math.inf, every=0.0)
+    assert not stop()
+    jobs.enqueue_turn("turn-t-1-0-a", "t", 1, 0, None, tournament=True)
+    assert not stop()  # a tournament's turn waits for the hint to end
+    jobs.enqueue_turn("turn-l-1-0-a", "l", 1, 0, None, tournament=False)
+    assert stop()
+    patient = give_way_to_live_seats(jobs, until=math.inf, every=3600.0)
+    assert not patient()  # the queue is looked at once `every` seconds have passed, not at each iteration
+
+
+def test_a_requested_move_pauses_while_a_live_seat_thinks_but_not_past_its_cap(redis_url: str) -> None:
+    jobs = JobQueue.from_url(redis_url, result_ttl=60, retries=0)
+    registry = jobs.queues[LIVE_QUEUE].started_job_registry
+    jobs.connection.zadd(registry.key, {"turn-l-1-0-a:execution": time.time() + 60})  # as RQ records a running job
+    assert jobs.live_turns() == (0, 1)
+    until = time.monotonic() + 0.3
+    assert not give_way_to_live_seats(jobs, until=until, every=0.0)()
+    assert time.monotonic() >= until  # it waited for the live turn until the cap, then searches on
+    jobs.connection.zrem(registry.key, "turn-l-1-0-a:execution")
+    assert jobs.live_turns() == (0, 0)
+
+
+def test_a_requested_move_searches_on_when_the_store_is_away() -> None:
+    jobs = JobQueue.from_url("redis://127.0.0.1:1/0", result_ttl=60, retries=0)  # nothing listens on port 1
+    assert not give_way_to_live_seats(jobs, until=math.inf, every=0.0)()
