@@ -199,3 +199,44 @@ def test_a_requested_move_pauses_while_a_live_seat_thinks_but_not_past_its_cap(r
 def test_a_requested_move_searches_on_when_the_store_is_away() -> None:
     jobs = JobQueue.from_url("redis://127.0.0.1:1/0", result_ttl=60, retries=0)  # nothing listens on port 1
     assert not give_way_to_live_seats(jobs, until=math.inf, every=0.0)()
+
+
+def ai_workers(redis_url: str, count: int) -> list[ParlourWorker]:
+    """`count` AI workers registered on the queues (as started workers are), not working."""
+    connection = redis.Redis.from_url(redis_url)
+    workers = [
+        ParlourWorker(list(WORKER_QUEUES), connection=connection, serializer=JSONSerializer, name=f"w{n}")
+        for n in range(count)
+    ]
+    for worker in workers:
+        worker.register_birth()
+    return workers
+
+
+def hints_running(redis_url: str, count: int) -> None:
+    """Record `count` hint jobs as running, as RQ records a job a worker has started."""
+    registry = Queue(HINT_QUEUE, connection=redis.Redis.from_url(redis_url)).started_job_registry
+    for n in range(count):
+        registry.connection.zadd(registry.key, {f"hint{n}:execution": time.time() + 60})
+
+
+@pytest.mark.parametrize(
+    ("workers", "running", "may"), [(1, 1, True), (2, 0, True), (2, 1, False), (3, 1, True), (3, 2, False)]
+)
+def test_hints_never_take_the_last_free_worker(redis_url: str, workers: int, running: int, may: bool) -> None:
+    hints_running(redis_url, running)
+    assert ai_workers(redis_url, workers)[0].may_take_hint() is may
+
+
+def test_a_worker_that_may_not_take_a_hint_takes_the_ai_seat_s_turn_and_leaves_the_hint_queued(redis_url: str) -> None:
+    worker = ai_workers(redis_url, 2)[0]
+    jobs = JobQueue.from_url(redis_url, result_ttl=60, retries=0)
+    jobs.enqueue_move("m", 0, 0, "easy", False, None, claim=lambda job_id: True)
+    hints_running(redis_url, 1)
+    jobs.enqueue_turn("turn-l-1-0-a", "l", 1, 0, None, tournament=False)
+    job, queue = worker.dequeue_job_and_maintain_ttl(timeout=1)
+    assert (job.id, queue.name) == ("turn-l-1-0-a", LIVE_QUEUE)
+    assert len(queued(redis_url, HINT_QUEUE)) == 1
+    redis.Redis.from_url(redis_url).delete(Queue(HINT_QUEUE, connection=jobs.connection).started_job_registry.key)
+    job, queue = worker.dequeue_job_and_maintain_ttl(timeout=1)  # the other worker's hint ended
+    assert queue.name == HINT_QUEUE and queued(redis_url, HINT_QUEUE) == []
