@@ -72,7 +72,10 @@ class ParlourWorker(Worker):  # type: ignore[misc]
         pipe = self.connection.pipeline(transaction=False)
         pipe.scard(WORKERS_BY_QUEUE_KEY % hints.name)
         pipe.zcard(hints.started_job_registry.key)
-        workers, running = pipe.execute()
+        try:
+            workers, running = pipe.execute()
+        except redis.RedisError:
+            return True  # RQ's own dequeue waits for the store to come back
         return int(workers) <= 1 or int(running) < int(workers) - 1
 
     def run_maintenance_tasks(self) -> None:

@@ -240,3 +240,9 @@ def test_a_worker_that_may_not_take_a_hint_takes_the_ai_seat_s_turn_and_leaves_t
     redis.Redis.from_url(redis_url).delete(Queue(HINT_QUEUE, connection=jobs.connection).started_job_registry.key)
     job, queue = worker.dequeue_job_and_maintain_ttl(timeout=1)  # the other worker's hint ended
     assert queue.name == HINT_QUEUE and queued(redis_url, HINT_QUEUE) == []
+
+
+def test_a_worker_that_cannot_reach_the_store_leaves_the_waiting_to_rq(redis_url: str) -> None:
+    [worker] = ai_workers(redis_url, 1)
+    worker.connection = redis.Redis.from_url("redis://127.0.0.1:1/0")  # the store went away: nothing listens
+    assert worker.may_take_hint()
