@@ -327,5 +327,5 @@ def add_headers(
     response.headers["RateLimit-Policy"] = ", ".join(
         dict.fromkeys(f"{limit.limit.amount};w={limit.limit.get_expiry()}" for limit in policies)
     )
-    if response.status_code == 429:
+    if response.status_code == 429 and "Retry-After" not in response.headers:  # a quota's refusal has its own
         response.headers["Retry-After"] = str(max(1, reset))
