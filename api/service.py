@@ -164,10 +164,8 @@ def service_children(settings: Settings) -> list[Child]:
         settings.worker_class,
         settings.connections,
     )
-    workers = [
-        Child(f"ai-worker-{n}", [sys.executable, "-m", "workers", "--warm-up"], restart=True)
-        for n in range(settings.ai_workers)
-    ]
+    ai_worker = [sys.executable, "-m", "workers", *(["--warm-up"] if settings.ai_warm_up else [])]
+    workers = [Child(f"ai-worker-{n}", ai_worker, restart=True) for n in range(settings.ai_workers)]
     # Always one, even with no AI workers: it runs RQ's scheduler, which fires the turn timers.
     timers = Child("timer-worker", [sys.executable, "-m", "workers", "--timers"], restart=True)
     return [Child("web", web), timers, *workers]

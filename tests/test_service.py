@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 import redis
-from rq import Worker
+from rq import Queue, Worker
 
-from api.service import Child, ConfigError, Settings, Supervisor, describe_redis, gunicorn_command
+from api.jobs.queue import LIVE_QUEUE
+from api.service import Child, ConfigError, Settings, Supervisor, describe_redis, gunicorn_command, service_children
 
 PYTHON = sys.executable
 
@@ -45,6 +46,15 @@ def test_the_web_server_runs_gevent_unless_told_otherwise() -> None:
     command = gunicorn_command("app:app", "127.0.0.1", 8000, 1, 4, "gevent", 3000)
     assert command[command.index("--worker-class") + 1] == "gevent"
     assert command[command.index("--worker-connections") + 1] == "3000"
+
+
+@pytest.mark.parametrize(
+    ("env", "warm"), [({}, True), ({"PARLOUR_AI_WARM_UP": "1"}, True), ({"PARLOUR_AI_WARM_UP": "0"}, False)]
+)
+def test_ai_workers_warm_up_only_when_told_to(env: dict[str, str], warm: bool) -> None:
+    children = service_children(Settings.from_env({**env, "PARLOUR_AI_WORKERS": "2"}))
+    ai_workers = [child for child in children if child.name.startswith("ai-worker")]
+    assert len(ai_workers) == 2 and all(("--warm-up" in child.argv) is warm for child in ai_workers)
 
 
 def test_the_open_file_limit_is_raised_to_the_hard_limit() -> None:
@@ -183,9 +193,9 @@ def test_a_second_service_on_the_same_data_is_refused(service_factory: Any) -> N
 
 
 def registered_workers(data_dir: Path) -> dict[str, int]:
-    """The RQ workers registered on the service's embedded Redis, by name, with their pids."""
+    """The AI workers registered on the service's embedded Redis (not the timer worker), by name, with their pids."""
     connection = redis.Redis.from_url(f"unix://{data_dir / 'redis' / 'redis.sock'}")
-    return {worker.name: worker.pid for worker in Worker.all(connection=connection)}
+    return {worker.name: worker.pid for worker in Worker.all(queue=Queue(LIVE_QUEUE, connection=connection))}
 
 
 def wait_until(check: Any, timeout: float = 90.0) -> Any:
