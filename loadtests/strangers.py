@@ -277,8 +277,8 @@ def check_never_seated(service: Service, bot: dict[str, Any], match: dict[str, A
     now = send(service.base, "GET", url).body
     deadline = time.monotonic() + PHASE_TIMEOUT
     while now["status"] == "waiting" and time.monotonic() < deadline:
-        checks_so_far = not now["seats"][1]["filled"] and now["seats"][1]["challenge"] == "pending"
-        if not checks_so_far:
+        still_pending = not now["seats"][1]["filled"] and now["seats"][1]["challenge"] == "pending"
+        if not still_pending:
             break
         time.sleep(1.0)
         now = send(service.base, "GET", url).body
