@@ -13,7 +13,7 @@ import time
 import redis
 from rq.serializers import JSONSerializer
 
-import ai.levels  # noqa: F401  (imported before forking, so each job's work-horse starts warm)
+import ai.levels  # noqa: F401  (imported before the first job, so it starts at once)
 import engine.games  # noqa: F401
 from ai.perfect import solution_for
 from api.config import Settings

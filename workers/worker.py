@@ -1,4 +1,17 @@
-"""The RQ worker of the AI queues: RQ's own maintenance, plus the sweep for AI turns left without a job.
+"""The RQ worker of the AI queues: jobs run in the worker's own process, one thread per job, no fork.
+
+A forked work-horse per move cost 15-18 ms of RQ's time alone (`loadtests.worker_overhead`), more
+than a `random` move's whole budget, and copied a process that may hold IceCream's solution. So the
+worker is RQ's `SimpleWorker` with what the fork gave for free put back:
+
+- the hard time limit: RQ's SIGALRM death penalty still interrupts the job at its timeout (the worker
+  waits for the job's thread, and a signal ends that wait); a job whose thread does not end then
+  takes the whole process down with it (`ParlourJob`), so a stuck search never commits late;
+- heartbeats while a job runs, so a worker that dies mid-job (killed, out of memory, a crash in C)
+  has its job given up within `HEARTBEAT_SLACK` s of its last beat and retried by RQ's maintenance
+  on another worker, while the supervisor (or the host's service manager) starts a new worker;
+- a hint's lower CPU priority: the job's thread, not the process, gets the niceness, and it goes
+  with the thread at the job's end (raising a thread's niceness needs no privilege; lowering it would).
 
 A requested move (a hint) runs at a lower CPU priority than the AI seats: its queue's priority only
 decides which job a free worker takes next, while the niceness keeps a hint already running from
@@ -9,13 +22,19 @@ workers, so however many seats ask, an AI seat's turn finds a worker that is not
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import redis
-from rq import Queue, Worker
+from rq import Queue, SimpleWorker
+from rq.executions import Execution
 from rq.job import Job
+from rq.worker import WorkerStatus
 from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
 from api.jobs.queue import HINT_QUEUE
@@ -25,19 +44,99 @@ log = logging.getLogger(__name__)
 HINT_RECHECK = 1
 """Seconds a worker that may not take a hint waits on the other queues before it looks again."""
 HINT_NICENESS = 19
-"""A hint's work-horse niceness (the most there is; the horse is a process of its own, gone with the job):
-Linux then gives it about 1/70 of a core that a process at the usual niceness wants too, and the whole
-core when nothing else wants it. A capped level still answers in time, from fewer iterations."""
+"""A hint's thread niceness (the most there is): Linux then gives it about 1/70 of a core that a process at
+the usual niceness wants too, and the whole core when nothing else wants it. A capped level still answers
+in time, from fewer iterations."""
+HEARTBEAT_SLACK = 10
+"""Seconds past a missed heartbeat before a running job counts as abandoned (RQ's own default is 60)."""
+STRAY_GRACE = 1.0
+"""Seconds a job's thread gets to end after its time limit struck before the process ends under it."""
+STRAY_EXIT = 70
+"""The exit status of a worker ended under a job that outlived its time limit (EX_SOFTWARE)."""
 
 
-class ParlourWorker(Worker):  # type: ignore[misc]
-    """An RQ worker that, at each maintenance, queues again AI turns whose job was lost and moves tournaments on."""
+class ParlourJob(Job):
+    """An AI job whose function runs on a thread of its own: a hint's thread at a lower CPU priority."""
 
-    def perform_job(self, job: Job, queue: Queue, *args: Any, **kwargs: Any) -> bool:
-        """Run the job in this work-horse; a requested move at a lower CPU priority."""
-        if queue.name == HINT_QUEUE:
-            os.nice(HINT_NICENESS)
-        return bool(super().perform_job(job, queue, *args, **kwargs))
+    def _execute(self) -> Any:
+        niceness = HINT_NICENESS if self.origin == HINT_QUEUE else 0
+        return run_on_own_thread(super()._execute, niceness)
+
+
+def run_on_own_thread(work: Callable[[], Any], niceness: int) -> Any:
+    """`work()` on a new thread at `niceness`, its answer or its error; the process ends if it outlives a signal."""
+    outcome: dict[str, Any] = {}
+    ended = threading.Event()
+
+    def run() -> None:
+        set_thread_niceness(niceness)
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # handed to the waiting thread, which RQ watches
+            outcome["error"] = error
+        finally:
+            ended.set()
+
+    # Waited for on an Event, not with Thread.join: a signal that interrupts join marks the thread ended.
+    threading.Thread(target=contextvars.copy_context().run, args=(run,), name="parlour-job", daemon=True).start()
+    try:
+        ended.wait()
+    except BaseException:  # RQ's time limit (SIGALRM) or a cold shutdown, while the job still runs
+        if not ended.wait(STRAY_GRACE):
+            log.error("a job outlived its time limit: ending this worker so it cannot commit late")
+            logging.shutdown()
+            os._exit(STRAY_EXIT)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def set_thread_niceness(niceness: int) -> None:
+    """Lower the calling thread's CPU priority to `niceness` (Linux sets niceness per thread)."""
+    if niceness == 0:
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
+    except OSError as error:  # not Linux, or not allowed: the job runs at the usual priority
+        log.warning("could not lower a job's priority: %s", error)
+
+
+class ParlourWorker(SimpleWorker):
+    """An RQ worker that runs jobs in its own process, and at each maintenance queues again lost AI turns."""
+
+    job_class = ParlourJob
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        """Run the job here, beating the heart meanwhile, as a forking worker does while its horse works."""
+        execution = self.prepare_execution(job)
+        with self.heartbeats(job, execution):
+            self.perform_job(job, queue, execution)
+        self.set_state(WorkerStatus.IDLE)
+
+    @contextmanager
+    def heartbeats(self, job: Job, execution: Execution) -> Iterator[None]:
+        """Keep the worker, the job and its execution alive in Redis every job_monitoring_interval s."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(self.job_monitoring_interval):
+                try:
+                    self.maintain_heartbeats(job, execution)
+                except redis.RedisError as error:  # the job's own writes will fail or wait the same
+                    log.warning("heartbeat of job %s skipped: %s", job.id, error)
+
+        beater = threading.Thread(target=beat, name="parlour-heartbeat", daemon=True)
+        beater.start()
+        try:
+            yield
+        finally:
+            done.set()
+            beater.join()
+
+    def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
+        """Seconds a job's registry entry lives without a heartbeat: a beat's interval and HEARTBEAT_SLACK."""
+        return int(self.job_monitoring_interval) + HEARTBEAT_SLACK
 
     def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None) -> Any:
         """The next job, in queue order; a hint only while `may_take_hint` (looked at again every HINT_RECHECK s)."""
@@ -80,7 +179,7 @@ class ParlourWorker(Worker):  # type: ignore[misc]
 
     def run_maintenance_tasks(self) -> None:
         """RQ's maintenance (retrying the jobs of dead workers), then the AI-turn and tournament sweeps."""
-        super().run_maintenance_tasks()
+        super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
         try:
             context().ai_turns.sweep()
         except redis.RedisError as error:

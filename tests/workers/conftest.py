@@ -25,17 +25,9 @@ def worker_names(redis_url: str) -> set[str]:
     return {worker.name for worker in Worker.all(connection=redis.Redis.from_url(redis_url))}
 
 
-def horse_pids(worker: subprocess.Popen[bytes]) -> list[int]:
-    """The work-horse processes a worker forked (the processes that run its jobs)."""
-    children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children")
-    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
-
-
 def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop a worker and its work-horse (which runs in a process group of its own), whatever their state."""
+    """Stop a worker (its jobs run in its own process), whatever its state."""
     if process.poll() is None:
-        for pid in horse_pids(process):
-            os.kill(pid, signal.SIGKILL)
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
 

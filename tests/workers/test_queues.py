@@ -15,7 +15,7 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import Queue, Worker
+from rq import Queue
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
@@ -161,15 +161,21 @@ def test_a_claim_is_taken_once_and_replaced_only_in_place_of_the_job_read(app: F
     assert store.requested_move(match.id, 1) == "d"
 
 
-def test_only_a_hint_s_work_horse_runs_niced(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
-    niced: list[int] = []
-    monkeypatch.setattr(os, "nice", niced.append)
-    monkeypatch.setattr(Worker, "perform_job", lambda self, job, queue, *args: True)
-    worker = ParlourWorker(list(WORKER_QUEUES), connection=redis.Redis.from_url(redis_url))
-    for queue in worker.queues:
-        assert worker.perform_job(None, queue, None)
-    assert [queue.name for queue in worker.queues] == [LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE]
-    assert niced == [HINT_NICENESS]
+def thread_niceness() -> int:
+    """A job: the niceness of the thread that runs it."""
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+def test_only_a_hint_s_thread_runs_niced_and_the_worker_keeps_its_priority(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in WORKER_QUEUES]
+    jobs = {queue.name: queue.enqueue(thread_niceness) for queue in queues}
+    worker = ParlourWorker(queues, connection=connection, serializer=JSONSerializer)
+    assert worker.work(burst=True)  # in this process: no work-horse is forked
+    usual = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    niceness = {name: job.return_value(refresh=True) for name, job in jobs.items()}
+    assert niceness == {LIVE_QUEUE: usual, TOURNAMENT_QUEUE: usual, HINT_QUEUE: HINT_NICENESS, LEGACY_QUEUE: usual}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == usual  # the hint's niceness left with it
 
 
 def test_a_requested_move_stops_once_a_live_seat_s_turn_waits(redis_url: str) -> None:

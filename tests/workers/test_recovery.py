@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 from flask.testing import FlaskClient
-from rq import Queue
+from rq import Queue, Retry
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
@@ -17,15 +17,20 @@ from api.config import Settings
 from api.jobs.queue import LIVE_QUEUE
 from api.store import ai_turn_key
 from tests.api.conftest import create_match, read_log
-from tests.workers.conftest import StartWorker, horse_pids
+from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import wait_for
+from workers.worker import STRAY_EXIT
 
-RECOVERY = 150.0  # a dead worker's job is given up ~65 s after its last heartbeat, then retried
+RECOVERY = 90.0  # a dead worker's job is given up HEARTBEAT_SLACK s after its last heartbeat, then retried
+STUCK_FOR = 60.0
 
 
-def first_horse(worker: object) -> int:
-    """Wait for the worker to fork a work-horse (it has started a job) and return its pid."""
-    return int(wait_for(lambda: (horse_pids(worker) or [None])[0], "a job to start", timeout=60.0))  # type: ignore[arg-type]
+def stuck_once(attempts_key: str) -> int:
+    """A job that hangs past any time limit on its first attempt (a sleep no signal ends) and returns after."""
+    attempts = int(redis.Redis.from_url(Settings().redis_url).incr(attempts_key))
+    if attempts == 1:
+        time.sleep(STUCK_FOR)
+    return attempts
 
 
 def turn_job(redis_url: str, match_id: str, seat: int, version: int) -> Job:
@@ -36,29 +41,13 @@ def turn_job(redis_url: str, match_id: str, seat: int, version: int) -> Job:
     return Job.fetch(job_id.decode(), connection=connection, serializer=JSONSerializer)
 
 
-def test_a_killed_work_horse_is_retried_and_the_move_lands_once(
-    client: FlaskClient, redis_url: str, start_worker: StartWorker
-) -> None:
-    worker = start_worker("w1")
-    match = create_match(client, seed="killed-horse", seats=[{"type": "ai", "level": "hard"}, {"type": "human"}])
-    os.kill(first_horse(worker), signal.SIGKILL)  # in the middle of its search
-    wait_for(lambda: client.get(match.url()).get_json()["version"] == 1, "the retried AI move")
-    job = turn_job(redis_url, match.id, 0, 0)
-    assert job.retries_left == Settings().ai_retries - 1  # it was killed once, then retried
-    entries = read_log(client, match.id)["entries"]
-    assert [(entry["version"], entry["seat"]) for entry in entries] == [(1, 0)]
-
-
-def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
+def test_a_worker_killed_mid_search_has_its_turn_played_once_by_another(
     client: FlaskClient, redis_url: str, start_worker: StartWorker
 ) -> None:
     doomed = start_worker("doomed")
     match = create_match(client, seed="dead-worker", seats=[{"type": "ai", "level": "hard"}, {"type": "human"}])
-    horse = first_horse(doomed)
-    # Killed before its horse marks it started, a job is one lost off its queue: the sweep's case, below.
     wait_for(lambda: turn_job(redis_url, match.id, 0, 0).get_status() == "started", "the job to start")
-    for pid in (doomed.pid, horse):  # the worker and its work-horse (its own session), as when a machine dies
-        os.kill(pid, signal.SIGKILL)
+    os.kill(doomed.pid, signal.SIGKILL)  # in the middle of its search, as when a machine dies
     doomed.wait()
     start_worker("survivor")
     started = time.monotonic()
@@ -67,6 +56,21 @@ def test_a_dead_worker_s_turn_is_picked_up_by_another_worker(
     entries = read_log(client, match.id)["entries"]
     assert [(entry["version"], entry["seat"]) for entry in entries] == [(1, 0)]
     assert turn_job(redis_url, match.id, 0, 0).retries_left == Settings().ai_retries - 1
+
+
+def test_a_job_stuck_past_its_time_limit_ends_its_worker_and_is_retried(
+    redis_url: str, start_worker: StartWorker
+) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    queue = Queue(LIVE_QUEUE, connection=connection, serializer=JSONSerializer)
+    job = queue.enqueue(stuck_once, "stuck-attempts", job_timeout=1, retry=Retry(max=1))
+    stuck = start_worker("stuck")
+    assert stuck.wait(timeout=RECOVERY) == STRAY_EXIT  # it could not stop the job's thread, so it ended
+    start_worker("next")
+    wait_for(lambda: job.get_status(refresh=True) == "finished", "the retried job", RECOVERY)
+    job.refresh()
+    assert job.return_value() == 2  # stopped once, then run again to its end
+    assert job.retries_left == 0
 
 
 @pytest.mark.parametrize("lost", ["never-queued", "claim-lost", "popped"])
