@@ -1,12 +1,16 @@
-"""The interface every computer player implements."""
+"""The interface every computer player implements, and the canonical text of an action."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
+
+from engine.protocol import TooManyActions
 
 if TYPE_CHECKING:
     from engine.protocol import Action, GameState
+    from engine.rng import Rng
 
 
 class Agent(Protocol):
@@ -14,10 +18,20 @@ class Agent(Protocol):
 
     An agent works on `state.determinize(seat, rng)` samples and never reads hidden parts of
     `state` itself, so two states the seat cannot tell apart get the same answer. For one seed
-    and one budget the answer is always the same. The seat must have a legal action now.
+    and one budget the answer is always the same, unless `time_cap` seconds run out or `stop()`
+    holds first (a searcher then answers with its best action so far; an agent that does not
+    search ignores both). The seat must have a legal action now.
     """
 
-    def choose(self, state: GameState, seat: int, budget: int, seed: int | str) -> Action:
+    def choose(
+        self,
+        state: GameState,
+        seat: int,
+        budget: int,
+        seed: int | str,
+        time_cap: float | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Action:
         """The action the seat takes; `budget` is the agent's effort (MCTS: iterations)."""
         ...
 
@@ -25,3 +39,17 @@ class Agent(Protocol):
 def action_key(action: Action) -> str:
     """The canonical JSON text of an action: hashable, and equal for equal actions."""
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def sampled_actions(state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
+    """Every legal action of the seat, or up to `samples` distinct ones drawn with `rng` when too many to list."""
+    try:
+        return state.legal_actions(seat)
+    except TooManyActions:
+        drawn: dict[str, Action] = {}
+        for _ in range(4 * samples):
+            action = state.sample_action(seat, rng)
+            drawn.setdefault(action_key(action), action)
+            if len(drawn) == samples:
+                break
+        return list(drawn.values())

@@ -1,6 +1,6 @@
 """Information-set MCTS: one tree for the searching seat, a fresh hidden world and fresh chance each iteration.
 
-Why not the package's tree (ai/search.py): a node of the `mcts` package holds one state, so a
+Why not the package's tree (ai/baseline/search.py): a node of the `mcts` package holds one state, so a
 search on it sees one deal of the hidden cards and one future of the dice per determinization,
 and plans as if it knew them (in Rock'em Sock'em it keeps whatever dice that world's RNG is about
 to match). Here a node holds statistics only and every iteration replays its path in a new world
@@ -15,9 +15,12 @@ and many rolls (single-observer ISMCTS, open loop):
   (`redact_action`): in Rock'em rounds the second seat of a step chooses in one node whatever the
   first one kept, so the tree never lets a seat see a keep that has not been revealed; a Sundae
   chooser cannot tell splits apart by their face-down cards.
-* Who moves where several seats may act, and the PASS of a claim window: `ai.mcts_adapter`.
+* Who moves where several seats may act, and the PASS of a claim window: the search's turn rule,
+  `ai.play.next_mover`.
 * Candidate moves, playouts and the score at a playout's cut-off come from the game's
-  `Knowledge` (ai/knowledge/).
+  `Knowledge`, which the agent is handed (OpenSpiel's injected evaluator): `IsmctsAgent(knowledge)`
+  takes a lookup from game id to knowledge (`ai.knowledge.knowledge_for` in `ai.levels`), and
+  this module imports no game's knowledge itself.
 
 The answer is the root action with the most visits; for one seed and one budget it is always
 the same unless `time_cap` seconds run out first or `stop()` says so (then the best so far).
@@ -31,12 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ai.knowledge import Knowledge, knowledge_for
-from ai.mcts_adapter import PASS, next_mover
+from ai.play import PASS, next_mover
 from engine.rng import Rng
 
 if TYPE_CHECKING:
+    from ai.knowledge import Knowledge
     from engine.protocol import Action, GameState
+
+KnowledgeFor = Callable[[str], "Knowledge"]
+"""What a searcher is handed: the knowledge it plays a game with, by game id."""
 
 Option = tuple[str, "Action | None"]
 """A node's choice: its key (mover and canonical action) and the action (None for PASS)."""
@@ -179,8 +185,12 @@ class Tree:
 
 @dataclass(frozen=True)
 class IsmctsAgent:
-    """Single-observer open-loop ISMCTS with a reward per seat (see the module); `budget` is iterations."""
+    """Single-observer open-loop ISMCTS with a reward per seat (see the module); `budget` is iterations.
 
+    `knowledge` gives the game knowledge the search plays each game with.
+    """
+
+    knowledge: KnowledgeFor = field(repr=False)
     split_samples: int = 8
     exploration: float | None = None  # None: the game's knowledge decides
 
@@ -217,7 +227,7 @@ class IsmctsAgent:
         """The searched tree (None when there is one candidate) and the root candidates; `stop()` ends it early."""
         deadline = None if time_cap is None else time.perf_counter() + time_cap
         rng = Rng.from_seed(f"ismcts:{seed}")
-        knowledge = knowledge_for(state.game_id)
+        knowledge = self.knowledge(state.game_id)
         world = state.determinize(seat, rng)
         obvious = knowledge.obvious(world, seat)
         if obvious is not None:

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai.ismcts import IsmctsAgent
+from ai.knowledge import knowledge_for
 from ai.perfect import PERFECT_GAMES, PerfectAgent
 from ai.random_agent import RandomAgent
-from ai.search import MctsAgent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -37,9 +37,9 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("random", RandomAgent(), 1),
-        Level("easy", IsmctsAgent(), 50, time_cap=2.0),
-        Level("medium", IsmctsAgent(), 300, time_cap=5.0),
-        Level("hard", IsmctsAgent(), 1500, time_cap=10.0),
+        Level("easy", IsmctsAgent(knowledge_for), 50, time_cap=2.0),
+        Level("medium", IsmctsAgent(knowledge_for), 300, time_cap=5.0),
+        Level("hard", IsmctsAgent(knowledge_for), 1500, time_cap=10.0),
         Level("perfect", PerfectAgent(), 0, games=PERFECT_GAMES),
     )
 }
@@ -79,8 +79,4 @@ def level_move(
 ) -> Action:
     """A level's move for the seat, its search ended at `time_cap` (default: the level's cap) or when `stop()` holds."""
     cap = level.time_cap if time_cap is None else time_cap
-    if isinstance(level.agent, IsmctsAgent):
-        return level.agent.choose(state, seat, level.budget, seed, time_cap=cap, stop=stop)
-    if isinstance(level.agent, MctsAgent):
-        return level.agent.choose(state, seat, level.budget, seed, time_cap=cap)
-    return level.agent.choose(state, seat, level.budget, seed)
+    return level.agent.choose(state, seat, level.budget, seed, time_cap=cap, stop=stop)

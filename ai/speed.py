@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ai.agent import action_key
+from ai.baseline.search import MctsAgent, package_search
 from ai.ismcts import IsmctsAgent
 from ai.knowledge import knowledge_for
-from ai.search import MctsAgent, package_search
 from engine.protocol import Game, GameState, TooManyActions
 from engine.registry import all_games, get_game
 from engine.rng import Rng
@@ -111,7 +111,7 @@ def ours(position: Position, iterations: int, run: int) -> float:
 
 def ismcts(position: Position, iterations: int, run: int) -> float:
     """Iterations per CPU second of `IsmctsAgent` (the levels' searcher) from the position, uncapped."""
-    agent = IsmctsAgent()
+    agent = IsmctsAgent(knowledge_for)
     state = position.state.clone()
     return iterations / cpu_seconds(lambda: agent.choose(state, position.seat, iterations, f"speed:{run}"))
 
@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"unknown game {args.game!r}")
         games = [game]
     print(f"MCTS iterations per CPU second, median of {args.runs} searches of {args.iterations} iterations")
-    print(f"ISMCTS: {IsmctsAgent()!r}; package-based: {MctsAgent()!r}")
+    print(f"ISMCTS: {IsmctsAgent(knowledge_for)!r}; package-based: {MctsAgent()!r}")
     for game in games:
         print(measure_game(game, args.runs, args.iterations), flush=True)
 

@@ -3,10 +3,10 @@
 Plays the level against an opponent (a level, or `greedy`: the one-ply baseline of ai/greedy)
 with seats rotated (the level takes each seat in turn; every other seat plays the opponent), and
 prints wins, draws, losses, the win rate with its 95% Wilson interval, and the level's seconds
-per move. Seats that may act out of turn (Freeze Factory's FREEZE!) are asked after every action
-and claim what their agent chooses; where several seats must act at once (Rock'em Sock'em) a
-seeded draw picks which one acts first. A benchmark that prints figures, not a test: nothing
-here is timed against a limit.
+per move. Who acts is `ai.play`'s rule: a seat that may act out of turn (Freeze Factory's FREEZE!)
+is asked after every action and claims what its agent chooses; where several seats must act at
+once (Rock'em Sock'em) a seeded draw picks which one acts first. A benchmark that prints figures,
+not a test: nothing here is timed against a limit.
 """
 
 from __future__ import annotations
@@ -20,17 +20,17 @@ from dataclasses import dataclass, field, replace
 
 from ai.intervals import wilson
 from ai.ismcts import IsmctsAgent
+from ai.knowledge import knowledge_for
 from ai.levels import Level, level_move, level_named
-from ai.search import MctsAgent
+from ai.play import play_out
 from engine import get_game
-from engine.protocol import GameState
-from engine.rng import Rng
+from engine.protocol import Action, GameState
 
 MAX_ACTIONS = 5000
 """Actions after which a game is stopped (Freeze Factory has no end while nobody empties a hand)."""
 OPPONENTS = ("greedy", "determinized")
 """Players that are not levels (for measuring only): the greedy baseline, and the package-based
-determinized MCTS (`ai.search.MctsAgent`) with the hard level's budget and cap."""
+determinized MCTS (`ai.baseline.search.MctsAgent`) with the hard level's budget and cap."""
 
 
 @dataclass
@@ -54,12 +54,14 @@ class Tally:
 
 
 def player(name: str, budget: int | None = None) -> Level:
-    """A level by name, or one of OPPONENTS (greedy is imported only when asked for); `budget` overrides the level's."""
+    """A level by name, or one of OPPONENTS (imported only when asked for); `budget` overrides the level's."""
     if name == "greedy":
         from ai.greedy import GreedyAgent
 
         found = Level("greedy", GreedyAgent(), 0)
     elif name == "determinized":
+        from ai.baseline.search import MctsAgent
+
         hard = level_named("hard")
         found = Level("determinized", MctsAgent(), hard.budget, hard.time_cap)
     else:
@@ -74,22 +76,18 @@ def play_game(
 
     A game still running after `max_actions` actions counts as a draw, and as unfinished.
     """
-    order = Rng.from_seed(f"order:{seed}")
-    step = 0
-    while not state.is_over():
-        if step >= max_actions:
-            tally.draws += 1
-            tally.unfinished += 1
-            return
-        waiting = state.waiting_for()
-        claimers = [s for s in state.acting_seats() if s not in waiting and state.legal_actions(s)]
-        seat = claimers[0] if claimers else order.choice(waiting)
+
+    def move(state: GameState, seat: int, step: int) -> Action:
         started = time.perf_counter()
         action = level_move(players[seat], state, seat, f"{seed}:{step}")
         if seat == measured:
             tally.seconds_per_move.append(time.perf_counter() - started)
-        state.play(seat, action)
-        step += 1
+        return action
+
+    if not play_out(state, move, seed, max_actions):
+        tally.draws += 1
+        tally.unfinished += 1
+        return
     result = state.result()
     assert result is not None
     if measured in result.winners and len(result.winners) < state.players:
@@ -118,7 +116,7 @@ def measure(
         raise SystemExit(f"unknown game {game_id!r}")
     measured_player, opponent_player = player(level, budget), player(opponent)
     if exploration is not None:
-        measured_player = replace(measured_player, agent=IsmctsAgent(exploration=exploration))
+        measured_player = replace(measured_player, agent=IsmctsAgent(knowledge_for, exploration=exploration))
     tally = Tally()
     for index in range(first_game, first_game + games):
         measured = index % players

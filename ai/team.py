@@ -1,7 +1,7 @@
 """Measure an AI team in a co-operative game: `python -m ai.team --players 2 --level hard --games 200`.
 
-Every seat is played by the same level, each from its own view (`ai.levels.choose` with the seat's
-seed), and the team succeeds when the game's result says so (Robots Love Ice Cream: at least 10 of
+Every seat is played by the same level, each from its own view (`ai.levels.level_move` with a seed per
+step), and the team succeeds when the game's result says so (Robots Love Ice Cream: at least 10 of
 the 13 Ice Cream tokens saved). Prints the successes, the success rate with its 95% Wilson interval,
 the mean tokens saved, and the seconds per move (over every seat's moves). A run split with
 `--first-game` and `--dump` is reported whole with `--merge`. `--level` takes a level
@@ -16,16 +16,20 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ai.intervals import wilson
-from ai.levels import choose
+from ai.levels import level_move
+from ai.play import play_out
+from ai.strength import player
 from engine import get_game
 from engine.protocol import Action, GameState
 
 GAME = "robots_love_ice_cream"
+MAX_ACTIONS = 5000
+"""Actions after which a team game is given up as an error (a Robots Love Ice Cream game takes a few hundred)."""
 
 
 @dataclass
@@ -58,31 +62,18 @@ class TeamTally:
         self.seconds_per_move += [float(t) for t in data["seconds_per_move"]]
 
 
-Mover = Callable[[GameState, int, str], Action]
-"""A seat's player: (state, seat, seed) to the seat's action."""
-
-
-def mover(level: str) -> Mover:
-    """The player of a level name, or of `greedy` (imported only when asked for)."""
-    if level == "greedy":
-        from ai.greedy import GreedyAgent
-
-        agent = GreedyAgent()
-        return lambda state, seat, seed: agent.choose(state, seat, 0, seed)
-    return lambda state, seat, seed: choose(state, seat, level, seed)
-
-
 def play_team_game(state: GameState, level: str, seed: str, tally: TeamTally) -> None:
     """Play one game to its end with every seat played by the level; add the team's result."""
-    move = mover(level)
-    step = 0
-    while not state.is_over():
-        seat = state.waiting_for()[0]
+    team_player = player(level)
+
+    def move(state: GameState, seat: int, step: int) -> Action:
         started = time.perf_counter()
-        action = move(state, seat, f"{seed}:{step}")
+        action = level_move(team_player, state, seat, f"{seed}:{step}")
         tally.seconds_per_move.append(time.perf_counter() - started)
-        state.play(seat, action)
-        step += 1
+        return action
+
+    if not play_out(state, move, seed, MAX_ACTIONS):
+        raise RuntimeError(f"team game {seed} did not end within {MAX_ACTIONS} actions")
     result = state.result()
     assert result is not None and result.team_success is not None
     tally.games += 1

@@ -13,7 +13,7 @@ from engine.errors import (
 )
 from engine.info import Assumption, GameInfo
 from engine.options import OptionSet, OptionSpec
-from engine.protocol import Action, Game, GameState, TooManyActions, View
+from engine.protocol import Action, Game, GameState, TooManyActions, View, has_action
 from engine.registry import all_games, get_game, register
 from engine.result import Result
 from engine.rng import Rng
@@ -39,5 +39,6 @@ __all__ = [
     "View",
     "all_games",
     "get_game",
+    "has_action",
     "register",
 ]

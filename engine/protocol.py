@@ -175,6 +175,14 @@ class TooManyActions(Exception):
     """Raised by `legal_actions` when a seat's choices are too many to list."""
 
 
+def has_action(state: GameState, seat: int) -> bool:
+    """True if the seat has at least one legal action now (a space too large to list counts)."""
+    try:
+        return bool(state.legal_actions(seat))
+    except TooManyActions:
+        return True
+
+
 class Game(ABC):
     """A game: its catalog entry and a factory for its states."""
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tqdm import tqdm
+from tqdm import tqdm  # type: ignore[import-untyped]
 
 from tournaments.client import ServerError, TournamentClient
 from tournaments.plan import FORMATS, ROUND_ROBIN

@@ -32,8 +32,16 @@ PLAYERS: dict[str, Player] = {
 class GreedyAgent:
     """The best action one step ahead by the game's own score; random in a game it does not know."""
 
-    def choose(self, state: GameState, seat: int, budget: int, seed: int | str) -> Action:
-        """The seat's greedy action on a determinized copy; the budget is ignored."""
+    def choose(
+        self,
+        state: GameState,
+        seat: int,
+        budget: int,
+        seed: int | str,
+        time_cap: float | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Action:
+        """The seat's greedy action on a determinized copy; the budget, the time cap and `stop` play no part."""
         rng = Rng.from_seed(f"greedy-agent:{seed}")
         world = state.determinize(seat, rng)
         player = PLAYERS.get(state.game_id)

@@ -12,8 +12,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ai.agent import action_key
-from ai.mcts_adapter import sampled_actions
+from ai.agent import action_key, sampled_actions
 
 if TYPE_CHECKING:
     from engine.protocol import Action, GameState

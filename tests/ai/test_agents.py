@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from ai import Agent, MctsAgent, RandomAgent
+from ai import Agent, RandomAgent
+from ai.baseline.adapter import ParlourState
+from ai.baseline.search import MctsAgent, package_search
 from ai.ismcts import IsmctsAgent
-from ai.mcts_adapter import PASS, ParlourState, has_actions, next_mover
-from ai.search import package_search
-from engine.protocol import Game, GameState
+from ai.knowledge import knowledge_for
+from ai.play import PASS, next_mover
+from engine.protocol import Game, GameState, has_action
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 from tests.ai.tictactoe import TicTacToeState
@@ -24,7 +26,7 @@ BUDGET = 300
 
 # Short games keep the searches fast: Freeze Factory's random playouts run thousands of steps.
 FAST_OPTIONS: dict[str, dict[str, Any]] = {"freeze_factory": {"turn_limit": 4}}
-AGENTS: dict[str, Agent] = {"random": RandomAgent(), "mcts": MctsAgent(), "ismcts": IsmctsAgent()}
+AGENTS: dict[str, Agent] = {"random": RandomAgent(), "mcts": MctsAgent(), "ismcts": IsmctsAgent(knowledge_for)}
 
 
 def setups() -> Iterator[tuple[Game, int, dict[str, Any]]]:
@@ -57,7 +59,7 @@ def positions(game: Game, players: int, options: dict[str, Any], seed: int) -> I
 
 
 def seats_with_actions(state: GameState) -> list[int]:
-    return [seat for seat in state.acting_seats() if has_actions(state, seat)]
+    return [seat for seat in state.acting_seats() if has_action(state, seat)]
 
 
 # --- the package's flaw, fixed ---------------------------------------------------------------
@@ -78,7 +80,7 @@ def test_package_searcher_fails_to_block_a_one_move_threat() -> None:
 SEARCHERS: dict[str, Agent] = {
     "one-tree": MctsAgent(determinizations=1),
     "default": MctsAgent(),
-    "ismcts": IsmctsAgent(),
+    "ismcts": IsmctsAgent(knowledge_for),
 }
 
 

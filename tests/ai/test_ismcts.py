@@ -10,8 +10,8 @@ from ai.ismcts import IsmctsAgent, Tree
 from ai.knowledge import knowledge_for
 from ai.levels import choose as level_choose
 from ai.levels import levels_for
-from ai.mcts_adapter import PASS
 from ai.perfect import PerfectAgent
+from ai.play import PASS
 from engine.freeze_factory import FreezeFactoryState
 from engine.freeze_factory.components import CONES, SIZE
 from engine.protocol import GameState
@@ -20,7 +20,7 @@ from engine.rng import Rng
 from engine.rockem_sockem import RockemSockemState
 from engine.rockem_sockem.components import KEEP_SETS
 
-AGENT = IsmctsAgent()
+AGENT = IsmctsAgent(knowledge_for)
 
 
 def rockem_race(mode: str, seed: int = 1) -> RockemSockemState:

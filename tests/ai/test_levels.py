@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ai.ismcts import IsmctsAgent
+from ai.knowledge import knowledge_for
 from ai.levels import LEVELS, choose, level_named, levels_for
 from engine import get_game
 from engine.registry import all_games
@@ -67,4 +68,4 @@ def test_a_time_cap_given_to_choose_overrides_the_levels() -> None:
     # A cap of zero stops hard after its first iteration: an answer all the same.
     action = choose(state, 1, "hard", seed=1, time_cap=0.0)
     state.clone().play(1, action)
-    assert choose(state, 1, "hard", seed=1, time_cap=0.0) == IsmctsAgent().choose(state, 1, 1, 1)
+    assert choose(state, 1, "hard", seed=1, time_cap=0.0) == IsmctsAgent(knowledge_for).choose(state, 1, 1, 1)

@@ -147,7 +147,7 @@ def test_the_levels_answer_legal_actions(players: int, options: dict[str, Any]) 
             continue
         for level in ("random", "easy"):
             state.clone().play(seat, choose(state, seat, level, seed=step))
-        state.clone().play(seat, IsmctsAgent().choose(state, seat, 12, step))
+        state.clone().play(seat, IsmctsAgent(knowledge_for).choose(state, seat, 12, step))
     assert searches
 
 

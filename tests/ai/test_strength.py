@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ai.baseline.search import MctsAgent
 from ai.greedy import GreedyAgent
-from ai.search import MctsAgent
 from ai.strength import Tally, measure, play_game, player, report
 from engine import get_game
 

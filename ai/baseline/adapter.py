@@ -1,68 +1,22 @@
 """A Parlour GameState in the protocol of the `mcts` package (getPossibleActions, takeAction, ...).
 
-Which seat moves at a node: the package's tree needs one chooser per node, while a Parlour state
-may let several seats act at once. The rule used here:
-
-* An out-of-turn claim window comes first: a seat in `acting_seats` but not in `waiting_for`
-  that has a legal action (a FREEZE! claim) moves, choosing one of its claims or `PASS`. A pass
-  is only the tree's bookkeeping: the seat is not asked again until the next real action. A claim
-  does not move the turn order on.
-* Otherwise the next seat of `waiting_for` after the seat that last moved in turn, cyclically
-  (the lowest first). Turn-based games have one waiting seat; Rock'em rounds ask seat 0 then
-  seat 1 (so the tree's seat 1 sees seat 0's keep, the usual sequentialization of a
-  simultaneous step); realtime Rock'em alternates the two racers.
-
-A seat whose actions are too many to list (a Sundae split) gets a fixed number of distinct
-sampled actions per node, drawn from the node's own seeded `Rng`, so a search is deterministic.
+The package's tree needs one chooser per node, while a Parlour state may let several seats act at
+once: who moves at a node, and the PASS of a claim window, is the search's turn rule,
+`ai.play.next_mover`. A seat whose actions are too many to list (a Sundae split) gets a fixed
+number of distinct sampled actions per node, drawn from the node's own seeded `Rng`, so a search
+is deterministic.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai.agent import action_key
-from engine.protocol import TooManyActions
+from ai.agent import action_key, sampled_actions
+from ai.play import PASS, next_mover
 from engine.rng import Rng
 
 if TYPE_CHECKING:
     from engine.protocol import Action, GameState
-
-PASS = "pass"
-"""The tree-only action of a seat that lets a claim window go by."""
-
-
-def has_actions(state: GameState, seat: int) -> bool:
-    """True if the seat has at least one legal action now."""
-    try:
-        return bool(state.legal_actions(seat))
-    except TooManyActions:
-        return True
-
-
-def next_mover(state: GameState, last: int | None, passed: frozenset[int]) -> tuple[int | None, bool]:
-    """The seat that moves at this state and whether it is an optional claim; None once over."""
-    if state.is_over():
-        return None, False
-    waiting = state.waiting_for()
-    for seat in state.acting_seats():
-        if seat not in waiting and seat not in passed and has_actions(state, seat):
-            return seat, True
-    later = [seat for seat in waiting if last is None or seat > last]
-    return (later[0] if later else waiting[0]), False
-
-
-def sampled_actions(state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
-    """Every legal action of the seat, or up to `samples` distinct ones drawn with `rng`."""
-    try:
-        return state.legal_actions(seat)
-    except TooManyActions:
-        drawn: dict[str, Action] = {}
-        for _ in range(4 * samples):
-            action = state.sample_action(seat, rng)
-            drawn.setdefault(action_key(action), action)
-            if len(drawn) == samples:
-                break
-        return list(drawn.values())
 
 
 class ParlourState:

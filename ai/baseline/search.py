@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 import mcts  # type: ignore[import-untyped]
 
-from ai.agent import action_key
-from ai.mcts_adapter import ParlourState, sampled_actions
+from ai.agent import action_key, sampled_actions
+from ai.baseline.adapter import ParlourState
 from engine.registry import get_game
 from engine.rng import Rng
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engine.protocol import Action, GameState
 
 EXPLORATION = 1 / math.sqrt(2)
@@ -47,11 +49,11 @@ class PerSeatMCTS(mcts.mcts):  # type: ignore[misc]
         self.rng = rng
         self.max_rollout_steps = max_rollout_steps
 
-    def search(self, initialState: Any, deadline: float | None = None) -> Any:
-        """Run the iterations, stopping early at `deadline` (a `time.perf_counter()` value); the best action."""
+    def search(self, initialState: Any, deadline: float | None = None, stop: Callable[[], bool] | None = None) -> Any:
+        """Run the iterations, ending early at `deadline` (a `time.perf_counter()` value) or when `stop()` holds."""
         self.root = mcts.treeNode(initialState, None)
         for done in range(self.searchLimit):
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and ((deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop())):
                 break
             self.executeRound()
         return self.getAction(self.root, self.getBestChild(self.root, 0))
@@ -109,7 +111,13 @@ class MctsAgent:
     max_rollout_steps: int = MAX_ROLLOUT_STEPS
 
     def choose(
-        self, state: GameState, seat: int, budget: int, seed: int | str, time_cap: float | None = None
+        self,
+        state: GameState,
+        seat: int,
+        budget: int,
+        seed: int | str,
+        time_cap: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Action:
         """The root action with the most visits over every determinization (ties: best mean, then first)."""
         deadline = None if time_cap is None else time.perf_counter() + time_cap
@@ -129,7 +137,7 @@ class MctsAgent:
             iterations = max(1, budget // runs + (run < budget % runs))
             root = ParlourState.root(world, seat, Rng(rng.next_u64()), candidates, self.split_samples)
             searcher = PerSeatMCTS(iterations, Rng(rng.next_u64()), self.exploration, self.max_rollout_steps)
-            searcher.search(root, deadline)
+            searcher.search(root, deadline, stop)
             for key, child in searcher.root.children.items():
                 visits[key] = visits.get(key, 0) + child.numVisits
                 totals[key] = totals.get(key, 0.0) + child.totalReward[seat]
