@@ -30,7 +30,8 @@ API_ENV = {"PARLOUR_LIMIT_ACTIONS": "100000/second"}
 RACERS = 8
 ROUNDS = 30
 RECOVERY = 180.0
-"""Seconds a dead worker's turn may take to be played: RQ gives its job up ~65 s after the last heartbeat."""
+"""Seconds a dead worker's turn may take to be played: RQ gives its job up a heartbeat slack after the last beat
+(workers.worker.HEARTBEAT_SLACK, 10 s; 60 s with a forking RQ worker), then a maintenance retries it."""
 WORKER_NAMES = ("host-a-worker", "host-b-worker")
 
 
