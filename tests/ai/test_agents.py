@@ -11,6 +11,7 @@ import pytest
 from ai import Agent, RandomAgent
 from ai.baseline.adapter import ParlourState
 from ai.baseline.search import MctsAgent, package_search
+from ai.greedy import GreedyAgent
 from ai.ismcts import IsmctsAgent
 from ai.knowledge import knowledge_for
 from ai.play import PASS, next_mover
@@ -94,6 +95,22 @@ def test_per_seat_searcher_blocks_the_threat(searcher: Agent) -> None:
 def test_per_seat_searcher_takes_a_win(searcher: Agent) -> None:
     state = TicTacToeState.from_text("XX./OO./...")
     assert searcher.choose(state, 0, 100, 0) == {"cell": 2}
+
+
+def test_the_package_searcher_ends_each_sample_when_told_to_stop() -> None:
+    game = get_game("sundae_split")
+    assert game is not None
+    state = game.start(3, {}, "stop")
+    seat = state.waiting_for()[0]
+    agent = MctsAgent(determinizations=4)
+    # Stopped after the first iteration of each of its 4 samples: what a budget of 4 plays.
+    assert agent.choose(state, seat, 10**6, 2, stop=lambda: True) == agent.choose(state, seat, 4, 2)
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(), GreedyAgent()], ids=["random", "greedy"])
+def test_an_agent_that_does_not_search_ignores_the_cap_and_the_stop(agent: Agent) -> None:
+    state = TicTacToeState.from_text(THREAT)
+    assert agent.choose(state, 0, 1, 5, time_cap=0.0, stop=lambda: True) == agent.choose(state, 0, 1, 5)
 
 
 # --- determinism ------------------------------------------------------------------------------

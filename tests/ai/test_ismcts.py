@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from ai.ismcts import IsmctsAgent, Tree
-from ai.knowledge import knowledge_for
+from ai.knowledge import Knowledge, knowledge_for
 from ai.levels import choose as level_choose
 from ai.levels import levels_for
 from ai.perfect import PerfectAgent
 from ai.play import PASS
 from engine.freeze_factory import FreezeFactoryState
 from engine.freeze_factory.components import CONES, SIZE
-from engine.protocol import GameState
+from engine.protocol import Action, GameState
 from engine.registry import get_game
 from engine.rng import Rng
 from engine.rockem_sockem import RockemSockemState
@@ -229,3 +229,25 @@ def test_the_perfect_rockem_keep_reads_only_what_the_seat_sees() -> None:
         state.play(0, {"type": "roll", "keep": list(keep)})
         answers.add(str(PerfectAgent().choose(state, 1, 0, 0)))
     assert len(answers) == 1
+
+
+# --- knowledge is handed to the searcher ------------------------------------------------------
+class LastAction(Knowledge):
+    """Knowledge that settles every choice with the seat's last legal action."""
+
+    def obvious(self, state: GameState, seat: int) -> Action | None:
+        return state.legal_actions(seat)[-1]
+
+
+def test_the_search_plays_with_the_knowledge_it_is_handed() -> None:
+    asked: list[str] = []
+
+    def lookup(game_id: str) -> Knowledge:
+        asked.append(game_id)
+        return LastAction()
+
+    state, seat = opening("icecream")
+    last = state.legal_actions(seat)[-1]
+    assert IsmctsAgent(knowledge_for).choose(state, seat, 50, 3) != last
+    assert IsmctsAgent(lookup).choose(state, seat, 50, 3) == last
+    assert asked == ["icecream"]

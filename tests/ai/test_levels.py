@@ -69,3 +69,12 @@ def test_a_time_cap_given_to_choose_overrides_the_levels() -> None:
     action = choose(state, 1, "hard", seed=1, time_cap=0.0)
     state.clone().play(1, action)
     assert choose(state, 1, "hard", seed=1, time_cap=0.0) == IsmctsAgent(knowledge_for).choose(state, 1, 1, 1)
+
+
+def test_a_stop_signal_reaches_the_levels_search() -> None:
+    game = get_game("icecream")
+    assert game is not None
+    state = game.start(2, None, "stop")
+    state.play(0, {"type": "move", "from_cone": 0, "scoops": 1})
+    # A stop that holds at once ends hard after its first iteration, as a budget of one would.
+    assert choose(state, 1, "hard", seed=1, stop=lambda: True) == IsmctsAgent(knowledge_for).choose(state, 1, 1, 1)
