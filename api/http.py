@@ -39,7 +39,7 @@ def load(schema: Schema, data: Any) -> dict[str, Any]:
     try:
         return dict(schema.load(data))
     except ValidationError as error:
-        messages = error.normalized_messages()
+        messages = error.normalized_messages()  # type: ignore[no-untyped-call]
         raise InvalidRequest(f"invalid fields: {', '.join(sorted(map(str, messages)))}", errors=messages) from None
     except RecursionError:
         raise InvalidRequest("the request body is too deeply nested", errors={"_body": ["too deep"]}) from None

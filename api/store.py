@@ -42,13 +42,21 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 
 from api.bots.record import ASK, BotEvent, BotRecord, SeatNotice
 from api.names import fold_name
 from api.record import MatchRecord
+
+if TYPE_CHECKING:
+    from redis.typing import EncodableT, KeyT, StreamIdT
+
+# The store's clients decode replies (`decode_responses=True`), so every reply is text, while
+# redis-py's hints say `bytes | str` whatever the client: the casts below say what they return.
+StreamEntry = tuple[str, dict[str, str]]
+"""One entry of a stream as the store reads it: its id and its fields."""
 
 _COMMIT = """
 if KEYS[3] then
@@ -250,7 +258,7 @@ class MatchStore:
 
     def subscribe_changes(self) -> redis.client.PubSub:
         """A pub/sub connection subscribed to the change notices (read them with `change_of`)."""
-        pubsub = self.client.pubsub()
+        pubsub: redis.client.PubSub = self.client.pubsub()  # type: ignore[no-untyped-call]
         pubsub.subscribe(CHANGES_CHANNEL)
         return pubsub
 
@@ -302,7 +310,7 @@ class MatchStore:
         keys = [match_key(record.id), log_key(record.id)]
         if idempotent is not None and seat is not None:
             keys.append(idempotency_key(record.id, seat, idempotent.key))
-        args = [
+        args: list[EncodableT] = [
             str(expected_version),
             str(record.version),
             json.dumps(record.to_json()),
@@ -320,7 +328,7 @@ class MatchStore:
 
     def stored_answer(self, match_id: str, seat: int, key: str) -> str | None:
         """The answer stored for an Idempotency-Key, if any."""
-        return self.client.get(idempotency_key(match_id, seat, key))
+        return cast("str | None", self.client.get(idempotency_key(match_id, seat, key)))
 
     def claim_ai_turn(self, match_id: str, seat: int, version: int, job_id: str) -> bool:
         """True if this job plays the AI seat at this version: the first to ask, or a retry of it."""
@@ -331,7 +339,7 @@ class MatchStore:
 
     def ai_turn_claim(self, match_id: str, seat: int, version: int) -> str | None:
         """The id of the job given an AI seat's turn at this version, if any."""
-        return self.client.get(ai_turn_key(match_id, seat, version))
+        return cast("str | None", self.client.get(ai_turn_key(match_id, seat, version)))
 
     def reclaim_ai_turn(self, match_id: str, seat: int, version: int, lost_job: str, job_id: str) -> bool:
         """Hand a turn whose job was lost to a new job, unless someone else already did."""
@@ -340,7 +348,7 @@ class MatchStore:
 
     def requested_move(self, match_id: str, seat: int) -> str | None:
         """The id of the job given the seat's latest requested move, if any."""
-        return self.client.get(requested_move_key(match_id, seat))
+        return cast("str | None", self.client.get(requested_move_key(match_id, seat)))
 
     def claim_requested_move(self, match_id: str, seat: int, job_id: str, replacing: str | None, ttl: int) -> bool:
         """Give the seat's requested move to this job if it has none, or in place of `replacing`, an ended job."""
@@ -359,7 +367,7 @@ class MatchStore:
 
     def ai_matches(self) -> list[str]:
         """Every tracked match with AI seats."""
-        return sorted(self.client.smembers(AI_MATCHES_KEY))
+        return sorted(cast("set[str]", self.client.smembers(AI_MATCHES_KEY)))
 
     def untrack_timed_match(self, match_id: str) -> None:
         """Forget a timed match that finished or expired."""
@@ -367,11 +375,11 @@ class MatchStore:
 
     def timed_matches(self) -> list[str]:
         """Every tracked match with a turn timer."""
-        return sorted(self.client.smembers(TIMED_MATCHES_KEY))
+        return sorted(cast("set[str]", self.client.smembers(TIMED_MATCHES_KEY)))
 
     def challenged_matches(self) -> list[str]:
         """Every tracked waiting match that seats a bot (its challenges expire)."""
-        return sorted(self.client.smembers(CHALLENGED_MATCHES_KEY))
+        return sorted(cast("set[str]", self.client.smembers(CHALLENGED_MATCHES_KEY)))
 
     def untrack_challenged_match(self, match_id: str) -> None:
         """Forget a challenged match that started, ended or expired."""
@@ -405,8 +413,11 @@ class MatchStore:
         """Up to `limit` (creation time, id) pairs, newest first, strictly after the cursor if given."""
         high = str(after.created_us) if after else "+inf"
         # Ties on the creation microsecond are ordered by id; fetch a margin so a page never skips one.
-        rows = self.client.zrevrangebyscore(
-            index_key(game, status), high, "-inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+        rows = cast(
+            "list[tuple[str, float]]",
+            self.client.zrevrangebyscore(
+                index_key(game, status), high, "-inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+            ),
         )
         cursors = [Cursor(int(score), member) for member, score in rows]
         return [c for c in cursors if after is None or c.comes_after(after)][:limit]
@@ -420,7 +431,7 @@ class MatchStore:
 
     def ids_in(self, status: str) -> list[str]:
         """Every indexed match id of a status (all games), oldest first; an index, so some may be gone."""
-        return list(self.client.zrange(index_key(None, status), 0, -1))
+        return list(cast("list[str]", self.client.zrange(index_key(None, status), 0, -1)))
 
     def forget_in(self, game: str | None, status: str | None, match_id: str) -> None:
         """Drop an expired match from one index."""
@@ -603,7 +614,11 @@ class BotStore:
         """Store a new bot; False (and nothing stored) if its name is taken."""
         if not self.client.hsetnx(BOT_NAMES_KEY, fold_name(bot.name), bot.id):
             return False
-        fields = {"name": bot.name, "token_hash": bot.token_hash, "created_at": bot.created_at}
+        fields: dict[EncodableT, EncodableT] = {
+            "name": bot.name,
+            "token_hash": bot.token_hash,
+            "created_at": bot.created_at,
+        }
         self.client.hset(bot_key(bot.id), mapping={**fields, "last_event": 0, "finished": 0})
         return True
 
@@ -614,7 +629,10 @@ class BotStore:
 
     def load(self, bot_id: str) -> BotRecord | None:
         """The stored bot, or None if there is none."""
-        raw = self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at", "policy", "max_matches"])
+        raw = cast(
+            "list[Any]",
+            self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at", "policy", "max_matches"]),
+        )
         if raw[0] is None:
             return None
         return BotRecord(
@@ -632,13 +650,13 @@ class BotStore:
     def issue_challenge(self, bot_id: str, challenge_id: str, expires_ms: int, data: str) -> list[int]:
         """Tell the bot of a challenge and list it as pending, once; the number of the event appended."""
         keys = self._challenge_keys(bot_id, challenge_id)
-        args = [challenge_id, expires_ms, data, self.idle_ttl, BOT_CHALLENGES_KEPT]
+        args: list[EncodableT] = [challenge_id, expires_ms, data, self.idle_ttl, BOT_CHALLENGES_KEPT]
         return [int(n) for n in self._issue(keys=keys, args=args)]
 
     def resolve_challenge(self, bot_id: str, challenge_id: str, canceled: str = "") -> list[int]:
         """A challenge is over: no longer pending; `canceled` (event data) tells a bot that was told of it, once."""
         keys = self._challenge_keys(bot_id, challenge_id)
-        args = [challenge_id, canceled, self.finished_ttl, BOT_CHALLENGES_KEPT]
+        args: list[EncodableT] = [challenge_id, canceled, self.finished_ttl, BOT_CHALLENGES_KEPT]
         return [int(n) for n in self._resolve(keys=keys, args=args)]
 
     def _challenge_keys(self, bot_id: str, challenge_id: str) -> list[str]:
@@ -652,8 +670,11 @@ class BotStore:
     def pending_challenges(self, bot_id: str, limit: int, after: tuple[int, str] | None) -> list[tuple[str, int]]:
         """Up to `limit` (challenge id, expiry ms) of the bot's pending challenges, soonest first, after the cursor."""
         low = str(after[0]) if after else "-inf"
-        rows = self.client.zrangebyscore(
-            bot_challenges_key(bot_id), low, "+inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+        rows = cast(
+            "list[tuple[str, float]]",
+            self.client.zrangebyscore(
+                bot_challenges_key(bot_id), low, "+inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+            ),
         )
         found = [(member, int(score)) for member, score in rows]
         if after is not None:
@@ -666,8 +687,7 @@ class BotStore:
 
     def token_hash(self, bot_id: str) -> str | None:
         """The hash of the bot's current token, or None once the bot is deleted."""
-        raw: str | None = self.client.hget(bot_key(bot_id), "token_hash")
-        return raw
+        return cast("str | None", self.client.hget(bot_key(bot_id), "token_hash"))
 
     def rotate(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
         """Replace the bot's token hash if it is still `old_hash` (the old token stops working at once)."""
@@ -707,7 +727,7 @@ class BotStore:
 
     def matches(self, bot_id: str) -> list[str]:
         """Ids of the bot's running matches (as far as it was told)."""
-        return sorted(self.client.smembers(bot_matches_key(bot_id)))
+        return sorted(cast("set[str]", self.client.smembers(bot_matches_key(bot_id))))
 
     def forget_match(self, bot_id: str, match_id: str) -> None:
         """Drop a match that expired before the bot was told it ended."""
@@ -721,7 +741,7 @@ class BotStore:
             bot_seat_key(notice.bot_id, notice.match_id, notice.seat),
             bot_events_key(notice.bot_id),
         ]
-        args = [
+        args: list[EncodableT] = [
             notice.match_id,
             notice.version,
             int(notice.finished),
@@ -741,12 +761,17 @@ class BotStore:
         A blocking read holds its connection meanwhile: give it a client of its own (`listener`).
         """
         keys = (bot_events_key(bot_id), bot_challenge_events_key(bot_id))
+        rows: list[StreamEntry]
         if block is None:
-            rows = [row for key in keys for row in self.client.xrange(key, f"({after}-0", "+", count=count)]
+            rows = [
+                row
+                for key in keys
+                for row in cast("list[StreamEntry]", self.client.xrange(key, f"({after}-0", "+", count=count))
+            ]
         else:
-            streams = {key: f"{after}-0" for key in keys}
+            streams: dict[KeyT, StreamIdT] = {key: f"{after}-0" for key in keys}
             answer = self.client.xread(streams, count=count, block=max(1, int(block * 1000)))
-            rows = [row for _, entries in answer or [] for row in entries]
+            rows = [row for _, entries in cast("list[tuple[str, list[StreamEntry]]]", answer or []) for row in entries]
         # Both streams are numbered from one counter: merged in order, the first `count` are all there is up to there.
         events = sorted((bot_event(entry_id, fields) for entry_id, fields in rows), key=lambda event: event.id)
         return events[:count]

@@ -17,7 +17,7 @@ LOG_PAGE_MAX = 500
 """The largest `limit` of a log page."""
 
 
-class SeedField(fields.Field):
+class SeedField(fields.Field[str]):
     """A seed given by the caller: text (1-200 characters) or an integer."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:

@@ -25,12 +25,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 
 from api.store import redis_client
 from tournaments.plan import Outcome, Plan, Slot
+
+if TYPE_CHECKING:
+    from redis.typing import EncodableT
 
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
 WAITING, ABORTED = "waiting", "aborted"
@@ -157,7 +160,7 @@ class TournamentStore:
         """Store a new tournament (no slots yet) and its owner token's hash: running, or waiting on a bot's consent."""
         created_us = time.time_ns() // 1000
         waiting = any(answer != ACCEPTED for answer in (consent or {}).values())
-        fields: dict[str, Any] = {
+        fields: dict[EncodableT, EncodableT] = {
             "plan": json.dumps(plan.to_json()),
             "status": WAITING if waiting else RUNNING,
             "seed_given": int(seed_given),
@@ -168,7 +171,7 @@ class TournamentStore:
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(tournament_key(tournament_id), mapping={**fields, "created_us": created_us, "created_at": created_at})
         if consent:
-            pipe.hset(tournament_key(tournament_id, "consent"), mapping=consent)
+            pipe.hset(tournament_key(tournament_id, "consent"), mapping=cast("dict[EncodableT, EncodableT]", consent))
         pipe.sadd(RUNNING_KEY, tournament_id)
         pipe.zadd(LIST_KEY, {tournament_id: created_us})
         pipe.execute()
@@ -200,13 +203,12 @@ class TournamentStore:
 
     def owner_hash(self, tournament_id: str) -> str | None:
         """The stored hash of the tournament's owner token, if there is such a tournament."""
-        raw: str | None = self.client.hget(tournament_key(tournament_id), "owner_hash")
-        return raw
+        return cast("str | None", self.client.hget(tournament_key(tournament_id), "owner_hash"))
 
     def add_slots(self, tournament_id: str, slots: list[Slot]) -> None:
         """Plan more matches."""
         if slots:
-            mapping = {str(slot.index): json.dumps(slot.to_json()) for slot in slots}
+            mapping: dict[EncodableT, EncodableT] = {str(slot.index): json.dumps(slot.to_json()) for slot in slots}
             self.client.hset(tournament_key(tournament_id, "slots"), mapping=mapping)
 
     def claim_slot(self, tournament_id: str, index: int, match_id: str) -> str:
@@ -266,12 +268,12 @@ class TournamentStore:
 
     def tournament_of(self, match_id: str) -> str | None:
         """The id of the tournament a match belongs to, if any."""
-        raw = self.client.get(membership_key(match_id))
+        raw = cast("str | None", self.client.get(membership_key(match_id)))
         return raw.partition(" ")[0] if raw else None
 
     def running(self) -> list[str]:
         """Every running tournament, for the sweep."""
-        return sorted(self.client.smembers(RUNNING_KEY))
+        return sorted(cast("set[str]", self.client.smembers(RUNNING_KEY)))
 
     def forget(self, tournament_id: str) -> None:
         """Drop a tournament that expired from the listing and the sweep."""
@@ -281,7 +283,10 @@ class TournamentStore:
     def list_ids(self, limit: int, before_us: int | None) -> list[tuple[str, int]]:
         """Up to `limit` (id, creation time) pairs, newest first, created strictly before `before_us`."""
         high = f"({before_us}" if before_us is not None else "+inf"
-        rows = self.client.zrevrangebyscore(LIST_KEY, high, "-inf", start=0, num=limit, withscores=True)
+        rows = cast(
+            "list[tuple[str, float]]",
+            self.client.zrevrangebyscore(LIST_KEY, high, "-inf", start=0, num=limit, withscores=True),
+        )
         return [(member, int(score)) for member, score in rows]
 
     def load_heads(self, tournament_ids: list[str]) -> list[dict[str, Any] | None]:
