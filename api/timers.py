@@ -10,11 +10,24 @@ id made of the match, the seat and the deadline, so scheduling it twice schedule
 still the seat's: a seat that acted in time has a new deadline or none, and the job does nothing.
 The timer worker's maintenance sweeps the timed matches for a deadline left without a job (the API
 died between storing a change and scheduling its job) and schedules it.
+
+Clocks are fair across downtime: the timer scheduler writes a heartbeat every second
+(`TimerClock`). A silence longer than `AWAY_AFTER_MS` (the service was down, or its timer worker
+was, or Redis was) is recorded once, atomically, as a downtime; then every running timed match
+gets, for each seat, the part of that downtime its clock ran through added to its deadline, with
+the same compare-and-set (a new version) as any change, and its timeout scheduled under the new
+deadline's job id. The timeout job for the old deadline then finds the deadline moved and does
+nothing. A downtime is forgotten once every timed match has been made up for; a scheduler that
+dies half-way leaves the rest to the next one.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import redis
@@ -22,7 +35,7 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 from rq.serializers import JSONSerializer
 
-from api.record import ACTIVE, MatchRecord
+from api.record import ACTIVE, MatchRecord, now_iso
 from api.store import MatchStore, redis_client
 from engine import GameState
 
@@ -37,6 +50,33 @@ RESULT_TTL = 600
 """Seconds a finished timeout job is kept: most find that the seat acted in time, and are not worth keeping."""
 SWEEP_GRACE = 5.0
 """Seconds a change is left to schedule its own timers before the sweep looks at it."""
+HEARTBEAT_KEY = "parlour:timers:heartbeat"
+"""String: epoch milliseconds of the timer scheduler's latest heartbeat (one a second)."""
+DOWNTIMES_KEY = "parlour:timers:downtimes"
+"""List: the downtimes not yet made up for, oldest first, as JSON `{"since": ms, "until": ms}`."""
+MADE_UP_KEY = "parlour:timers:made-up:{since}-{until}"
+"""Set: the timed matches already made up for one downtime."""
+AWAY_AFTER_MS = 3000
+"""A silence between two heartbeats longer than this (three missed beats) is downtime, given back to the seats."""
+MADE_UP_TTL = 86_400
+"""Seconds a downtime's set of matches made up for is kept should it never be finished."""
+MOVE_ATTEMPTS = 20
+"""Stale versions one match is read again for while its deadlines are moved."""
+
+# Write the heartbeat `now` (ARGV[1], ms) unless a later one is there (another host's clock ahead),
+# and record the silence since the previous beat as a downtime when it exceeds ARGV[2] ms. Atomic,
+# so of several timer workers only one records each downtime. Returns 1 when one was recorded.
+_BEAT = """
+local last = redis.call('GET', KEYS[1])
+local now = tonumber(ARGV[1])
+if last and now <= tonumber(last) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+if last and now - tonumber(last) > tonumber(ARGV[2]) then
+  redis.call('RPUSH', KEYS[2], '{"since":' .. last .. ',"until":' .. ARGV[1] .. '}')
+  return 1
+end
+return 0
+"""
 
 
 def parse_iso(moment: str) -> datetime:
@@ -79,9 +119,106 @@ def deadlines_json(record: MatchRecord) -> list[dict[str, object]]:
 
 
 def timeout_job_id(match_id: str, seat: int, deadline: str) -> str:
-    """The id of the job that times a seat out at a deadline: the same for the same deadline."""
+    """The id of the job that times a seat out at a deadline: the same for the same deadline.
+
+    The deadline comes first: RQ's scheduler queues the jobs due in one second in id order, so they
+    run in deadline order, and one waiting for its deadline never holds up one due earlier.
+    """
     digits = "".join(ch for ch in deadline if ch.isdigit())
-    return f"timeout-{match_id}-{seat}-{digits}"
+    return f"timeout-{digits}-{match_id}-{seat}"
+
+
+def epoch_ms(moment: datetime) -> int:
+    """An aware datetime as epoch milliseconds."""
+    return round(moment.timestamp() * 1000)
+
+
+@dataclass(frozen=True)
+class Downtime:
+    """A time the turn timers were away: from the last heartbeat before it to the first after it (epoch ms)."""
+
+    since_ms: int
+    until_ms: int
+    raw: str  # as stored in the list, to remove it by value
+
+    @classmethod
+    def parse(cls, raw: str) -> Downtime:
+        """Read one back from the downtimes list."""
+        fields = json.loads(raw)
+        return cls(int(fields["since"]), int(fields["until"]), raw)
+
+    @property
+    def seconds(self) -> float:
+        """How long the timers were away."""
+        return (self.until_ms - self.since_ms) / 1000
+
+    def taken_from(self, clock_started: datetime) -> timedelta:
+        """The part of this downtime during which a clock started at `clock_started` was running."""
+        started = max(epoch_ms(clock_started), self.since_ms)
+        return timedelta(milliseconds=max(0, self.until_ms - started))
+
+
+def moved_deadlines(record: MatchRecord, downtime: Downtime) -> dict[str, str]:
+    """The record's deadlines, each moved later by the part of the downtime its seat's clock ran through.
+
+    A clock started `turn_seconds` before its deadline: one running since before the downtime gets
+    all of it back, one started during it (the API was up, the timers were not) the rest of it, one
+    started after it nothing.
+    """
+    if record.turn_seconds is None:
+        return dict(record.deadlines)
+    turn = timedelta(seconds=record.turn_seconds)
+    moved = {}
+    for seat, at in record.deadlines.items():
+        deadline = parse_iso(at)
+        taken = downtime.taken_from(deadline - turn)
+        moved[seat] = iso(deadline + taken) if taken else at
+    return moved
+
+
+class TimerClock:
+    """The timer scheduler's heartbeat in Redis, and the downtimes it has not made up for yet."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client  # decoded replies: the store's client
+        self._beat = client.register_script(_BEAT)
+
+    def beat(self, now_ms: int) -> bool:
+        """Record a heartbeat at `now_ms`; True when the silence before it was recorded as a downtime."""
+        return bool(self._beat(keys=[HEARTBEAT_KEY, DOWNTIMES_KEY], args=[now_ms, AWAY_AFTER_MS]))
+
+    def last_beat(self) -> int | None:
+        """Epoch ms of the latest heartbeat, if any."""
+        raw = self.client.get(HEARTBEAT_KEY)
+        return int(raw) if raw is not None else None
+
+    def downtimes(self) -> list[Downtime]:
+        """The downtimes not yet made up for, oldest first."""
+        raws = self.client.lrange(DOWNTIMES_KEY, 0, -1)
+        return [Downtime.parse(raw if isinstance(raw, str) else raw.decode()) for raw in raws]
+
+    def is_made_up(self, downtime: Downtime, match_id: str) -> bool:
+        """True once the match's deadlines were moved for this downtime (or found nothing to move)."""
+        return bool(self.client.sismember(self.made_up_key(downtime), match_id))
+
+    def mark_made_up(self, downtime: Downtime, match_id: str) -> None:
+        """Remember that the match is done for this downtime."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.sadd(self.made_up_key(downtime), match_id)
+        pipe.expire(self.made_up_key(downtime), MADE_UP_TTL)
+        pipe.execute()
+
+    def forget(self, downtime: Downtime) -> None:
+        """Drop a downtime every timed match was made up for."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.lrem(DOWNTIMES_KEY, 1, downtime.raw)
+        pipe.delete(self.made_up_key(downtime))
+        pipe.execute()
+
+    @staticmethod
+    def made_up_key(downtime: Downtime) -> str:
+        """The set of matches done for a downtime."""
+        return MADE_UP_KEY.format(since=downtime.since_ms, until=downtime.until_ms)
 
 
 class TimerQueue:
@@ -127,6 +264,7 @@ class TurnTimers:
     def __init__(self, store: MatchStore, queue: TimerQueue) -> None:
         self.store = store
         self.queue = queue
+        self.clock = TimerClock(store.client)
 
     def after_change(self, record: MatchRecord, state: GameState) -> list[int]:
         """Schedule the timeout of every waited-for seat at this version; the seats newly scheduled."""
@@ -151,3 +289,51 @@ class TurnTimers:
                     log.warning("match %s: seat %s's timeout at %s had no job; scheduled", match_id, seat, deadline)
                     scheduled.append((match_id, int(seat)))
         return scheduled
+
+    def keep_fair(self, on_commit: Callable[[MatchRecord], None], now_ms: int | None = None) -> list[str]:
+        """Beat the heartbeat, then make every downtime not yet made up for good; the matches whose deadlines moved."""
+        self.clock.beat(now_ms if now_ms is not None else time.time_ns() // 1_000_000)
+        moved = []
+        for downtime in self.clock.downtimes():
+            moved.extend(self.make_up(downtime, on_commit))
+        return moved
+
+    def make_up(self, downtime: Downtime, on_commit: Callable[[MatchRecord], None]) -> list[str]:
+        """Move the deadlines of every timed match by what the downtime took from its seats, then forget it."""
+        log.warning("turn timers were away for %.1f s: moving the deadlines of the timed matches", downtime.seconds)
+        moved = []
+        for match_id in self.store.timed_matches():
+            if self.clock.is_made_up(downtime, match_id):
+                continue  # done by a scheduler that died before it finished
+            if self.move_deadlines(match_id, downtime, on_commit):
+                moved.append(match_id)
+            self.clock.mark_made_up(downtime, match_id)
+        self.clock.forget(downtime)
+        return moved
+
+    def move_deadlines(self, match_id: str, downtime: Downtime, on_commit: Callable[[MatchRecord], None]) -> bool:
+        """Commit the match at a new version with its deadlines moved for the downtime; False if none moved."""
+        for _ in range(MOVE_ATTEMPTS):
+            record = self.store.load(match_id)
+            if record is None or record.status != ACTIVE:
+                return False
+            deadlines = moved_deadlines(record, downtime)
+            if deadlines == record.deadlines:
+                return False
+            after = replace(record, version=record.version + 1, deadlines=deadlines, updated_at=now_iso())
+            outcome = self.store.commit(after, record.version, previous_status=record.status)
+            if outcome.kind == "ok":
+                self.announce(after, on_commit)
+                return True
+            if outcome.kind == "missing":
+                return False
+        log.warning("match %s kept changing while its deadlines were moved; left as they are", match_id)
+        return False
+
+    @staticmethod
+    def announce(record: MatchRecord, on_commit: Callable[[MatchRecord], None]) -> None:
+        """Set off what a stored change sets off (new timeout jobs, bots told); the sweeps redo what a failure skips."""
+        try:
+            on_commit(record)
+        except redis.RedisError as error:
+            log.warning("match %s: version %d with moved deadlines not announced: %s", record.id, record.version, error)

@@ -1,4 +1,5 @@
-"""Turn timers in the API: the `turn_timer` option, the deadlines in match views, the timeout flag in the log.
+"""Turn timers in the API: the `turn_timer` option, the deadlines in match views, the timeout flag in the log,
+and deadlines moved across a downtime of the timers (`TurnTimers.keep_fair`, called here with chosen times).
 
 The timeouts themselves fire in the timer worker (tests/workers/test_turn_timers.py); here the
 server's part is checked without workers: what is refused, what each version's deadlines are,
@@ -7,16 +8,21 @@ and how a timeout's action is logged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq import Queue
 
 from api import service as parlour_service
 from api.matches import service
-from api.timers import MAX_SECONDS, parse_iso
+from api.record import MatchRecord
+from api.services import ParlourApp
+from api.timers import MAX_SECONDS, TIMER_QUEUE, Downtime, epoch_ms, moved_deadlines, parse_iso, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import ContractClient
 
@@ -161,3 +167,91 @@ def test_the_service_always_starts_a_timer_worker(ai_workers: int) -> None:
     timers = [child for child in children if child.argv[-2:] == ["workers", "--timers"]]
     assert len(timers) == 1 and timers[0].restart
     assert len(children) == 2 + ai_workers
+
+
+# --- clocks fair across downtime ------------------------------------------------------------------
+
+
+def at_ms(moment: str) -> int:
+    """An ISO timestamp as epoch milliseconds."""
+    return epoch_ms(parse_iso(moment))
+
+
+def record_with(deadlines: dict[str, str], turn_seconds: int = 10) -> MatchRecord:
+    """A bare running record with these deadlines (only the timer fields matter to `moved_deadlines`)."""
+    return MatchRecord("m", "icecream", 2, {}, "seed", {}, [], turn_seconds=turn_seconds, deadlines=deadlines)
+
+
+def test_a_seat_gets_back_the_part_of_a_downtime_its_clock_ran_through() -> None:
+    """10 s clocks, timers away from 12:00:10 to 12:00:40: before, all 30 s back; during, the rest; after, none."""
+    downtime = Downtime(at_ms("2026-03-01T12:00:10.000Z"), at_ms("2026-03-01T12:00:40.000Z"), "")
+    record = record_with(
+        {
+            "0": "2026-03-01T12:00:15.000Z",  # clock started 12:00:05, before the downtime
+            "1": "2026-03-01T12:00:30.500Z",  # started 12:00:20.5, during it (the API was up, the timers not)
+            "2": "2026-03-01T12:00:55.000Z",  # started 12:00:45, after it
+        }
+    )
+    assert moved_deadlines(record, downtime) == {
+        "0": "2026-03-01T12:00:45.000Z",
+        "1": "2026-03-01T12:00:50.000Z",
+        "2": "2026-03-01T12:00:55.000Z",
+    }
+
+
+def test_a_heartbeat_silence_is_recorded_as_a_downtime_once(app: ParlourApp) -> None:
+    """Beats a second apart are no downtime; a 5 s silence is one, recorded by the first beat after it only."""
+    clock = app.services.timers.clock
+    assert not clock.beat(1_000_000) and not clock.beat(1_001_000)
+    assert clock.beat(1_006_000)
+    assert not clock.beat(1_006_000) and not clock.beat(1_005_500)  # a second worker, or a clock behind: nothing
+    assert [(d.since_ms, d.until_ms) for d in clock.downtimes()] == [(1_001_000, 1_006_000)]
+    assert clock.last_beat() == 1_006_000
+
+
+def test_a_downtime_moves_the_deadlines_once_at_a_new_version(app: ParlourApp, client: FlaskClient) -> None:
+    """Timers away 12.5 s: the seat's deadline moves 12.5 s later at version + 1, its timeout is rescheduled, once."""
+    timers = app.services.timers
+    match = create_match(client, turn_timer={"seconds": 60})
+    before = client.get(match.url()).get_json()
+    deadline = deadlines(client, match)[0]
+    since = at_ms(before["updated_at"]) + 1000  # the last heartbeat, a second after the clock started
+    timers.clock.beat(since)
+    moved = timers.keep_fair(announce(app), now_ms=since + 12_500)
+    after = client.get(match.url()).get_json()
+    assert moved == [match.id] and after["version"] == before["version"] + 1
+    assert at_ms(deadlines(client, match)[0]) - at_ms(deadline) == 12_500
+    queue = Queue(TIMER_QUEUE, connection=redis.Redis.from_url(app.services.settings.redis_url))
+    scheduled = queue.scheduled_job_registry.get_job_ids()
+    assert timeout_job_id(match.id, 0, deadlines(client, match)[0]) in scheduled
+    assert timers.clock.downtimes() == [] and timers.keep_fair(announce(app), now_ms=since + 13_000) == []
+    assert client.get(match.url()).get_json()["version"] == after["version"]
+    assert client.get(match.url("/log")).get_json()["entries"] == []  # moving a clock is no action
+
+
+def test_a_downtime_made_up_half_way_is_finished_without_moving_a_match_twice(
+    app: ParlourApp, client: FlaskClient
+) -> None:
+    """A scheduler died after moving one match: the next one moves the other and leaves the first as it was."""
+    timers = app.services.timers
+    first, second = (create_match(client, turn_timer={"seconds": 60}) for _ in range(2))
+    since = at_ms(client.get(second.url()).get_json()["updated_at"]) + 1000
+    timers.clock.beat(since)
+    timers.clock.beat(since + 8000)
+    [downtime] = timers.clock.downtimes()
+    assert timers.move_deadlines(first.id, downtime, announce(app))
+    timers.clock.mark_made_up(downtime, first.id)
+    first_deadline = deadlines(client, first)[0]
+    second_deadline = deadlines(client, second)[0]
+    assert timers.keep_fair(announce(app), now_ms=since + 8500) == [second.id]
+    assert deadlines(client, first)[0] == first_deadline
+    assert at_ms(deadlines(client, second)[0]) - at_ms(second_deadline) == 8000
+
+
+def announce(app: ParlourApp) -> Callable[[MatchRecord], None]:
+    """What the timer worker sets off after moving a match's deadlines: the app's listeners."""
+
+    def after_change(record: MatchRecord) -> None:
+        app.services.after_change(record, service.engine_state(record))
+
+    return after_change
