@@ -11,6 +11,12 @@ runs, and each level's median p50 as a ratio to `random` (the queue and worker o
 measured in the same run. Not a test: nothing is asserted. Rock'em Sock'em's rounds are
 simultaneous, so its figure for the second seat of a step counts from the first seat's move rather
 than from the step's start.
+
+With `--against human` seat 0 is a human this script plays (a seeded random legal action as soon
+as it may act) and only the AI's answers to it are measured: each from the human's move that queued
+the AI's job to the AI's move committed, so at `random` (a search of microseconds) the figure is the
+per-move overhead of the job path: listeners, queue, worker, loading, committing. All-AI matches
+(the default) are played by one job per run of turns, so they show the cost of a move inside a job.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -44,6 +51,8 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("robots_love_ice_cream", 2, {}),
 ]
 MATCH_TIMEOUT = 600.0
+POLL = 0.02
+"""Seconds between the scripted human's looks at whether it may act."""
 
 
 @dataclass
@@ -142,6 +151,31 @@ def move_latencies(
     return [after - before for before, after in itertools.pairwise(times)]
 
 
+def answer_latencies(
+    service: Service, game: str, players: int, options: dict[str, Any], level: str, moves: int
+) -> list[float]:
+    """Seconds from each of a human's moves to the AI move that answered it, over up to `moves` answers of one match."""
+    seats = [{"type": "human"}] + [{"type": "ai", "level": level}] * (players - 1)
+    created = service.call("/v1/matches", {"game": game, "players": players, "options": options, "seats": seats})
+    match_id, token = created["id"], created["tokens"]["0"]
+    chooser = random.Random(match_id)
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while time.monotonic() < deadline:
+        mine = service.call(f"/v1/matches/{match_id}/legal-actions", token=token)
+        if mine["version"] >= 2 * moves:
+            break
+        if not mine["may_act"]:
+            if service.call(f"/v1/matches/{match_id}")["status"] != "active":
+                break
+            time.sleep(POLL)
+            continue
+        action = chooser.choice(mine["actions"])
+        service.call(f"/v1/matches/{match_id}/actions", {"action": action, "expected_version": mine["version"]}, token)
+    entries = service.call(f"/v1/matches/{match_id}/log?limit=500")["entries"]
+    pairs = itertools.pairwise(entries)
+    return [stamp(ai["at"]) - stamp(human["at"]) for human, ai in pairs if human["seat"] == 0 and ai["seat"] != 0]
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The nearest-rank percentile."""
     ordered = sorted(values)
@@ -156,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="random,easy,medium,hard")
     parser.add_argument("--games", default=",".join(game for game, _, _ in GAMES))
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--against", choices=("ai", "human"), default="ai", help="who the measured AI seats play")
     args = parser.parse_args(argv)
+    measured = answer_latencies if args.against == "human" else move_latencies
     levels = args.levels.split(",")
     # Only `perfect` needs IceCream's solution; without it the workers take jobs at once.
     with running_service(args.workers, warm_up="perfect" in levels, prefix="parlour-ai-latency-") as service:
@@ -166,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             baseline = None
             for level in levels:
-                runs = [move_latencies(service, game, players, options, level, args.moves) for _ in range(args.runs)]
+                runs = [measured(service, game, players, options, level, args.moves) for _ in range(args.runs)]
                 p50s = [1000 * statistics.median(run) for run in runs if run]
                 p95s = [1000 * percentile(run, 0.95) for run in runs if run]
                 median_p50 = statistics.median(p50s)

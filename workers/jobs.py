@@ -8,11 +8,14 @@ A requested move (a hint) gives way to the AI seats of live matches: its search 
 answer so far as soon as one of their jobs waits on the live queue, so a worker is never held by a
 hint while an opponent's turn waits for one, and it pauses while one of their jobs runs (never past
 the level's time cap), so the cores are theirs. Tournament turns wait for a running hint to end.
+
+Where only AI seats of one match may act (an all-AI match, both racers of a Rock'em round), one
+turn job plays their turns one after another (`Relay`), each still its own compare-and-set, version
+and events, instead of queueing a job per move.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -22,57 +25,124 @@ import redis
 from rq import get_current_job
 
 from ai.levels import choose, level_named
-from api.jobs.queue import JobQueue
+from ai.play import ai_seed, next_actor
+from api.jobs.queue import LIVE_QUEUE, JobQueue
 from api.matches.service import apply_action, engine_state, seat_may_act
 from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
-from engine import ActionRejected
+from api.services import Services
+from engine import ActionRejected, GameState
+from engine.rng import Rng
 from workers.context import context
 
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
 """Stale versions one job computes again for before it fails (and RQ retries it)."""
+TIME_SLICE = 0.5
+"""Seconds a turn job plays its match's consecutive AI turns before it hands over to the queue."""
 YIELD_POLL = 0.01
 """Seconds between a requested move's looks at the live queue (a look is one LLEN and one ZCARD)."""
 
 
-def ai_seed(record: MatchRecord, seat: int, level: str) -> str:
-    """The search seed of a seat's move: fixed per match, seat, version and level, unguessable without the seed."""
-    return hashlib.sha256(f"parlour-ai:{record.seed}:{seat}:{record.version}:{level}".encode()).hexdigest()
-
-
 def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
-    """Play an AI seat's turn; when the match moved on, play the newer turn unless another job has it."""
+    """Play an AI seat's turn, then the AI turns that follow it while `Relay` keeps the match (each its own version)."""
     ctx = context()
     job = get_current_job()
     job_id = job.id if job is not None else f"inline-{match_id}-{seat}-{version}"
+    relay = Relay(ctx, job_id, job.origin if job is not None else LIVE_QUEUE)
+    played = 0
+    while True:
+        answer, following = play_one_turn(ctx, relay, match_id, seat, version)
+        played += answer["outcome"] == "applied"
+        if following is None:
+            return {**answer, "moves": played}
+        seat, version = following
+
+
+def play_one_turn(
+    ctx: Services, relay: Relay, match_id: str, seat: int, version: int
+) -> tuple[dict[str, Any], tuple[int, int] | None]:
+    """Play one AI turn (when the match moved on, the newer one unless another job has it), and say what follows."""
     record = ctx.store.load(match_id)
     for _ in range(MAX_RECOMPUTES):
         if record is None or record.status != ACTIVE:
-            return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}
+            return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}, None
         if record.version != version:
             version = record.version
-            if not ctx.store.claim_ai_turn(match_id, seat, version, job_id):
-                return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}
+            if not ctx.store.claim_ai_turn(match_id, seat, version, relay.job_id):
+                return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}, None
         state = engine_state(record)
         if not seat_may_act(record, state, seat):
             ctx.ai_turns.after_change(record, state)  # make sure the seats that may act now have their jobs
-            return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}
+            return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}, None
         level = record.seats[seat].ai_level
         if level is None:
-            return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}
-        action = choose(state, seat, level, ai_seed(record, seat, level))
+            return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}, None
+        action = choose(state, seat, level, ai_seed(record.seed, seat, record.version, level))
         try:
-            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=ctx.after_change)
+            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=relay.on_commit)
         except StaleVersion:
             log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
             record = ctx.store.load(match_id)
             continue
         except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
-            return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}
+            return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}, None
         log.info("match %s: AI seat %d (%s) moved at version %d", match_id, seat, level, version)
-        return {"outcome": "applied", "match": match_id, "seat": seat, "version": version}
+        return {"outcome": "applied", "match": match_id, "seat": seat, "version": version}, relay.take_next()
     raise RuntimeError(f"match {match_id} kept changing while seat {seat} thought")
+
+
+class Relay:
+    """Whether a turn job plays on after its move: only while nobody but the match's AI seats may act.
+
+    It hands over (the next turns are queued like after any change) once TIME_SLICE is spent, so
+    matches on one queue take turns, and at once when a job of a higher-priority queue waits, so a
+    tournament's match never holds a worker a live match needs. Playing on, it claims the turns of
+    every AI seat that may act before the change's listeners run, so none of them gets a job too.
+    The slice is far below a job's TIMEOUT_MARGIN: one more capped move always fits in the job's time.
+    """
+
+    def __init__(self, ctx: Services, job_id: str, queue: str, time_slice: float = TIME_SLICE) -> None:
+        self.ctx = ctx
+        self.job_id = job_id
+        self.queue = queue
+        self.until = time.monotonic() + time_slice
+        self.following: tuple[int, int] | None = None
+
+    def on_commit(self, record: MatchRecord, state: GameState) -> None:
+        """After a move is stored: claim the next turn if this job plays it, then run the change's listeners."""
+        self.following = self.claim_next(record, state)
+        self.ctx.after_change(record, state)
+
+    def take_next(self) -> tuple[int, int] | None:
+        """The (seat, version) this job plays next, once; None to hand over."""
+        following, self.following = self.following, None
+        return following
+
+    def claim_next(self, record: MatchRecord, state: GameState) -> tuple[int, int] | None:
+        """Claim every AI seat's turn at the new version when only AI seats may act; the seat to play first."""
+        if time.monotonic() >= self.until or self.higher_priority_waits():
+            return None
+        acting = [seat.seat for seat in record.seats if seat_may_act(record, state, seat.seat)]
+        if not acting or any(record.seats[seat].ai_level is None for seat in acting):
+            return None
+        first = next_actor(state, Rng.from_seed(f"order:{record.seed}:{record.version}"))
+        if first not in acting or not self.ctx.store.claim_ai_turn(record.id, first, record.version, self.job_id):
+            return None
+        for seat in acting:
+            if seat != first:  # held by this job too; should another job hold one, compare-and-set sorts it out
+                self.ctx.store.claim_ai_turn(record.id, seat, record.version, self.job_id)
+        return first, record.version
+
+    def higher_priority_waits(self) -> bool:
+        """True when a job of a queue served before this job's queue waits for a worker."""
+        if self.queue == LIVE_QUEUE:
+            return False
+        try:
+            waiting, _ = self.ctx.jobs.live_turns()
+        except redis.RedisError:
+            return True
+        return waiting > 0
 
 
 def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool) -> dict[str, Any]:
@@ -88,7 +158,7 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
             return refused(code, f"seat {seat} has nothing to do at version {record.version}")
         cap = level_named(level).time_cap or 0.0
         give_way = give_way_to_live_seats(ctx.jobs, until=time.monotonic() + cap)
-        action = choose(state, seat, level, ai_seed(record, seat, level), stop=give_way)
+        action = choose(state, seat, level, ai_seed(record.seed, seat, record.version, level), stop=give_way)
         answer = {"action": action, "version": record.version, "applied": False, "applied_version": None}
         if not apply:
             return answer

@@ -10,11 +10,20 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+from rq.serializers import JSONSerializer
 
 from api.config import Settings
+from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE
+from api.matches.service import engine_state
+from api.record import MatchRecord
+from api.store import ai_turn_key
+from engine import GameState
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
+from workers.jobs import Relay
 
 WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
 
@@ -72,6 +81,61 @@ def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
     assert [seat["type"] for seat in over["seats"]] == ["ai"] * players
     entries = assert_log_is_a_game(client, match.id)
     assert {entry["seat"] for entry in entries} == set(range(players))
+
+
+def turn_jobs_run(redis_url: str) -> list[dict[str, Any]]:
+    """The results of the finished turn jobs of live matches."""
+    connection = redis.Redis.from_url(redis_url)
+    registry = FinishedJobRegistry(LIVE_QUEUE, connection=connection, serializer=JSONSerializer)
+    jobs = Job.fetch_many(registry.get_job_ids(), connection=connection, serializer=JSONSerializer)
+    return [job.return_value() for job in jobs if job is not None]
+
+
+def test_one_job_plays_a_run_of_ai_turns_each_its_own_version(
+    client: FlaskClient, start_worker: StartWorker, redis_url: str
+) -> None:
+    start_worker("w1")
+    match = create_match(client, game="rockem_sockem", seed="relay", seats=ai_seats("random", "random"))
+    over = wait_for(lambda: finished(client, match.id), "the all-AI match to finish")
+    entries = assert_log_is_a_game(client, match.id)
+    answers = turn_jobs_run(redis_url)
+    # Each of both seats' moves is in the log once, yet far fewer jobs played them all.
+    assert sum(answer["moves"] for answer in answers) == len(entries) == over["version"]
+    assert {entry["seat"] for entry in entries} == {0, 1}
+    assert len(answers) * 4 <= len(entries), f"{len(answers)} jobs for {len(entries)} moves"
+
+
+def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: Flask, redis_url: str) -> None:
+    services = app.services
+    relay = Relay(services, "turn-t", TOURNAMENT_QUEUE)
+    assert not relay.higher_priority_waits()
+    services.jobs.enqueue_turn("turn-live-0-0-a", "live", 0, 0, None, tournament=False)
+    assert relay.higher_priority_waits()
+    assert not Relay(services, "turn-l", LIVE_QUEUE).higher_priority_waits()  # no queue comes before the live one
+
+
+def test_a_run_of_turns_stops_where_a_human_must_act_and_when_its_slice_is_spent(
+    client: FlaskClient, app: Flask
+) -> None:
+    store = app.services.store
+
+    def unclaimed(match: Match) -> tuple[MatchRecord, GameState]:
+        """The match after its coin flip (both racers roll), at a version no job has claimed yet."""
+        record = store.load(match.id)
+        assert record is not None
+        store.client.delete(*(ai_turn_key(match.id, s, record.version) for s in (0, 1)))
+        state = engine_state(record)
+        state.play(0, {"type": "flip"})
+        return record, state
+
+    human = create_match(client, game="rockem_sockem", seed="relay-h", seats=[*ai_seats("random"), {"type": "human"}])
+    assert Relay(app.services, "turn-h", LIVE_QUEUE).claim_next(*unclaimed(human)) is None
+    both = create_match(client, game="rockem_sockem", seed="relay-a", seats=ai_seats("random", "random"))
+    assert Relay(app.services, "turn-s", LIVE_QUEUE, time_slice=0.0).claim_next(*unclaimed(both)) is None
+    record, state = unclaimed(both)
+    seat, version = Relay(app.services, "turn-a", LIVE_QUEUE).claim_next(record, state) or (None, None)
+    assert version == record.version and seat in (0, 1)
+    assert {store.ai_turn_claim(both.id, s, record.version) for s in (0, 1)} == {"turn-a"}  # both racers' turns held
 
 
 def test_an_ai_seat_answers_a_human_and_waits_for_them(client: FlaskClient, start_worker: StartWorker) -> None:

@@ -96,8 +96,10 @@ def test_a_worker_plays_ai_seats_first_then_tournaments_then_hints(
     connection = redis.Redis.from_url(redis_url)
     registry = FinishedJobRegistry(TOURNAMENT_QUEUE, connection=connection, serializer=JSONSerializer)
     tournament_jobs = [fetch(redis_url, job_id) for job_id in registry.get_job_ids()]
-    assert len(tournament_jobs) > 1 and all(job.ended_at <= hinted.started_at for job in tournament_jobs)
-    assert client.get(f"/v1/matches/{tournament_match_id}").get_json()["status"] == "finished"
+    assert all(job.ended_at <= hinted.started_at for job in tournament_jobs)
+    over = client.get(f"/v1/matches/{tournament_match_id}").get_json()
+    assert over["status"] == "finished"
+    assert sum(job.return_value()["moves"] for job in tournament_jobs) == over["version"]  # every move before the hint
     assert job_done(client, hint["url"], match.tokens[0])["status"] == "finished"
 
 
