@@ -1,0 +1,126 @@
+"""Turn timers across a downtime of the timer worker, with real `python -m workers --timers` processes.
+
+Stopped, the worker leaves a heartbeat behind; its successor finds the silence and moves each
+running deadline later by it, so a seat's timeout fires at its old deadline plus the downtime, not
+at once; and after a restart, even one after a SIGKILL (RQ's scheduler lock left behind), a
+timeout fires within a second of its deadline. Times are the ones the match and its jobs record.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+from rq.serializers import JSONSerializer
+
+from api.record import now_iso
+from api.timers import TIMER_QUEUE
+from tests.api.conftest import Match, create_match
+from tests.workers.conftest import launch_worker, stop
+from tests.workers.test_turn_timers import (
+    StartTimerWorker,
+    deadline_of,
+    log_entries,
+    seconds_between,
+    terminate,
+    wait_for_entries,
+)
+
+WAIT = 30.0
+ON_TIME = 1.0
+"""A timeout lands within this many seconds after its deadline."""
+
+
+@pytest.fixture
+def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWorker]:
+    """Start named timer workers (returning once each is registered); all stopped after, as the service stops them."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(name: str) -> subprocess.Popen[bytes]:
+        started.append(launch_worker(name, ["--timers"], redis_url, tmp_path))
+        return started[-1]
+
+    yield start
+    for process in started:
+        terminate(process)
+
+
+def wait_for_new_deadline(client: FlaskClient, match: Match, seat: int, old: str, timeout: float = WAIT) -> str:
+    """The seat's deadline once it is no longer `old`."""
+    limit = time.monotonic() + timeout
+    while (current := deadline_of(client, match, seat)) == old:
+        assert time.monotonic() < limit, f"the deadline {old} did not move"
+        time.sleep(0.05)
+    return current
+
+
+def timed_out_deadline(redis_url: str, match: Match, seat: int, timeout: float = WAIT) -> str:
+    """The deadline the seat's timeout job played for, read from the finished job itself."""
+    connection = redis.Redis.from_url(redis_url)
+    registry = FinishedJobRegistry(TIMER_QUEUE, connection=connection, serializer=JSONSerializer)
+    limit = time.monotonic() + timeout
+    while time.monotonic() < limit:
+        for job_id in registry.get_job_ids():
+            job = Job.fetch(job_id, connection=connection, serializer=JSONSerializer)
+            result: dict[str, Any] | None = job.return_value()
+            if result and result.get("outcome") == "timed-out" and job.args[:2] == [match.id, seat]:
+                deadline: str = job.args[2]
+                return deadline
+        time.sleep(0.1)
+    raise AssertionError(f"no timeout job of seat {seat} finished")
+
+
+def test_a_deadline_moves_by_the_time_the_timer_worker_was_away(
+    redis_url: str, client: FlaskClient, start_timer_worker: StartTimerWorker
+) -> None:
+    """The old deadline passes while no timer worker runs: the timeout fires at it plus the downtime, on time."""
+    first = start_timer_worker("timers-before-downtime")
+    match = create_match(client, turn_timer={"seconds": 3})
+    old = deadline_of(client, match, 0)
+    stopping = now_iso()
+    terminate(first)
+    stopped = now_iso()
+    time.sleep(max(0.0, -seconds_between(old, now_iso())) + 1.0)  # the old deadline passes with no worker
+    restarted = now_iso()
+    start_timer_worker("timers-after-downtime")
+    registered = now_iso()
+    assert log_entries(client, match) == []
+    new = wait_for_new_deadline(client, match, 0, old)
+    # Moved by at least the time no worker ran, at most that plus a heartbeat and the new worker's start.
+    assert seconds_between(stopped, restarted) <= seconds_between(old, new) <= seconds_between(stopping, registered) + 5
+    entry = wait_for_entries(client, match, 1)[0]
+    assert (entry["seat"], entry["timeout"]) == (0, True)
+    assert 0 <= seconds_between(new, entry["at"]) < ON_TIME
+    assert timed_out_deadline(redis_url, match, 0) == new
+
+
+def test_a_timer_fires_on_time_after_the_timer_worker_was_killed(
+    redis_url: str, client: FlaskClient, start_timer_worker: StartTimerWorker
+) -> None:
+    """SIGKILL of the worker and its scheduler leaves RQ's scheduler lock for a minute; the next worker takes over."""
+    first = start_timer_worker("timers-killed")
+    connection = redis.Redis.from_url(redis_url)
+    lock = f"rq:scheduler-lock:{TIMER_QUEUE}"
+    limit = time.monotonic() + WAIT
+    while connection.get(lock) is None:
+        assert time.monotonic() < limit, "the first worker never took the scheduler lock"
+        time.sleep(0.05)
+    os.killpg(first.pid, signal.SIGKILL)  # the worker and the scheduler process it forked
+    stop(first)
+    assert connection.get(lock) is not None  # left behind by the dead scheduler
+    start_timer_worker("timers-after-kill")
+    match = create_match(client, turn_timer={"seconds": 2})
+    entry = wait_for_entries(client, match, 1)[0]
+    assert (entry["seat"], entry["timeout"]) == (0, True)
+    deadline = timed_out_deadline(redis_url, match, 0)
+    assert 0 <= seconds_between(deadline, entry["at"]) < ON_TIME
