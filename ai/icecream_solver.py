@@ -23,10 +23,9 @@ need more than T0 + 1 rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import permutations
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -36,6 +35,9 @@ MOVABLE = "YYYYGGGGRR"
 FLAVOURS = ("Y", "G")
 HORIZON = 1 << 20
 """Larger than any turn (the engine's turn_limit is at most 10,000)."""
+SOLVER_VERSION = 1
+"""Raise it with any change that alters a value: the stored table (ai/icecream_table.py) is then
+refused until `python -m ai.solve_icecream --build` writes it again."""
 
 Arrangement = tuple[str, str]
 Gather = Callable[[Sequence[int]], tuple[int, ...]]
@@ -65,13 +67,28 @@ def win_score(turn: int) -> int:
 
 def stacked(cone: str) -> str:
     """The flavour stacked four high in the cone, or ''."""
-    return next((f for f in FLAVOURS if f * 4 in cone), "")
+    for flavour in FLAVOURS:
+        if flavour * 4 in cone:
+            return flavour
+    return ""
+
+
+@cache
+def distinct_orders(letters: str) -> tuple[str, ...]:
+    """Every distinct ordering of `letters`, in sorted order (3,150 for the movable scoops)."""
+    if not letters:
+        return ("",)
+    return tuple(
+        first + rest for first in sorted(set(letters)) for rest in distinct_orders(letters.replace(first, "", 1))
+    )
 
 
 def all_arrangements() -> list[Arrangement]:
-    """The 34,650 ways to split an ordering of the movable scoops over the two cones."""
-    orders = sorted(set(permutations(MOVABLE)))
-    return [("".join(o[:cut]), "".join(o[cut:])) for o in orders for cut in range(len(MOVABLE) + 1)]
+    """The 34,650 ways to split an ordering of the movable scoops over the two cones.
+
+    The order (sorted orderings, then the cut) indexes every table, the stored one included.
+    """
+    return [(o[:cut], o[cut:]) for o in distinct_orders(MOVABLE) for cut in range(len(MOVABLE) + 1)]
 
 
 def move(arrangement: Arrangement, cone: int, scoops: int) -> Arrangement:
@@ -106,24 +123,55 @@ class Graph:
 
 @lru_cache(maxsize=1)
 def graph() -> Graph:
-    """Build the move graph once (a second or so)."""
+    """Build the move graph once (a tenth of a second: moves are index arithmetic, not string work)."""
     arrangements = all_arrangements()
     index = {a: i for i, a in enumerate(arrangements)}
     flavour = [stacked_flavour(a) for a in arrangements]
-    none = len(arrangements)
+    none, cuts = len(arrangements), len(MOVABLE) + 1
+    moved = block_moves(distinct_orders(MOVABLE))
     targets = {(c, k): [none] * none for c in (0, 1) for k in range(1, len(MOVABLE) + 1)}
     win_cost = {f: [99] * none for f in FLAVOURS}
-    for i, a in enumerate(arrangements):
-        if flavour[i]:
-            continue
-        for c in (0, 1):
-            for k in range(1, len(a[c]) + 1):
-                j = index[move(a, c, k)]
+    for (c, k), row in targets.items():
+        for cut in range(cuts):
+            block = moved_block(c, k, cut)
+            if block is None:
+                continue
+            start, length, new_cut = block
+            for i, order in zip(range(cut, none, cuts), moved[start, length], strict=True):
+                j = order * cuts + new_cut
+                if flavour[i]:
+                    continue
                 if flavour[j]:
                     win_cost[flavour[j]][i] = min(win_cost[flavour[j]][i], k)
                 else:
-                    targets[c, k][i] = j
+                    row[i] = j
     return Graph(arrangements, index, flavour, targets, win_cost)
+
+
+def moved_block(cone: int, scoops: int, cut: int) -> tuple[int, int, int] | None:
+    """`move(arrangement, cone, scoops)` on the ordering of both cones (cone 0 bottom to top, then
+    cone 1), split at `cut`: (start, length) of the block that goes to the end, and the new cut;
+    None if the cone holds fewer scoops."""
+    if cone == 0:
+        return (cut - scoops, scoops, cut - scoops) if scoops <= cut else None
+    rest = len(MOVABLE) - cut - scoops
+    return (cut, rest, cut + scoops) if rest >= 0 else None
+
+
+def block_moves(orders: Sequence[str]) -> dict[tuple[int, int], list[int]]:
+    """(start, length) -> per ordering, the index of the ordering with that block moved to the end.
+
+    A block moves by moving its first scoop to the end `length` times, so every list composes
+    the one-scoop move: list lookups instead of building strings.
+    """
+    position = {o: i for i, o in enumerate(orders)}
+    moves: dict[tuple[int, int], list[int]] = {}
+    for start in range(len(orders[0])):
+        one = [position[o[:start] + o[start + 1 :] + o[start]] for o in orders]
+        moves[start, 0] = list(range(len(orders)))
+        for length in range(1, len(orders[0]) - start + 1):
+            moves[start, length] = [one[i] for i in moves[start, length - 1]]
+    return moves
 
 
 @lru_cache(maxsize=1)
@@ -166,8 +214,9 @@ class Solution:
     stationary_from: int | None
     unlimited: bool = False
     """Tables of a long enough limit read for the game without one (see `solve_unlimited`)."""
-    starts: dict[int, list[int]] = field(default_factory=dict)
-    """turn -> per arrangement the value for the mover at the start of that turn."""
+    starts: Mapping[int, Sequence[int]] = field(default_factory=dict)
+    """turn -> per arrangement the value for the mover at the start of that turn (solved here, or
+    read from the stored table)."""
     _cache: dict[int, list[list[int]]] = field(default_factory=dict, repr=False)
 
     def budget(self, points: int) -> int:
@@ -188,8 +237,15 @@ class Solution:
         if turn not in self._cache:
             if len(self._cache) >= 4:
                 self._cache.pop(next(iter(self._cache)))
-            self._cache[turn] = turn_rows(turn, self.budget(turn), self.terminal(turn))
+            self._cache[turn] = turn_rows(turn, self.most_points(turn), self.terminal(turn))
         return self._cache[turn]
+
+    def most_points(self, turn: int) -> int:
+        """The last row a turn's table needs: from `stationary_from` on, a turn stands for later
+        ones whose points left may read either periodic row (turn 33 with 32 points left reads
+        row 32 of turn 31's table)."""
+        t0 = self.stationary_from
+        return turn if t0 is None or turn < t0 else t0 + 1
 
     def table_turn(self, turn: int) -> int:
         """The turn whose table stands for `turn`: itself, or in the game without a limit a turn
@@ -204,8 +260,9 @@ class Solution:
         table = self.table_turn(turn)
         if not 1 <= table <= self.turn_limit or not 1 <= points_left <= turn:
             raise ValueError(f"no turn {turn} with {points_left} points left under turn limit {self.turn_limit}")
-        arrangement = (cones[0][1:], cones[1][1:])
-        score = self.rows(table)[self.budget(points_left)][graph().index[arrangement]]
+        i, row = graph().index[cones[0][1:], cones[1][1:]], self.budget(points_left)
+        # A whole turn's points: the turn's start value, without building that turn's table.
+        score = self.starts[table][i] if row == self.budget(table) else self.rows(table)[row][i]
         shift = turn - table
         return score - shift if score > 0 else score + shift if score < 0 else 0
 
@@ -250,14 +307,15 @@ class Solution:
         return [cone.translate(str.maketrans("YG", "GY")) for cone in state.cones]
 
 
-def solve(turn_limit: int, stationary_from: int | None = None) -> Solution:
-    """Backward induction from the last turn to the first; keeps each turn start's values."""
+def solve(turn_limit: int, stationary_from: int | None = None, down_to: int = 1) -> Solution:
+    """Backward induction from the last turn to turn `down_to` (1: all); keeps each turn start's values."""
     if turn_limit < 1:
         raise ValueError("a finite turn limit of at least 1 is needed")
-    solution = Solution(turn_limit, stationary_from)
-    for turn in range(turn_limit, 0, -1):
+    starts: dict[int, list[int]] = {}
+    solution = Solution(turn_limit, stationary_from, starts=starts)
+    for turn in range(turn_limit, max(down_to, 1) - 1, -1):
         rows = turn_rows(turn, solution.budget(turn), solution.terminal(turn))
-        solution.starts[turn] = rows[-1][:-1]
+        starts[turn] = rows[-1][:-1]
     return solution
 
 
