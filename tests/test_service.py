@@ -15,12 +15,24 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil  # type: ignore[import-untyped]
 import pytest
 import redis
 from rq import Queue, Worker
 
 from api.jobs.queue import LIVE_QUEUE
-from api.service import Child, ConfigError, Settings, Supervisor, describe_redis, gunicorn_command, service_children
+from api.record import now_iso
+from api.service import (
+    Child,
+    ConfigError,
+    Settings,
+    Supervisor,
+    data_dir_lock,
+    describe_redis,
+    gunicorn_command,
+    service_children,
+)
+from api.timers import parse_iso
 
 PYTHON = sys.executable
 
@@ -111,9 +123,13 @@ def free_port() -> int:
 class Service:
     """`python -m api.service` as a child process, on its own port and data folder."""
 
-    def __init__(self, data_dir: Path, port: int, warm_up: bool = True) -> None:
+    def __init__(
+        self, data_dir: Path, port: int, warm_up: bool = True, extra_env: dict[str, str] | None = None
+    ) -> None:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir), PARLOUR_AI_WARM_UP=str(int(warm_up)))
+        env.update(extra_env or {})
+        self.port = port
         self.base = f"http://127.0.0.1:{port}"
         # Its own process group, so that signalling the group is what a terminal's Ctrl-C does.
         self.process = subprocess.Popen(
@@ -139,10 +155,11 @@ class Service:
         return self.process.wait(timeout=30)
 
 
-def request(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
-    """GET (or POST `body` as JSON) and return the status and JSON answer."""
+def request(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """GET (or POST `body` as JSON), with a bearer token if given, and return the status and JSON answer."""
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(url, data=data, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=5) as response:
             return response.status, json.loads(response.read())
@@ -155,8 +172,8 @@ def service_factory(tmp_path: Path) -> Iterator[Any]:
     """Start services on one data folder; kill whatever a failing test leaves running."""
     started: list[Service] = []
 
-    def start(warm_up: bool = True) -> Service:
-        service = Service(tmp_path / "data", free_port(), warm_up)
+    def start(warm_up: bool = True, port: int | None = None, extra_env: dict[str, str] | None = None) -> Service:
+        service = Service(tmp_path / "data", port or free_port(), warm_up, extra_env)
         started.append(service)
         return service
 
@@ -195,7 +212,8 @@ def test_a_second_service_on_the_same_data_is_refused(service_factory: Any) -> N
 def registered_workers(data_dir: Path) -> dict[str, int]:
     """The AI workers registered on the service's embedded Redis (not the timer worker), by name, with their pids."""
     connection = redis.Redis.from_url(f"unix://{data_dir / 'redis' / 'redis.sock'}")
-    return {worker.name: worker.pid for worker in Worker.all(queue=Queue(LIVE_QUEUE, connection=connection))}
+    workers = Worker.all(queue=Queue(LIVE_QUEUE, connection=connection))
+    return {worker.name: worker.pid for worker in workers if worker.pid is not None}
 
 
 def wait_until(check: Any, timeout: float = 90.0) -> Any:
@@ -221,3 +239,129 @@ def test_the_service_runs_ai_workers_and_restarts_a_dead_one(service_factory: An
     finished = wait_until(lambda: (match := request(url)[1])["status"] == "finished" and match)
     assert finished["result"] is not None
     assert service.stop(signal.SIGTERM) == 0
+
+
+# --- a port or data folder in use, and a SIGKILL ------------------------------------------------
+
+
+def refused_start(data_dir: Path, port: int) -> subprocess.CompletedProcess[str]:
+    """Run `python -m api.service` where it must refuse to start; its exit code and output."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir))
+    return subprocess.run([PYTHON, "-m", "api.service"], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_a_port_in_use_is_refused_plainly(tmp_path: Path) -> None:
+    """Something already listens on the port: one line saying so, exit 2, and never "listening"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = refused_start(tmp_path / "data", port)
+    assert done.returncode == 2 and "listening" not in done.stdout
+    assert done.stderr.strip() == (
+        f"parlour: port {port} on 127.0.0.1 is in use (another Parlour service, or another program); "
+        "stop it first, or set PORT"
+    )
+    assert not (tmp_path / "data" / "redis").exists()  # refused before starting anything
+
+
+def test_a_data_folder_in_use_is_refused_plainly(tmp_path: Path) -> None:
+    """A live service holds the folder's lock: one line naming it, exit 2; the lock dies with its holder."""
+    with data_dir_lock(tmp_path / "data"):
+        done = refused_start(tmp_path / "data", free_port())
+        with pytest.raises(ConfigError, match="in use by another Parlour service"), data_dir_lock(tmp_path / "data"):
+            pass
+    assert done.returncode == 2 and "listening" not in done.stdout
+    assert done.stderr.startswith(f"parlour: the data folder {tmp_path / 'data'} is in use by another Parlour service")
+    assert f"(pid {os.getpid()})" in done.stderr
+    with data_dir_lock(tmp_path / "data"):
+        pass
+
+
+def test_a_child_dies_with_its_killed_parent(tmp_path: Path) -> None:
+    """A SIGKILLed parent takes with it the child it started with `dies_with_parent`."""
+    code = (
+        "import signal, subprocess, sys, time; from api.service import dies_with_parent; "
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+        "preexec_fn=dies_with_parent(signal.SIGKILL)); print(child.pid, flush=True); time.sleep(60)"
+    )
+    parent = subprocess.Popen([PYTHON, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child = psutil.Process(int(parent.stdout.readline()))
+    parent.kill()
+    parent.wait()
+    wait_until(lambda: not running([child]), timeout=10)
+
+
+def running(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """The processes still running (a zombie, dead but not yet reaped, is not)."""
+    alive = []
+    for process in processes:
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def play_turn(url: str, token: str, version: int) -> int:
+    """Seat 0 plays its whole turn from `version`, each time the first legal action; the version after it."""
+    while True:
+        status, legal = request(f"{url}/legal-actions", token=token)
+        assert status == 200 and legal["version"] == version, legal
+        body = {"action": legal["actions"][0], "expected_version": version}
+        status, answer = request(f"{url}/actions", body, token)
+        assert status == 200, answer
+        version = answer["version"]
+        if answer["waiting_for"] != [0]:
+            return int(version)
+
+
+def ai_answered(url: str, after: int) -> dict[str, Any] | None:
+    """The match once its AI seat (1) has moved after version `after` and it waits for seat 0 again."""
+    match = request(url)[1]
+    moved = match["version"] > after and match["waiting_for"] == [0]
+    return match if moved else None
+
+
+def test_a_killed_service_leaves_nothing_and_the_next_one_plays_on(service_factory: Any) -> None:
+    """SIGKILL of the supervisor: every child dies; the next start on the same port and data serves the match,
+    moves the seat's deadline by the downtime, and its AI seat plays on."""
+    env = {"PARLOUR_AI_WORKERS": "1"}
+    service = service_factory(warm_up=False, extra_env=env)
+    service.wait_ready()
+    seats = [{"type": "human"}, {"type": "ai", "level": "random"}]
+    body = {"game": "icecream", "players": 2, "seats": seats, "turn_timer": {"seconds": 60}}
+    status, created = request(f"{service.base}/v1/matches", body)
+    assert status == 201
+    url, token = f"{service.base}/v1/matches/{created['id']}", created["tokens"][0]["token"]
+    played = play_turn(url, token, 0)
+    before = wait_until(lambda: ai_answered(url, played))
+    family = [psutil.Process(service.process.pid), *psutil.Process(service.process.pid).children(recursive=True)]
+    assert len(family) >= 6  # the supervisor, Redis, gunicorn and its workers, the timer and AI workers
+
+    service.process.kill()
+    service.process.wait()
+    killed = now_iso()
+    wait_until(lambda: not running(family), timeout=30)
+
+    again = service_factory(warm_up=False, port=service.port, extra_env=env)
+    restarted = now_iso()
+    again.wait_ready()
+    old = before["deadlines"][0]["at"]
+    moved = wait_until(lambda: (match := request(url)[1])["deadlines"][0]["at"] != old and match)
+    assert (moved["version"], moved["waiting_for"]) == (before["version"] + 1, [0])  # a new version, no action
+    assert seconds_between(old, moved["deadlines"][0]["at"]) >= seconds_between(killed, restarted)
+    played = play_turn(url, token, moved["version"])
+    after = wait_until(lambda: ai_answered(url, played))
+    status, log = request(f"{url}/log")
+    assert status == 200 and all(not entry.get("timeout") for entry in log["entries"])
+    assert log["entries"][-1]["seat"] == 1 and after["status"] == "active"
+    assert again.stop(signal.SIGTERM) == 0
+
+
+def seconds_between(earlier: str, later: str) -> float:
+    """Seconds from one ISO timestamp to another."""
+    return (parse_iso(later) - parse_iso(earlier)).total_seconds()
