@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import permutations
 from typing import Any
 
 import pytest
 
-from ai.icecream_solver import Solution, Value, graph, solve, win_score
+from ai.icecream_solver import (
+    FLAVOURS,
+    MOVABLE,
+    Solution,
+    Value,
+    graph,
+    move,
+    solve,
+    stacked_flavour,
+    win_score,
+)
 from engine import Rng, get_game
 from engine.icecream.game import OPTIONS, IceCreamState
 
@@ -166,3 +177,39 @@ def test_forced_to_stack_the_opponents_flavour_is_a_loss() -> None:
 def test_finished_or_other_limit_is_refused() -> None:
     with pytest.raises(ValueError, match="turn limit"):
         solution(2).value(opening(3))
+
+
+def test_graph_equals_the_plain_construction() -> None:
+    """The index-arithmetic graph (whose order the stored table relies on) against string moves
+    over the sorted permutations."""
+    orders = sorted(set(permutations(MOVABLE)))
+    arrangements = [("".join(o[:cut]), "".join(o[cut:])) for o in orders for cut in range(len(MOVABLE) + 1)]
+    index = {a: i for i, a in enumerate(arrangements)}
+    g = graph()
+    assert g.arrangements == arrangements and g.index == index
+    assert g.flavour == [stacked_flavour(a) for a in arrangements]
+    for i, a in enumerate(arrangements):
+        for c in (0, 1):
+            for k in range(1, len(MOVABLE) + 1):
+                j = index[move(a, c, k)] if k <= len(a[c]) and not g.flavour[i] else g.size
+                safe = j if j == g.size or not g.flavour[j] else g.size
+                assert g.targets[c, k][i] == safe, (a, c, k)
+        for f in FLAVOURS:
+            costs = [k for c in (0, 1) for k in range(1, len(a[c]) + 1) if stacked_flavour(move(a, c, k)) == f]
+            assert g.win_cost[f][i] == (99 if g.flavour[i] or not costs else min(costs)), (a, f)
+
+
+def test_every_points_left_has_a_row_past_the_stationary_turn() -> None:
+    """From `stationary_from` on a turn's table serves either parity of points left (turn 5 with 4
+    left reads row 4 of a table whose own budget is 3); the tiny t0 only exercises the indexing."""
+    sol = solve(6, stationary_from=3)
+    state = position(["RYGRYG", "RGYRGY"], 5, 6)
+    for left in range(1, 6):
+        sol.score(state.cones, 5, left)
+    assert sol.best_action(state) in state.legal_actions(state.to_move)
+
+
+def test_solve_down_to_keeps_only_the_last_turns() -> None:
+    part, whole = solve(5, down_to=3), solution(5)
+    assert sorted(part.starts) == [3, 4, 5]
+    assert all(part.starts[t] == whole.starts[t] for t in (3, 4, 5))
