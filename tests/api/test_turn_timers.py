@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 
@@ -130,7 +129,7 @@ def test_a_finished_match_has_no_deadlines(client: FlaskClient) -> None:
     assert (answer["status"], answer["deadlines"]) == ("finished", [])
 
 
-def test_a_timeout_is_flagged_in_the_log(app: Flask, client: FlaskClient) -> None:
+def test_a_timeout_is_flagged_in_the_log(app: ParlourApp, client: FlaskClient) -> None:
     """The server's default action goes through the checked path and its log entry says `timeout: true`."""
     match = create_match(client, turn_timer={"seconds": 60})
     store = app.services.store
@@ -143,7 +142,7 @@ def test_a_timeout_is_flagged_in_the_log(app: Flask, client: FlaskClient) -> Non
     assert entries[0]["action"] == {"type": "move", "from_cone": 0, "scoops": 1}
 
 
-def test_the_timer_fields_match_openapi(app: Flask, client: FlaskClient) -> None:
+def test_the_timer_fields_match_openapi(app: ParlourApp, client: FlaskClient) -> None:
     """The option, the deadlines in views and the timeout flag in the log are as openapi.yaml documents them."""
     contract = ContractClient(app, client)
     body = {"game": "icecream", "players": 2, "turn_timer": {"seconds": 30}}

@@ -77,7 +77,7 @@ def wait_for_entries(client: FlaskClient, match: Match, count: int, timeout: flo
 def deadline_of(client: FlaskClient, match: Match, seat: int) -> str:
     """The seat's current deadline."""
     body = client.get(match.url()).get_json()
-    return next(entry["at"] for entry in body["deadlines"] if entry["seat"] == seat)
+    return str(next(entry["at"] for entry in body["deadlines"] if entry["seat"] == seat))
 
 
 def job_result(redis_url: str, job_id: str, timeout: float = WAIT) -> dict[str, Any]:
@@ -87,7 +87,8 @@ def job_result(redis_url: str, job_id: str, timeout: float = WAIT) -> dict[str, 
     while True:
         job = Job.fetch(job_id, connection=connection, serializer=JSONSerializer)
         if job.get_status() == JobStatus.FINISHED:
-            result: dict[str, Any] = job.return_value()
+            result = job.return_value()
+            assert isinstance(result, dict)
             return result
         assert job.get_status() != JobStatus.FAILED, job.latest_result()
         assert time.monotonic() < limit, f"job {job_id} is still {job.get_status()}"
@@ -157,7 +158,8 @@ def test_a_duplicated_timeout_job_plays_once(
 def test_a_timer_survives_restarting_the_api_and_the_worker(
     redis_url: str, settings: Settings, start_timer_worker: StartTimerWorker
 ) -> None:
-    """Deadlines and their jobs live in Redis: a new app and a new worker still time the seat out."""
+    """Deadlines and their jobs live in Redis: a new app and a new worker still time the seat out (later by the
+    worker's downtime, see test_timers_downtime.py)."""
     old_app = create_app(settings)
     old_worker = start_timer_worker("timers-before")
     match = create_match(old_app.test_client(), turn_timer={"seconds": 4})
