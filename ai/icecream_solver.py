@@ -17,8 +17,8 @@ is green is read with yellow and green swapped, which is the same game.
 
 `stationary_from` (see `ai.solve_icecream`): once the set of arrangements reachable with exactly
 p points, and the set from which p points suffice to stack a flavour, repeat with period 2 in p
-for every p >= T0, a budget p >= T0 acts exactly like T0 + (p - T0) % 2, so the tables never
-need more than T0 + 1 rows.
+for every p >= T0, a budget p >= T0 acts exactly like T0 + (p - T0) % 2, so a table never needs
+a row past T0 + 1 points (`Solution.most_points`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IceCream's solution solved once and stored: ai/tables/icecream_solution.bin, read in milliseconds.
+"""IceCream's solution solved once and stored in ai/tables/icecream_solution.bin (204 KB), read in ~0.1 s.
 
 Under a turn limit L the values at the start of turn t depend on t and on the turns after it,
 d = L - t, and on nothing else (the limit enters only through `Solution.terminal`). The table
@@ -9,7 +9,7 @@ holds F(t, d), every arrangement's value at the start of turn t with d turns aft
   which makes that move free; the table has turns 1..T0 + 1.
 - F(T0, d + 1) is one turn of backward induction from F(T0 + 1, d) and the other way round;
   the build goes on until F(t, D + 2) == F(t, D) for both, so from D on (`periodic_from`) they
-  repeat with period 2 for ever. Below T0, F(t, d) comes from F(t + 1, d - 1), so it repeats
+  repeat with period 2 for ever (the build finds D = 0). Below T0, F(t, d) comes from F(t + 1, d - 1), so it repeats
   from d = T0 - t + D on; the table keeps d up to one past that.
 A limit L reads F(t, L - t); the game without a limit reads the limit T0 + 1 + SETTLED_HORIZON
 read as `solve_unlimited` does. Both answer exactly as a fresh solve (tests/ai/test_icecream_table.py).
