@@ -157,7 +157,7 @@ def answer_latencies(
     """Seconds from each of a human's moves to the AI move that answered it, over up to `moves` answers of one match."""
     seats = [{"type": "human"}] + [{"type": "ai", "level": level}] * (players - 1)
     created = service.call("/v1/matches", {"game": game, "players": players, "options": options, "seats": seats})
-    match_id, token = created["id"], created["tokens"]["0"]
+    match_id, token = created["id"], created["tokens"][0]["token"]
     chooser = random.Random(match_id)
     deadline = time.monotonic() + MATCH_TIMEOUT
     while time.monotonic() < deadline:
@@ -169,7 +169,7 @@ def answer_latencies(
                 break
             time.sleep(POLL)
             continue
-        action = chooser.choice(mine["actions"])
+        action = chooser.choice(mine["actions"]) if mine["kind"] == "enumerated" else mine["example"]
         service.call(f"/v1/matches/{match_id}/actions", {"action": action, "expected_version": mine["version"]}, token)
     entries = service.call(f"/v1/matches/{match_id}/log?limit=500")["entries"]
     pairs = itertools.pairwise(entries)

@@ -1,17 +1,20 @@
-"""The RQ worker of the AI queues: jobs run in the worker's own process, one thread per job, no fork.
+"""The RQ worker of the AI queues: jobs run in the worker's own process, no fork.
 
 A forked work-horse per move cost 15-18 ms of RQ's time alone (`loadtests.worker_overhead`), more
 than a `random` move's whole budget, and copied a process that may hold IceCream's solution. So the
-worker is RQ's `SimpleWorker` with what the fork gave for free put back:
+worker is RQ's `SimpleWorker`, running each job on its main thread, with what the fork gave for free
+put back:
 
-- the hard time limit: RQ's SIGALRM death penalty still interrupts the job at its timeout (the worker
-  waits for the job's thread, and a signal ends that wait); a job whose thread does not end then
-  takes the whole process down with it (`ParlourJob`), so a stuck search never commits late;
-- heartbeats while a job runs, so a worker that dies mid-job (killed, out of memory, a crash in C)
-  has its job given up within `HEARTBEAT_SLACK` s of its last beat and retried by RQ's maintenance
-  on another worker, while the supervisor (or the host's service manager) starts a new worker;
-- a hint's lower CPU priority: the job's thread, not the process, gets the niceness, and it goes
-  with the thread at the job's end (raising a thread's niceness needs no privilege; lowering it would).
+- the hard time limit: RQ's SIGALRM death penalty interrupts the job at its timeout, as in a horse
+  (a signal also ends a blocking read); a hint runs on a thread of its own (below), and one whose
+  thread does not end then takes the whole process down with it, so it never commits late;
+- heartbeats while a job runs (`Heart`, one thread for the worker's life), so a worker that dies
+  mid-job (killed, out of memory, a crash in C) has its job given up within `HEARTBEAT_SLACK` s of
+  its last beat and retried by RQ's maintenance on another worker, while the supervisor (or the
+  host's service manager) starts a new worker;
+- a hint's lower CPU priority: its job runs on a thread of its own, and that thread, not the process,
+  gets the niceness, which goes with the thread at the job's end (raising a thread's niceness needs
+  no privilege; lowering it again would).
 
 A requested move (a hint) runs at a lower CPU priority than the AI seats: its queue's priority only
 decides which job a free worker takes next, while the niceness keeps a hint already running from
@@ -26,8 +29,8 @@ import contextvars
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -56,11 +59,12 @@ STRAY_EXIT = 70
 
 
 class ParlourJob(Job):
-    """An AI job whose function runs on a thread of its own: a hint's thread at a lower CPU priority."""
+    """An AI job: a hint runs on a thread of its own at a lower CPU priority, any other on the worker's thread."""
 
     def _execute(self) -> Any:
-        niceness = HINT_NICENESS if self.origin == HINT_QUEUE else 0
-        return run_on_own_thread(super()._execute, niceness)
+        if self.origin != HINT_QUEUE:
+            return super()._execute()
+        return run_on_own_thread(super()._execute, HINT_NICENESS)
 
 
 def run_on_own_thread(work: Callable[[], Any], niceness: int) -> Any:
@@ -94,8 +98,6 @@ def run_on_own_thread(work: Callable[[], Any], niceness: int) -> Any:
 
 def set_thread_niceness(niceness: int) -> None:
     """Lower the calling thread's CPU priority to `niceness` (Linux sets niceness per thread)."""
-    if niceness == 0:
-        return
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
     except OSError as error:  # not Linux, or not allowed: the job runs at the usual priority
@@ -107,32 +109,19 @@ class ParlourWorker(SimpleWorker):
 
     job_class = ParlourJob
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.heart = Heart(self)
+
     def execute_job(self, job: Job, queue: Queue) -> None:
-        """Run the job here, beating the heart meanwhile, as a forking worker does while its horse works."""
+        """Run the job here, the heart beating for it meanwhile, as a forking worker does while its horse works."""
         execution = self.prepare_execution(job)
-        with self.heartbeats(job, execution):
-            self.perform_job(job, queue, execution)
-        self.set_state(WorkerStatus.IDLE)
-
-    @contextmanager
-    def heartbeats(self, job: Job, execution: Execution) -> Iterator[None]:
-        """Keep the worker, the job and its execution alive in Redis every job_monitoring_interval s."""
-        done = threading.Event()
-
-        def beat() -> None:
-            while not done.wait(self.job_monitoring_interval):
-                try:
-                    self.maintain_heartbeats(job, execution)
-                except redis.RedisError as error:  # the job's own writes will fail or wait the same
-                    log.warning("heartbeat of job %s skipped: %s", job.id, error)
-
-        beater = threading.Thread(target=beat, name="parlour-heartbeat", daemon=True)
-        beater.start()
+        self.heart.beat_for(job, execution)
         try:
-            yield
+            self.perform_job(job, queue, execution)
         finally:
-            done.set()
-            beater.join()
+            self.heart.rest()
+        self.set_state(WorkerStatus.IDLE)
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """Seconds a job's registry entry lives without a heartbeat: a beat's interval and HEARTBEAT_SLACK."""
@@ -189,3 +178,41 @@ class ParlourWorker(SimpleWorker):
             ctx.tournaments.sweep(ctx.after_change)
         except redis.RedisError as error:
             log.warning("tournament sweep skipped: %s", error)
+
+
+class Heart:
+    """Keeps the running job, its execution and the worker alive in Redis every job_monitoring_interval s.
+
+    One thread for the worker's life (a thread per job cost a few ms a job in handovers of the GIL).
+    """
+
+    def __init__(self, worker: ParlourWorker) -> None:
+        self.worker = worker
+        self.lock = threading.Lock()
+        self.running: tuple[Job, Execution] | None = None
+        self.thread: threading.Thread | None = None
+
+    def beat_for(self, job: Job, execution: Execution) -> None:
+        """Beat for this job until `rest`."""
+        with self.lock:
+            self.running = (job, execution)
+        if self.thread is None:
+            self.thread = threading.Thread(target=self.beat, name="parlour-heartbeat", daemon=True)
+            self.thread.start()
+
+    def rest(self) -> None:
+        """The job ended: no more beats for it."""
+        with self.lock:
+            self.running = None
+
+    def beat(self) -> None:
+        """Forever: every interval, a heartbeat for the running job if there is one."""
+        while True:
+            time.sleep(self.worker.job_monitoring_interval)
+            with self.lock:
+                if self.running is None:
+                    continue
+                try:
+                    self.worker.maintain_heartbeats(*self.running)
+                except redis.RedisError as error:  # the job's own writes will fail or wait the same
+                    log.warning("heartbeat of job %s skipped: %s", self.running[0].id, error)

@@ -14,7 +14,7 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from api.config import Settings
-from api.jobs.queue import LIVE_QUEUE
+from api.jobs.queue import HINT_QUEUE, LIVE_QUEUE
 from api.store import ai_turn_key
 from tests.api.conftest import create_match, read_log
 from tests.workers.conftest import StartWorker
@@ -26,7 +26,7 @@ STUCK_FOR = 60.0
 
 
 def stuck_once(attempts_key: str) -> int:
-    """A job that hangs past any time limit on its first attempt (a sleep no signal ends) and returns after."""
+    """A job that sleeps past any time limit on its first attempt and returns at once after."""
     attempts = int(redis.Redis.from_url(Settings().redis_url).incr(attempts_key))
     if attempts == 1:
         time.sleep(STUCK_FOR)
@@ -58,14 +58,23 @@ def test_a_worker_killed_mid_search_has_its_turn_played_once_by_another(
     assert turn_job(redis_url, match.id, 0, 0).retries_left == Settings().ai_retries - 1
 
 
-def test_a_job_stuck_past_its_time_limit_ends_its_worker_and_is_retried(
+def test_a_turn_job_past_its_time_limit_is_stopped_and_retried(redis_url: str, start_worker: StartWorker) -> None:
+    queue = Queue(LIVE_QUEUE, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
+    job = queue.enqueue(stuck_once, "stuck-turn", job_timeout=1, retry=Retry(max=1))
+    worker = start_worker("w1")
+    wait_for(lambda: job.get_status(refresh=True) == "finished", "the retried job", RECOVERY)
+    job.refresh()
+    assert job.return_value() == 2  # stopped once by its time limit, then run again to its end
+    assert worker.poll() is None  # on the worker's own thread the limit interrupts the job: the worker goes on
+
+
+def test_a_hint_stuck_past_its_time_limit_ends_its_worker_and_is_retried(
     redis_url: str, start_worker: StartWorker
 ) -> None:
-    connection = redis.Redis.from_url(redis_url)
-    queue = Queue(LIVE_QUEUE, connection=connection, serializer=JSONSerializer)
-    job = queue.enqueue(stuck_once, "stuck-attempts", job_timeout=1, retry=Retry(max=1))
+    queue = Queue(HINT_QUEUE, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
+    job = queue.enqueue(stuck_once, "stuck-hint", job_timeout=1, retry=Retry(max=1))
     stuck = start_worker("stuck")
-    assert stuck.wait(timeout=RECOVERY) == STRAY_EXIT  # it could not stop the job's thread, so it ended
+    assert stuck.wait(timeout=RECOVERY) == STRAY_EXIT  # it could not stop the hint's thread, so it ended
     start_worker("next")
     wait_for(lambda: job.get_status(refresh=True) == "finished", "the retried job", RECOVERY)
     job.refresh()
