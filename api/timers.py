@@ -128,6 +128,11 @@ def timeout_job_id(match_id: str, seat: int, deadline: str) -> str:
     return f"timeout-{digits}-{match_id}-{seat}"
 
 
+def clock_ms() -> int:
+    """Now, in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
 def epoch_ms(moment: datetime) -> int:
     """An aware datetime as epoch milliseconds."""
     return round(moment.timestamp() * 1000)
@@ -292,7 +297,7 @@ class TurnTimers:
 
     def keep_fair(self, on_commit: Callable[[MatchRecord], None], now_ms: int | None = None) -> list[str]:
         """Beat the heartbeat, then make every downtime not yet made up for good; the matches whose deadlines moved."""
-        self.clock.beat(now_ms if now_ms is not None else time.time_ns() // 1_000_000)
+        self.clock.beat(now_ms if now_ms is not None else clock_ms())
         moved = []
         for downtime in self.clock.downtimes():
             moved.extend(self.make_up(downtime, on_commit))
@@ -308,6 +313,7 @@ class TurnTimers:
             if self.move_deadlines(match_id, downtime, on_commit):
                 moved.append(match_id)
             self.clock.mark_made_up(downtime, match_id)
+            self.clock.beat(clock_ms())  # the timers are back: a long make-up is no new downtime
         self.clock.forget(downtime)
         return moved
 
