@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from loadtests.limits import LOAD_TEST_LIMITS
+from workers.__main__ import WARMED_UP
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("icecream", 2, {}),
@@ -73,10 +74,6 @@ class Service:
             return dict(json.loads(response.read()))
 
 
-WARMED_UP = b"IceCream solved for perfect play"
-"""What each worker logs once its warm-up is done (see workers/__main__.py)."""
-
-
 def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[str, str] = LOAD_TEST_LIMITS) -> Service:
     """`python -m api.service` on a free port with `workers` AI workers; returns once the API and the workers are up.
 
@@ -106,7 +103,7 @@ def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[s
         except OSError:
             time.sleep(0.2)
             continue
-        if not warm_up or log_path.read_bytes().count(WARMED_UP) >= workers:
+        if not warm_up or log_path.read_bytes().count(WARMED_UP.encode()) >= workers:
             if workers:  # one unmeasured match, so the first measured move does not wait for the workers to start
                 move_latencies(service, *GAMES[0], level="random", moves=4)
             return service

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import time
 
 import redis
 from rq.serializers import JSONSerializer
 
 import ai.levels  # noqa: F401  (imported before the first job, so it starts at once)
 import engine.games  # noqa: F401
-from ai.perfect import solution_for
+from ai.perfect import load_solutions
 from api.config import Settings
 from api.jobs.queue import WORKER_QUEUES
 from api.timers import TIMER_QUEUE
@@ -24,6 +23,8 @@ from workers.worker import ParlourWorker
 
 JOB_MONITORING_INTERVAL = 5
 """Seconds between a busy worker's heartbeats; a dead worker's job is given up ~60 s after its last one."""
+WARMED_UP = "IceCream's solution loaded for perfect play"
+"""What a worker logs once its warm-up is done."""
 WORKER_TTL = 20
 """An idle worker wakes every WORKER_TTL - 15 s, so its maintenance (retrying the jobs of dead
 workers, every PARLOUR_WORKER_MAINTENANCE seconds) is never starved by a long wait on the queue."""
@@ -35,7 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", action="store_true", help="stop once the queues are empty")
     parser.add_argument("--name", default=None, help="the worker's name (default: host and pid)")
     parser.add_argument(
-        "--warm-up", action="store_true", help="solve IceCream before taking jobs, so `perfect` answers at once"
+        "--warm-up",
+        action="store_true",
+        help="load IceCream's solution (~0.2 s) before the first job",
     )
     parser.add_argument("--timers", action="store_true", help="run the turn timers' scheduler and timeout jobs")
     args = parser.parse_args(argv)
@@ -74,10 +77,9 @@ def work_timers(name: str | None, burst: bool) -> int:
 
 
 def warm_up() -> None:
-    """Compute what every job would otherwise compute again in its forked work-horse: IceCream's solution."""
-    started = time.perf_counter()
-    solution_for(0)
-    logging.getLogger(__name__).info("IceCream solved for perfect play in %.1f s", time.perf_counter() - started)
+    """Load IceCream's stored solution before the first job, so the first `perfect` move answers at once."""
+    seconds = load_solutions()
+    logging.getLogger(__name__).info("%s in %.2f s", WARMED_UP, seconds)
 
 
 if __name__ == "__main__":
