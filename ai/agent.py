@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from engine.protocol import TooManyActions
+from engine.protocol import TooManyActions, action_text
 
 if TYPE_CHECKING:
     from engine.protocol import Action, GameState
@@ -36,11 +35,6 @@ class Agent(Protocol):
         ...
 
 
-def action_key(action: Action) -> str:
-    """The canonical JSON text of an action: hashable, and equal for equal actions."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
-
-
 def sampled_actions(state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
     """Every legal action of the seat, or up to `samples` distinct ones drawn with `rng` when too many to list."""
     try:
@@ -49,7 +43,7 @@ def sampled_actions(state: GameState, seat: int, rng: Rng, samples: int) -> list
         drawn: dict[str, Action] = {}
         for _ in range(4 * samples):
             action = state.sample_action(seat, rng)
-            drawn.setdefault(action_key(action), action)
+            drawn.setdefault(action_text(action), action)
             if len(drawn) == samples:
                 break
         return list(drawn.values())

@@ -22,11 +22,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ai.agent import action_key
 from ai.baseline.search import MctsAgent, package_search
 from ai.ismcts import IsmctsAgent
 from ai.knowledge import knowledge_for
-from engine.protocol import Game, GameState, TooManyActions
+from engine.protocol import Game, GameState, TooManyActions, action_text
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -48,7 +47,7 @@ class Position:
 def has_choice(state: GameState, seat: int) -> bool:
     """True if the seat has a choice that the search makes: several actions, none obvious, several candidates."""
     try:
-        several = len({action_key(action) for action in state.legal_actions(seat)}) > 1
+        several = len({action_text(action) for action in state.legal_actions(seat)}) > 1
     except TooManyActions:
         several = True
     if not several:

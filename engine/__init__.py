@@ -13,7 +13,7 @@ from engine.errors import (
 )
 from engine.info import Assumption, GameInfo
 from engine.options import OptionSet, OptionSpec
-from engine.protocol import Action, Game, GameState, TooManyActions, View, has_action
+from engine.protocol import Action, Game, GameState, TooManyActions, View, action_text, has_action
 from engine.registry import all_games, get_game, register
 from engine.result import Result
 from engine.rng import Rng
@@ -37,6 +37,7 @@ __all__ = [
     "Rng",
     "TooManyActions",
     "View",
+    "action_text",
     "all_games",
     "get_game",
     "has_action",

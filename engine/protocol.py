@@ -14,6 +14,7 @@ state's own `Rng`, so the state is a function of (game, players, options, seed, 
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeAlias
 
@@ -173,6 +174,11 @@ class GameState(ABC):
 
 class TooManyActions(Exception):
     """Raised by `legal_actions` when a seat's choices are too many to list."""
+
+
+def action_text(action: Action) -> str:
+    """The canonical JSON text of an action: hashable, and equal exactly for equal actions (true is not 1)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
 def has_action(state: GameState, seat: int) -> bool:

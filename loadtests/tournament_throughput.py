@@ -8,8 +8,9 @@ player count) it runs `--runs` round-robin tournaments between `easy` entrants (
 matches, one more than the players otherwise; `--games-per-pairing` games per pairing, seats
 rotated; 8 matches at once), each with a fresh seed, and measures the matches finished per minute from the tournament's
 server-stamped creation to its end. It prints the median over the runs (with min and max), and
-the same tournament played in this process by `tournaments.local` (one core, no server) for
-comparison. Not a test: nothing is asserted.
+the same tournaments played in this process by `tournaments.local` (one core, no server), each
+right after its server run, and the ratio of the medians, server / in process. Not a test: nothing
+is asserted.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Measured:
     players: int
     matches: int
     server: list[float]
-    local: float
+    local: list[float]
 
 
 def request_for(game: str, players: int, seed: str, games: int) -> dict[str, object]:
@@ -82,27 +83,32 @@ def local_rate(request: dict[str, object]) -> float:
 
 
 def measure(service: Service, game: str, players: int, runs: int, games: int) -> Measured:
-    """`runs` tournaments of one game on the server, then one in process."""
-    rates, matches = [], 0
+    """`runs` tournaments of one game on the server, each followed by the same tournament in process."""
+    rates, locals_, matches = [], [], 0
     for index in range(runs):
         request = request_for(game, players, f"throughput-{game}-{players}-{index}", games)
         rate, matches = server_rate(service, request)
         rates.append(rate)
-        print(f"  {game} {players}p run {index + 1}: {rate:.1f} matches/min", file=sys.stderr, flush=True)
-    local = local_rate(request_for(game, players, f"throughput-{game}-{players}-0", games))
-    return Measured(game, players, matches, rates, local)
+        locals_.append(local_rate(request))
+        print(
+            f"  {game} {players}p run {index + 1}: server {rate:.1f}, in process {locals_[-1]:.1f} matches/min",
+            file=sys.stderr,
+            flush=True,
+        )
+    return Measured(game, players, matches, rates, locals_)
 
 
 def report(rows: list[Measured], workers: int, runs: int) -> str:
     """The table of figures."""
     lines = [
         f"Tournament throughput, easy level, {workers} AI workers, median of {runs} runs (matches per minute)",
-        f"{'game':<24}{'players':>8}{'matches':>9}{'server':>9}{'min':>8}{'max':>8}{'in process':>12}",
+        f"{'game':<24}{'players':>8}{'matches':>9}{'server':>9}{'min':>8}{'max':>8}{'in process':>12}{'ratio':>7}",
     ]
     for row in rows:
+        server, local = statistics.median(row.server), statistics.median(row.local)
         lines.append(
-            f"{row.game:<24}{row.players:>8}{row.matches:>9}{statistics.median(row.server):>9.1f}"
-            f"{min(row.server):>8.1f}{max(row.server):>8.1f}{row.local:>12.1f}"
+            f"{row.game:<24}{row.players:>8}{row.matches:>9}{server:>9.1f}"
+            f"{min(row.server):>8.1f}{max(row.server):>8.1f}{local:>12.1f}{server / local:>7.2f}"
         )
     return "\n".join(lines)
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tqdm import tqdm  # type: ignore[import-untyped]
+from tqdm import tqdm
 
 from tournaments.client import ServerError, TournamentClient
 from tournaments.plan import FORMATS, ROUND_ROBIN
@@ -124,7 +124,11 @@ def run_local(request: dict[str, Any], quiet: bool) -> dict[str, Any]:
         raise SystemExit("parlour: --turn-timer needs a server (local AI levels never run out of time)")
     plan = build_plan({**request, "turn_timer": None})
     with tqdm(total=plan.total_matches(), unit="match", disable=quiet, file=sys.stderr) as bar:
-        slots, outcomes = run(plan, lambda done, total: bar.update(done - bar.n))
+
+        def progress(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+        slots, outcomes = run(plan, progress)
     entrants = [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)]
     done = sum(1 for outcome in outcomes.values() if not outcome.void)
     return {

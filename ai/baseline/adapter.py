@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai.agent import action_key, sampled_actions
+from ai.agent import sampled_actions
 from ai.play import PASS, next_mover
+from engine.protocol import action_text
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class ParlourState:
         self.split_samples = split_samples
         self._actions: dict[str, Action] | None = None
         if actions is not None:
-            self._actions = {action_key(action): action for action in actions}
+            self._actions = {action_text(action): action for action in actions}
 
     @classmethod
     def root(
@@ -61,7 +62,7 @@ class ParlourState:
         if self._actions is None:
             assert self.mover is not None
             actions = sampled_actions(self.state, self.mover, self.rng, self.split_samples)
-            self._actions = {action_key(action): action for action in actions}
+            self._actions = {action_text(action): action for action in actions}
             if self.claiming:
                 self._actions[PASS] = {}
         return list(self._actions)

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import mcts  # type: ignore[import-untyped]
 
-from ai.agent import action_key, sampled_actions
+from ai.agent import sampled_actions
 from ai.baseline.adapter import ParlourState
+from engine.protocol import action_text
 from engine.registry import get_game
 from engine.rng import Rng
 
@@ -143,7 +144,7 @@ class MctsAgent:
                 totals[key] = totals.get(key, 0.0) + child.totalReward[seat]
 
         def score(action: Action) -> tuple[int, float]:
-            key = action_key(action)
+            key = action_text(action)
             return visits.get(key, 0), totals.get(key, 0.0) / max(1, visits.get(key, 0))
 
         return max(candidates, key=score)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ai.agent import action_key, sampled_actions
+from ai.agent import sampled_actions
+from engine.protocol import action_text
 
 if TYPE_CHECKING:
     from engine.protocol import Action, GameState
@@ -34,7 +35,7 @@ class Knowledge:
 
     def key(self, action: Action) -> str:
         """A text that tells this game's actions apart, redacted forms included (the canonical JSON by default)."""
-        return action_key(action)
+        return action_text(action)
 
     def obvious(self, state: GameState, seat: int) -> Action | None:
         """An action so clearly right that no search is needed, or None (the default)."""

@@ -15,12 +15,11 @@ The action vocabulary, by phase (every action is a JSON object with a "type"):
 
 from __future__ import annotations
 
-import json
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
-from engine.protocol import Action
+from engine.protocol import Action, action_text
 from engine.robots_love_ice_cream import phases, sets
 from engine.robots_love_ice_cream.data import DATA
 from engine.robots_love_ice_cream.effects import ACTIVATED
@@ -140,7 +139,7 @@ def check_action(state: RobotsState, seat: int, action: Action) -> None:
 def _text(action: Action) -> str:
     """The canonical JSON text of an action (unserialisable values never match a legal action)."""
     try:
-        return json.dumps(action, sort_keys=True)
+        return action_text(action)
     except (TypeError, ValueError):
         return ""
 

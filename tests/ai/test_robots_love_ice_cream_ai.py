@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from ai.agent import action_key
 from ai.greedy import GreedyAgent
 from ai.ismcts import IsmctsAgent
 from ai.knowledge import knowledge_for
@@ -27,6 +26,7 @@ from ai.random_agent import RandomAgent
 from ai.team import main as team_main
 from ai.team import measure
 from engine import get_game
+from engine.protocol import action_text
 from engine.rng import Rng
 from engine.robots_love_ice_cream.schema import ICE_CREAM_TYPES
 from engine.robots_love_ice_cream.sets import attack_slots, cards_needed
@@ -92,14 +92,14 @@ def test_the_policy_and_the_candidates_are_legal_actions(players: int, options: 
     positions = 0
     for state in mixed_positions(players, options, seed=players):
         (seat,) = state.acting_seats()
-        legal = {action_key(action) for action in state.legal_actions(seat)}
+        legal = {action_text(action) for action in state.legal_actions(seat)}
         before = state.to_json()
-        assert action_key(policy_action(state, seat)) in legal
+        assert action_text(policy_action(state, seat)) in legal
         candidates = KNOWLEDGE.candidates(state, seat, Rng(0), 8)
-        assert candidates and {action_key(action) for action in candidates} <= legal
+        assert candidates and {action_text(action) for action in candidates} <= legal
         assert len({KNOWLEDGE.key(action) for action in candidates}) == len(candidates)
         settled = settled_action(state, seat)
-        assert settled is None or action_key(settled) in legal
+        assert settled is None or action_text(settled) in legal
         assert state.to_json() == before, "choosing must not change the state"
         positions += 1
     assert positions > 20 * players

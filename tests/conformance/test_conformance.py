@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Game, GameState, InvalidOptions, Rng, TooManyActions, all_games, get_game
+from engine import Action, Game, GameState, InvalidOptions, Rng, all_games, get_game, has_action
 from engine.rng import seed_to_state
 from tests.conformance.checks import (
     Secrets,
@@ -148,14 +148,6 @@ def seats_with_actions(state: GameState) -> list[int]:
     seats = [seat for seat in state.acting_seats() if has_action(state, seat)]
     assert set(state.waiting_for()) <= set(seats), f"a seat the game waits for has no action: {state.waiting_for()}"
     return seats
-
-
-def has_action(state: GameState, seat: int) -> bool:
-    """True when the seat has a listed action or a constructed action space."""
-    try:
-        return bool(state.legal_actions(seat))
-    except TooManyActions:
-        return True
 
 
 def check_replay(playout: Playout) -> None:
