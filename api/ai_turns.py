@@ -32,15 +32,15 @@ class AiTurns:
 
     def after_change(self, record: MatchRecord, state: GameState) -> list[int]:
         """Queue a turn for every AI seat that may act at this version; the seats queued now."""
-        if any(seat.ai_level is not None for seat in record.seats):
-            self.store.track_ai_match(record.id)  # before any job: the sweep must know the match
-        queued = []
-        for seat in self.ai_seats_to_act(record, state):
-            job_id = self.queue.new_turn_id(record.id, seat, record.version)
-            if self.store.claim_ai_turn(record.id, seat, record.version, job_id):
-                self.enqueue(record, seat, job_id)
-                queued.append(seat)
-        return queued
+        seats = self.ai_seats_to_act(record, state)
+        if not seats:
+            return []
+        self.store.track_ai_match(record.id)  # before any job: the sweep must know the match
+        job_ids = {seat: self.queue.new_turn_id(record.id, seat, record.version) for seat in seats}
+        claimed = self.store.claim_ai_turns(record.id, record.version, job_ids)
+        for seat in sorted(claimed):
+            self.enqueue(record, seat, job_ids[seat])
+        return sorted(claimed)
 
     def sweep(self, grace: float = SWEEP_GRACE) -> list[tuple[str, int]]:
         """Queue again every AI turn left without a live job for `grace` seconds; the (match, seat) queued."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -114,8 +114,8 @@ class MatchRecord:
         return all(seat.filled for seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        """The stored JSON form."""
-        return asdict(self)
+        """The stored JSON form: a shallow copy that shares the record's values, for `json.dumps` to write."""
+        return {**vars(self), "seats": [dict(vars(seat)) for seat in self.seats]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchRecord:

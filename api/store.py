@@ -332,10 +332,18 @@ class MatchStore:
 
     def claim_ai_turn(self, match_id: str, seat: int, version: int, job_id: str) -> bool:
         """True if this job plays the AI seat at this version: the first to ask, or a retry of it."""
-        key = ai_turn_key(match_id, seat, version)
-        if self.client.set(key, job_id, nx=True, ex=AI_TURN_CLAIM_TTL):
-            return True
-        return self.client.get(key) == job_id
+        return seat in self.claim_ai_turns(match_id, version, {seat: job_id})
+
+    def claim_ai_turns(self, match_id: str, version: int, job_ids: dict[int, str]) -> set[int]:
+        """Claim each seat's turn at this version for its job (one round trip); the seats whose job holds it."""
+        pipe = self.client.pipeline(transaction=False)
+        for seat, job_id in job_ids.items():
+            key = ai_turn_key(match_id, seat, version)
+            pipe.set(key, job_id, nx=True, ex=AI_TURN_CLAIM_TTL)
+            pipe.get(key)  # SET NX is the claim; the holder read after it says whose it is
+        replies = pipe.execute()
+        holders = replies[1::2]
+        return {seat for (seat, job_id), holder in zip(job_ids.items(), holders, strict=True) if holder == job_id}
 
     def ai_turn_claim(self, match_id: str, seat: int, version: int) -> str | None:
         """The id of the job given an AI seat's turn at this version, if any."""

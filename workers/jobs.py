@@ -40,6 +40,8 @@ MAX_RECOMPUTES = 20
 """Stale versions one job computes again for before it fails (and RQ retries it)."""
 TIME_SLICE = 0.5
 """Seconds a turn job plays its match's consecutive AI turns before it hands over to the queue."""
+Following = tuple[int, MatchRecord]
+"""The seat a turn job plays next, and the match as the job stored it."""
 YIELD_POLL = 0.01
 """Seconds between a requested move's looks at the live queue (a look is one LLEN and one ZCARD)."""
 
@@ -51,19 +53,21 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
     job_id = job.id if job is not None else f"inline-{match_id}-{seat}-{version}"
     relay = Relay(ctx, job_id, job.origin if job is not None else LIVE_QUEUE)
     played = 0
+    record = ctx.store.load(match_id)
     while True:
-        answer, following = play_one_turn(ctx, relay, match_id, seat, version)
+        answer, following = play_one_turn(ctx, relay, record, match_id, seat, version)
         played += answer["outcome"] == "applied"
         if following is None:
             return {**answer, "moves": played}
-        seat, version = following
+        seat, record = following  # the match as this job stored it: no need to read it again
+        version = record.version
 
 
 def play_one_turn(
-    ctx: Services, relay: Relay, match_id: str, seat: int, version: int
-) -> tuple[dict[str, Any], tuple[int, int] | None]:
-    """Play one AI turn (when the match moved on, the newer one unless another job has it), and say what follows."""
-    record = ctx.store.load(match_id)
+    ctx: Services, relay: Relay, record: MatchRecord | None, match_id: str, seat: int, version: int
+) -> tuple[dict[str, Any], Following | None]:
+    """Play one AI turn from the record read (when the match moved on, the newer one unless another job has it),
+    and say what follows."""
     for _ in range(MAX_RECOMPUTES):
         if record is None or record.status != ACTIVE:
             return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}, None
@@ -107,19 +111,19 @@ class Relay:
         self.job_id = job_id
         self.queue = queue
         self.until = time.monotonic() + time_slice
-        self.following: tuple[int, int] | None = None
+        self.following: Following | None = None
 
     def on_commit(self, record: MatchRecord, state: GameState) -> None:
         """After a move is stored: claim the next turn if this job plays it, then run the change's listeners."""
         self.following = self.claim_next(record, state)
         self.ctx.after_change(record, state)
 
-    def take_next(self) -> tuple[int, int] | None:
-        """The (seat, version) this job plays next, once; None to hand over."""
+    def take_next(self) -> Following | None:
+        """The seat this job plays next and the match it plays it in, once; None to hand over."""
         following, self.following = self.following, None
         return following
 
-    def claim_next(self, record: MatchRecord, state: GameState) -> tuple[int, int] | None:
+    def claim_next(self, record: MatchRecord, state: GameState) -> Following | None:
         """Claim every AI seat's turn at the new version when only AI seats may act; the seat to play first."""
         if time.monotonic() >= self.until or self.higher_priority_waits():
             return None
@@ -127,12 +131,9 @@ class Relay:
         if not acting or any(record.seats[seat].ai_level is None for seat in acting):
             return None
         first = next_actor(state, Rng.from_seed(f"order:{record.seed}:{record.version}"))
-        if first not in acting or not self.ctx.store.claim_ai_turn(record.id, first, record.version, self.job_id):
-            return None
-        for seat in acting:
-            if seat != first:  # held by this job too; should another job hold one, compare-and-set sorts it out
-                self.ctx.store.claim_ai_turn(record.id, seat, record.version, self.job_id)
-        return first, record.version
+        # Every acting seat is held by this job; should another job hold one, compare-and-set sorts it out.
+        held = self.ctx.store.claim_ai_turns(record.id, record.version, dict.fromkeys(acting, self.job_id))
+        return (first, record) if first in held else None
 
     def higher_priority_waits(self) -> bool:
         """True when a job of a queue served before this job's queue waits for a worker."""

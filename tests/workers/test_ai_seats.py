@@ -133,8 +133,8 @@ def test_a_run_of_turns_stops_where_a_human_must_act_and_when_its_slice_is_spent
     both = create_match(client, game="rockem_sockem", seed="relay-a", seats=ai_seats("random", "random"))
     assert Relay(app.services, "turn-s", LIVE_QUEUE, time_slice=0.0).claim_next(*unclaimed(both)) is None
     record, state = unclaimed(both)
-    seat, version = Relay(app.services, "turn-a", LIVE_QUEUE).claim_next(record, state) or (None, None)
-    assert version == record.version and seat in (0, 1)
+    seat, stored = Relay(app.services, "turn-a", LIVE_QUEUE).claim_next(record, state) or (None, None)
+    assert stored is record and seat in (0, 1)
     assert {store.ai_turn_claim(both.id, s, record.version) for s in (0, 1)} == {"turn-a"}  # both racers' turns held
 
 
