@@ -50,10 +50,11 @@ class Services:
     quotas: Quotas
     listeners: list[Listener] = field(default_factory=list)
 
-    def after_change(self, record: MatchRecord, state: GameState) -> None:
-        """Run every listener on a change just stored (each in turn, in the order listed)."""
+    def after_change(self, record: MatchRecord, state: GameState, skip: Listener | None = None) -> None:
+        """Run every listener on a change just stored (each in turn, in the order listed), but `skip`."""
         for listener in self.listeners:
-            listener(record, state)
+            if listener != skip:
+                listener(record, state)
 
     def tell_bots(self, record: MatchRecord, state: GameState) -> None:
         """Listener: tell the bots holding seats what the change means for them."""

@@ -114,9 +114,11 @@ class Relay:
         self.following: Following | None = None
 
     def on_commit(self, record: MatchRecord, state: GameState) -> None:
-        """After a move is stored: claim the next turn if this job plays it, then run the change's listeners."""
+        """After a move is stored: claim the next turns if this job plays them, then run the change's listeners
+        (the one that queues AI turns only when this job hands over: it plays them otherwise)."""
         self.following = self.claim_next(record, state)
-        self.ctx.after_change(record, state)
+        playing_on = self.following is not None
+        self.ctx.after_change(record, state, skip=self.ctx.schedule_ai_turns if playing_on else None)
 
     def take_next(self) -> Following | None:
         """The seat this job plays next and the match it plays it in, once; None to hand over."""
