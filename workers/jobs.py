@@ -26,6 +26,7 @@ from rq import get_current_job
 
 from ai.levels import choose, level_named
 from ai.play import ai_seed, next_actor
+from api.ai_turns import SWEEP_GRACE
 from api.jobs.queue import LIVE_QUEUE, JobQueue
 from api.matches.service import apply_action, engine_state, seat_may_act
 from api.record import ACTIVE, MatchRecord
@@ -40,6 +41,8 @@ MAX_RECOMPUTES = 20
 """Stale versions one job computes again for before it fails (and RQ retries it)."""
 TIME_SLICE = 0.5
 """Seconds a turn job plays its match's consecutive AI turns before it hands over to the queue."""
+LIVE_LOOK = 0.05
+"""Seconds between a tournament's run of turns' looks at the live queue (one LLEN and one ZCARD)."""
 Following = tuple[int, MatchRecord]
 """The seat a turn job plays next, and the match as the job stored it."""
 YIELD_POLL = 0.01
@@ -100,9 +103,10 @@ class Relay:
     """Whether a turn job plays on after its move: only while nobody but the match's AI seats may act.
 
     It hands over (the next turns are queued like after any change) once TIME_SLICE is spent, so
-    matches on one queue take turns, and at once when a job of a higher-priority queue waits, so a
-    tournament's match never holds a worker a live match needs. Playing on, it claims the turns of
-    every AI seat that may act before the change's listeners run, so none of them gets a job too.
+    matches on one queue take turns, and within LIVE_LOOK s when a job of a higher-priority queue
+    waits, so a tournament's match never holds a worker a live match needs. Playing on, it skips the
+    change's listener that queues AI turns, and claims the turns of every AI seat that may act when
+    a move may outlast the sweep's grace (`may_outlast_sweep_grace`), so none of them gets a job too.
     The slice is far below a job's TIMEOUT_MARGIN: one more capped move always fits in the job's time.
     """
 
@@ -112,6 +116,7 @@ class Relay:
         self.queue = queue
         self.until = time.monotonic() + time_slice
         self.following: Following | None = None
+        self.next_look = 0.0
 
     def on_commit(self, record: MatchRecord, state: GameState) -> None:
         """After a move is stored: claim the next turns if this job plays them, then run the change's listeners
@@ -133,19 +138,36 @@ class Relay:
         if not acting or any(record.seats[seat].ai_level is None for seat in acting):
             return None
         first = next_actor(state, Rng.from_seed(f"order:{record.seed}:{record.version}"))
+        if first not in acting:
+            return None
+        if not any(may_outlast_sweep_grace(record.seats[seat].ai_level) for seat in acting):
+            return first, record
         # Every acting seat is held by this job; should another job hold one, compare-and-set sorts it out.
         held = self.ctx.store.claim_ai_turns(record.id, record.version, dict.fromkeys(acting, self.job_id))
         return (first, record) if first in held else None
 
     def higher_priority_waits(self) -> bool:
-        """True when a job of a queue served before this job's queue waits for a worker."""
-        if self.queue == LIVE_QUEUE:
+        """True when a job of a queue served before this job's queue waits (looked at every LIVE_LOOK s)."""
+        if self.queue == LIVE_QUEUE or time.monotonic() < self.next_look:
             return False
+        self.next_look = time.monotonic() + LIVE_LOOK
         try:
             waiting, _ = self.ctx.jobs.live_turns()
         except redis.RedisError:
             return True
         return waiting > 0
+
+
+def may_outlast_sweep_grace(level: str | None) -> bool:
+    """True when a move at this level may take long enough for the AI-turn sweep to look at its match.
+
+    The sweep leaves a match alone for SWEEP_GRACE s after its last change, and a relayed turn's own
+    change queues no job, so a turn that is played sooner needs no claim: nothing else can queue it
+    meanwhile (a change by anyone else is a new version, whose turns its own listeners queue). A
+    level without a time cap does not search (`random`, `perfect`); a capped one may take its cap.
+    """
+    cap = level_named(level).time_cap if level is not None else None
+    return cap is not None and cap >= SWEEP_GRACE / 2
 
 
 def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool) -> dict[str, Any]:
