@@ -22,7 +22,7 @@ from workers.timers import TimerWorker
 from workers.worker import ParlourWorker
 
 JOB_MONITORING_INTERVAL = 5
-"""Seconds between a busy worker's heartbeats; a dead worker's job is given up ~60 s after its last one."""
+"""Seconds between a busy worker's heartbeats; a dead worker's job is given up HEARTBEAT_SLACK s after its last one."""
 WARMED_UP = "IceCream's solution loaded for perfect play"
 """What a worker logs once its warm-up is done."""
 WORKER_TTL = 20
