@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -68,3 +69,29 @@ def start_worker(redis_url: str, tmp_path: Path) -> Iterator[StartWorker]:
     yield start
     for process in started:
         stop(process)
+
+
+StartTimerWorker = Callable[[str], subprocess.Popen[bytes]]
+
+
+def terminate(process: subprocess.Popen[bytes]) -> None:
+    """Stop a worker as the service does (SIGTERM: it releases RQ's scheduler lock), killing it if it hangs."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=15)
+    stop(process)
+
+
+@pytest.fixture
+def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWorker]:
+    """Start a named timer worker and wait until it is registered; all stopped after, as the service stops them."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(name: str) -> subprocess.Popen[bytes]:
+        started.append(launch_worker(name, ["--timers"], redis_url, tmp_path))
+        return started[-1]
+
+    yield start
+    for process in started:
+        terminate(process)

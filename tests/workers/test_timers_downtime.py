@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from flask.testing import FlaskClient
 from rq.job import Job
@@ -26,33 +22,17 @@ from rq.serializers import JSONSerializer
 from api.record import now_iso
 from api.timers import TIMER_QUEUE
 from tests.api.conftest import Match, create_match
-from tests.workers.conftest import launch_worker, stop
+from tests.workers.conftest import StartTimerWorker, stop, terminate
 from tests.workers.test_turn_timers import (
-    StartTimerWorker,
     deadline_of,
     log_entries,
     seconds_between,
-    terminate,
     wait_for_entries,
 )
 
 WAIT = 30.0
 ON_TIME = 1.0
 """A timeout lands within this many seconds after its deadline."""
-
-
-@pytest.fixture
-def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWorker]:
-    """Start named timer workers (returning once each is registered); all stopped after, as the service stops them."""
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(name: str) -> subprocess.Popen[bytes]:
-        started.append(launch_worker(name, ["--timers"], redis_url, tmp_path))
-        return started[-1]
-
-    yield start
-    for process in started:
-        terminate(process)
 
 
 def wait_for_new_deadline(client: FlaskClient, match: Match, seat: int, old: str, timeout: float = WAIT) -> str:

@@ -8,12 +8,7 @@ by the worker's sweep. Wall-clock bounds are generous: the scheduler works in wh
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import subprocess
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,35 +23,10 @@ from api.config import Settings
 from api.record import now_iso
 from api.timers import TIMEOUT_JOB, TIMER_QUEUE, parse_iso, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match, read_log
-from tests.workers.conftest import StartWorker, launch_worker, stop
+from tests.workers.conftest import StartTimerWorker, StartWorker, terminate
 
 WAIT = 30.0
 """Seconds a test waits for a timeout it expects: far beyond the scheduler's second."""
-
-StartTimerWorker = Callable[[str], subprocess.Popen[bytes]]
-
-
-def terminate(process: subprocess.Popen[bytes]) -> None:
-    """Stop a worker as the service does (SIGTERM: it releases RQ's scheduler lock), killing it if it hangs."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=15)
-    stop(process)
-
-
-@pytest.fixture
-def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWorker]:
-    """Start a named timer worker and wait until it is registered; all stopped after, as the service stops them."""
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(name: str) -> subprocess.Popen[bytes]:
-        started.append(launch_worker(name, ["--timers"], redis_url, tmp_path))
-        return started[-1]
-
-    yield start
-    for process in started:
-        terminate(process)
 
 
 def log_entries(client: FlaskClient, match: Match) -> list[dict[str, Any]]:
