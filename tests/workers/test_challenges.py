@@ -19,8 +19,8 @@ from api.services import ParlourApp
 from tests.api.conftest import EVENTS_HEARTBEAT, create_match, read_log
 from tests.api.test_bots import register
 from tests.api.test_challenges import challenges, events, live_seats
+from tests.workers.conftest import StartTimerWorker
 from tests.workers.test_ai_seats import wait_for
-from tests.workers.test_turn_timers import StartTimerWorker, start_timer_worker  # noqa: F401
 
 CHALLENGE_SECONDS = 2
 WAIT = 40.0
@@ -52,7 +52,7 @@ def aborted(client: FlaskClient, url: str) -> dict[str, Any] | None:
 def test_a_bot_that_never_accepts_is_never_seated_and_the_match_is_aborted(
     app: ParlourApp,
     client: FlaskClient,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
 ) -> None:
     start_timer_worker("challenge-timers")
     silent = register(client, "silent", policy=None)
@@ -71,7 +71,7 @@ def test_a_bot_that_never_accepts_is_never_seated_and_the_match_is_aborted(
 
 def test_a_tournament_whose_bot_never_answers_is_aborted(
     client: FlaskClient,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
 ) -> None:
     start_timer_worker("tournament-challenge-timers")
     silent = register(client, "silent", policy=None)
@@ -87,7 +87,7 @@ def test_a_tournament_whose_bot_never_answers_is_aborted(
 def test_an_expiry_whose_job_was_lost_is_found_by_the_sweep(
     app: ParlourApp,
     client: FlaskClient,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     silent = register(client, "silent", policy=None)
@@ -102,7 +102,7 @@ def test_an_expiry_whose_job_was_lost_is_found_by_the_sweep(
 
 def test_an_expiry_due_while_no_timer_worker_ran_fires_when_one_starts(
     client: FlaskClient,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
 ) -> None:
     silent = register(client, "silent", policy=None)
     match = create_match(client, seats=against(silent))

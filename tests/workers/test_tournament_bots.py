@@ -14,11 +14,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import bearer, read_log
-from tests.workers.conftest import ROOT, StartWorker
+from tests.workers.conftest import ROOT, StartTimerWorker, StartWorker
 from tests.workers.test_ai_seats import wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
 from tests.workers.test_tournaments import finished_tournament
-from tests.workers.test_turn_timers import StartTimerWorker, start_timer_worker  # noqa: F401
 from tournaments.cli import main
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -29,7 +28,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
     client: FlaskClient,
     live_server: str,  # noqa: F811
     start_worker: StartWorker,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -77,7 +76,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
 def test_a_bot_that_never_answers_is_played_on_time_and_the_tournament_ends(
     client: FlaskClient,
     start_worker: StartWorker,
-    start_timer_worker: StartTimerWorker,  # noqa: F811
+    start_timer_worker: StartTimerWorker,
 ) -> None:
     start_worker("silent-opponent")
     start_timer_worker("silent-timers")
