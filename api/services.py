@@ -91,7 +91,7 @@ def build_services(settings: Settings) -> Services:
         jobs=jobs,
         ai_turns=AiTurns(store, jobs),
         timers=TurnTimers(store, timer_queue),
-        tournaments=Tournaments(tournament_store, store, challenges),
+        tournaments=Tournaments(tournament_store, store, challenges, jobs),
         challenges=challenges,
         changes=ChangeFeed(store),
         renders=Renders(),

@@ -13,7 +13,8 @@ died between storing a change and scheduling its job) and schedules it.
 
 Clocks are fair across downtime: the timer scheduler writes a heartbeat every second
 (`TimerClock`). A silence longer than `AWAY_AFTER_MS` (the service was down, or its timer worker
-was, or Redis was) is recorded once, atomically, as a downtime; then every running timed match
+was, or Redis was; to a scheduler that has just started or taken over, any silence longer than
+`RESTART_AWAY_AFTER_MS`) is recorded once, atomically, as a downtime; then every running timed match
 gets, for each seat, the part of that downtime its clock ran through added to its deadline, with
 the same compare-and-set (a new version) as any change, and its timeout scheduled under the new
 deadline's job id. The timeout job for the old deadline then finds the deadline moved and does
@@ -58,6 +59,8 @@ MADE_UP_KEY = "parlour:timers:made-up:{since}-{until}"
 """Set: the timed matches already made up for one downtime."""
 AWAY_AFTER_MS = 3000
 """A silence between two heartbeats longer than this (three missed beats) is downtime, given back to the seats."""
+RESTART_AWAY_AFTER_MS = 1200
+"""The same for a scheduler's first beat after it starts or takes over: more than one missed beat is downtime."""
 MADE_UP_TTL = 86_400
 """Seconds a downtime's set of matches made up for is kept should it never be finished."""
 MOVE_ATTEMPTS = 20
@@ -188,9 +191,9 @@ class TimerClock:
         self.client = client  # decoded replies: the store's client
         self._beat = client.register_script(_BEAT)
 
-    def beat(self, now_ms: int) -> bool:
-        """Record a heartbeat at `now_ms`; True when the silence before it was recorded as a downtime."""
-        return bool(self._beat(keys=[HEARTBEAT_KEY, DOWNTIMES_KEY], args=[now_ms, AWAY_AFTER_MS]))
+    def beat(self, now_ms: int, away_after_ms: int = AWAY_AFTER_MS) -> bool:
+        """Record a heartbeat at `now_ms`; True when the silence before it (over `away_after_ms`) became a downtime."""
+        return bool(self._beat(keys=[HEARTBEAT_KEY, DOWNTIMES_KEY], args=[now_ms, away_after_ms]))
 
     def last_beat(self) -> int | None:
         """Epoch ms of the latest heartbeat, if any."""
@@ -295,9 +298,11 @@ class TurnTimers:
                     scheduled.append((match_id, int(seat)))
         return scheduled
 
-    def keep_fair(self, on_commit: Callable[[MatchRecord], None], now_ms: int | None = None) -> list[str]:
+    def keep_fair(
+        self, on_commit: Callable[[MatchRecord], None], now_ms: int | None = None, away_after_ms: int = AWAY_AFTER_MS
+    ) -> list[str]:
         """Beat the heartbeat, then make every downtime not yet made up for good; the matches whose deadlines moved."""
-        self.clock.beat(now_ms if now_ms is not None else clock_ms())
+        self.clock.beat(now_ms if now_ms is not None else clock_ms(), away_after_ms)
         moved = []
         for downtime in self.clock.downtimes():
             moved.extend(self.make_up(downtime, on_commit))

@@ -200,6 +200,14 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
     return refused("stale-version", "the match kept changing while the AI thought; ask again")
 
 
+def advance_tournament(tournament_id: str) -> dict[str, Any]:
+    """Carry on advancing a tournament that an earlier call handed over after its steps."""
+    ctx = context()
+    ctx.tournaments.store.taken_over(tournament_id)
+    ctx.tournaments.advance(tournament_id, ctx.after_change)
+    return {"tournament": tournament_id}
+
+
 def give_way_to_live_seats(jobs: JobQueue, until: float, every: float = YIELD_POLL) -> Callable[[], bool]:
     """A requested move's stop signal: true once a live seat's turn waits; while one runs, a pause (to `until`)."""
     next_look = time.monotonic() + every

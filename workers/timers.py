@@ -36,7 +36,7 @@ from api.matches.service import apply_action, engine_state
 from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
 from api.service import set_parent_death_signal
-from api.timers import seconds_until
+from api.timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_until
 from engine import ActionRejected
 from workers.context import context
 
@@ -81,11 +81,11 @@ def time_out_seat(match_id: str, seat: int, deadline: str) -> dict[str, Any]:
     raise RuntimeError(f"match {match_id} kept changing while seat {seat} was being timed out")
 
 
-def keep_clocks_fair() -> None:
+def keep_clocks_fair(away_after_ms: int = AWAY_AFTER_MS) -> None:
     """Heartbeat, and move deadlines across any downtime (logged, never raised: the scheduler must go on)."""
     ctx = context()
     try:
-        ctx.timers.keep_fair(announce)
+        ctx.timers.keep_fair(announce, away_after_ms=away_after_ms)
     except redis.RedisError as error:
         log.warning("turn-timer heartbeat skipped: %s", error)
     except Exception:
@@ -210,7 +210,9 @@ class TimerWorker(SimpleWorker):
         if not self.scheduler.acquired_locks:
             return  # another scheduler is alive; the maintenance tries again
         if not burst:
-            keep_clocks_fair()  # here too: timeouts queued before a downtime must find their deadlines moved
+            # Here too: timeouts queued before a downtime must find their deadlines moved. A scheduler that has
+            # just started or taken over follows a stopped one, so a silence of over one beat was downtime.
+            keep_clocks_fair(RESTART_AWAY_AFTER_MS)
             self.scheduler.start()
             return
         try:

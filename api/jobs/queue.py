@@ -33,6 +33,7 @@ WORKER_QUEUES = (LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE)
 """What every AI worker serves, in priority order."""
 TURN_JOB = "workers.jobs.play_ai_turn"
 MOVE_JOB = "workers.jobs.compute_move"
+ADVANCE_JOB = "workers.jobs.advance_tournament"
 TIMEOUT_MARGIN = 30
 """Seconds a job gets beyond its level's time cap: loading, checking and committing the move."""
 UNCAPPED_TIMEOUT = 300
@@ -118,6 +119,12 @@ class JobQueue:
             return None
         self.queues[HINT_QUEUE].enqueue_job(job)
         return job_id
+
+    def enqueue_advance(self, tournament_id: str) -> None:
+        """Queue a job that carries on advancing a tournament (a call made as many steps as it may)."""
+        job_id = f"advance-{tournament_id}-{secrets.token_hex(4)}"
+        job = self._create(TOURNAMENT_QUEUE, ADVANCE_JOB, job_id, [tournament_id], {"kind": "advance"}, None)
+        self.queues[TOURNAMENT_QUEUE].enqueue_job(job)
 
     def live_turns(self) -> tuple[int, int]:
         """Jobs of live matches' AI seats: how many wait on their queue for a worker, and how many run."""

@@ -6,7 +6,10 @@ them like any other. Whenever one of them finishes, the process that stored the 
 record every finished match's outcome, plan the next Swiss round once a round is complete, and
 start planned matches up to the tournament's `parallel` limit. One process advances a tournament
 at a time (a lock with a timeout); a request made while the lock is held is a flag its holder
-reads before letting go, so no finish is missed; outcomes are written with HSETNX and a slot's
+reads before letting go, so no finish is missed. One call makes at most MAX_STEPS steps, so a request
+that finishes a match (or creates the tournament) is never held for the whole tournament while the
+workers keep finishing matches; a request still open then is handed to the workers as an advance
+job on the tournament queue. Outcomes are written with HSETNX and a slot's
 match is claimed with HSETNX, so nothing is counted or started twice. The workers' maintenance
 sweeps the running tournaments too, so an advance lost with a dead process happens anyway.
 
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from api.bots import capacity
 from api.bots import service as bots
 from api.http import load
+from api.jobs.queue import JobQueue
 from api.matches import service as matches
 from api.matches.schemas import CreateMatchSchema
 from api.owners import cancelled_reason
@@ -66,8 +70,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 OnStart = Callable[[MatchRecord, GameState], None]
 """What a newly stored match sets off (its AI turns, timers, bot notices): the caller's `after_change`."""
-MAX_PASSES = 100
-"""Advances one holder of the lock makes in a row before it leaves the rest to the next request or sweep."""
+MAX_STEPS = 8
+"""Steps one call of `advance` makes before it hands the rest to an advance job (random matches finish in ms)."""
 ABORT_ATTEMPTS = 5
 """Rounds of compare-and-set attempts a cancellation makes on a match that keeps changing."""
 
@@ -75,10 +79,11 @@ ABORT_ATTEMPTS = 5
 class Tournaments:
     """Creates tournaments and moves them on as their matches finish; all state in Redis."""
 
-    def __init__(self, store: TournamentStore, match_store: MatchStore, challenges: Challenges) -> None:
+    def __init__(self, store: TournamentStore, match_store: MatchStore, challenges: Challenges, jobs: JobQueue) -> None:
         self.store = store
         self.matches = match_store
         self.challenges = challenges
+        self.jobs = jobs
 
     def bot_name(self, bot_id: str) -> str | None:
         """The name of a registered bot, or None when there is no such bot."""
@@ -207,16 +212,23 @@ class Tournaments:
             self.advance(tournament_id, on_start)
 
     def advance(self, tournament_id: str, on_start: OnStart) -> None:
-        """Ask for an advance and make it, unless another process holds the lock (it then makes it)."""
+        """Ask for an advance and make it, unless another process holds the lock (it then makes it).
+
+        After MAX_STEPS steps a request still open goes to the workers as an advance job.
+        """
         self.store.ask_advance(tournament_id)
-        for _ in range(MAX_PASSES):
+        steps = 0
+        while steps < MAX_STEPS:
             with self.store.locked(tournament_id) as taken:
                 if not taken:
                     return
-                while self.store.take_request(tournament_id):
+                while steps < MAX_STEPS and self.store.take_request(tournament_id):
                     self.step(tournament_id, on_start)
+                    steps += 1
             if not self.store.has_request(tournament_id):
                 return
+        if self.store.hand_over(tournament_id):
+            self.jobs.enqueue_advance(tournament_id)
 
     def step(self, tournament_id: str, on_start: OnStart) -> None:
         """Record finished matches, plan what is due, start matches up to the limit, finish when all is done."""

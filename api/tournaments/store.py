@@ -10,6 +10,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a tournament's key
 * `parlour:tournament:{<id>}:outcomes` hash: match index -> how it ended (HSETNX: recorded once)
 * `parlour:tournament:{<id>}:lock`     string: held by the process advancing the tournament
 * `parlour:tournament:{<id>}:dirty`    string: set by whoever asks for an advance
+* `parlour:tournament:{<id>}:handed-over` string: an advance job is queued (set NX, so one at a time;
+  its job clears it when it starts, and it expires with the lock's timeout if that job is lost)
 * `parlour:tournament-of:<match id>`   string: `<tournament id> <index>` of a tournament's match
 * `parlour:tournaments`                sorted set: tournament ids by creation time, for listing
 * `parlour:tournament:{<id>}:consent`  hash: bot id -> `pending`, `accepted` or `declined`, its answer
@@ -303,6 +305,14 @@ class TournamentStore:
     def take_request(self, tournament_id: str) -> bool:
         """True (and clears it) when an advance was asked for since the last take."""
         return self.client.getdel(tournament_key(tournament_id, "dirty")) is not None
+
+    def hand_over(self, tournament_id: str) -> bool:
+        """True when no advance job is queued for the tournament (one now is, as far as the caller goes)."""
+        return bool(self.client.set(tournament_key(tournament_id, "handed-over"), 1, nx=True, px=LOCK_MS))
+
+    def taken_over(self, tournament_id: str) -> None:
+        """The advance job has started: a later hand-over queues another."""
+        self.client.delete(tournament_key(tournament_id, "handed-over"))
 
     def has_request(self, tournament_id: str) -> bool:
         """True when an advance was asked for and nobody took it yet."""

@@ -21,7 +21,16 @@ from api import service as parlour_service
 from api.matches import service
 from api.record import MatchRecord
 from api.services import ParlourApp
-from api.timers import MAX_SECONDS, TIMER_QUEUE, Downtime, epoch_ms, moved_deadlines, parse_iso, timeout_job_id
+from api.timers import (
+    MAX_SECONDS,
+    RESTART_AWAY_AFTER_MS,
+    TIMER_QUEUE,
+    Downtime,
+    epoch_ms,
+    moved_deadlines,
+    parse_iso,
+    timeout_job_id,
+)
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import ContractClient
 
@@ -206,6 +215,15 @@ def test_a_heartbeat_silence_is_recorded_as_a_downtime_once(app: ParlourApp) -> 
     assert not clock.beat(1_006_000) and not clock.beat(1_005_500)  # a second worker, or a clock behind: nothing
     assert [(d.since_ms, d.until_ms) for d in clock.downtimes()] == [(1_001_000, 1_006_000)]
     assert clock.last_beat() == 1_006_000
+
+
+def test_a_starting_scheduler_counts_a_silence_of_over_one_beat_as_downtime(app: ParlourApp) -> None:
+    """A 2 s silence is no downtime to a running scheduler (a slow beat), but is one to one that just started."""
+    clock = app.services.timers.clock
+    assert not clock.beat(2_000_000) and not clock.beat(2_002_000)
+    assert not clock.beat(2_003_100, RESTART_AWAY_AFTER_MS)  # 1.1 s: one beat late, nothing missed
+    assert clock.beat(2_005_100, RESTART_AWAY_AFTER_MS)
+    assert [(d.since_ms, d.until_ms) for d in clock.downtimes()] == [(2_003_100, 2_005_100)]
 
 
 def test_a_downtime_moves_the_deadlines_once_at_a_new_version(app: ParlourApp, client: FlaskClient) -> None:
