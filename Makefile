@@ -6,7 +6,7 @@ STAMP := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 LOADTEST_ARGS ?=
 
-.PHONY: run test lint loadtest clean venv
+.PHONY: run test lint loadtest clean venv web
 
 run: $(STAMP)
 	$(BIN)/python -m api.service
@@ -23,6 +23,14 @@ loadtest: $(STAMP)
 	$(BIN)/python -m loadtests.benchmark $(LOADTEST_ARGS)
 
 venv: $(STAMP)
+
+# Vendor the front-end packages (web/package-lock.json) into web/vendor; the output is committed, so
+# `make run` never needs Node. Needs npm; run it after changing web/package.json.
+SWAGGER_UI := web/node_modules/swagger-ui-dist
+web:
+	cd web && npm ci --ignore-scripts --no-audit --no-fund
+	rm -rf web/vendor/swagger-ui && mkdir -p web/vendor/swagger-ui
+	cp $(SWAGGER_UI)/swagger-ui-bundle.js $(SWAGGER_UI)/swagger-ui.css $(SWAGGER_UI)/LICENSE $(SWAGGER_UI)/NOTICE web/vendor/swagger-ui/
 
 # Re-install only when pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml | $(BIN)/python

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_cors import CORS
 
-from api import games, health
+from api import games, health, web
 from api.bots import views as bots
 from api.config import Settings
 from api.errors import register_error_handlers
@@ -35,7 +35,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
-    blueprints = (health, games, matches, events, jobs, tournaments, bots)
+    blueprints = (health, games, matches, events, jobs, tournaments, bots, web)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)

@@ -1,0 +1,77 @@
+"""What a browser asks for: the web client at `/`, its files under `/web/`, the API reference at `/docs`,
+and the OpenAPI document at `/v1/openapi.yaml` and `/v1/openapi.json`.
+
+Everything here is a file in the repository (`web/`, `openapi.yaml`), read once per process; the web
+client is plain ES modules and its libraries are vendored under `web/vendor/` (`make web`), so
+serving it needs no Node. The client is a single page: its own routes are in the URL's fragment
+(`/#/matches/<id>`), so no server route ever shadows an API path.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import yaml
+from flask import Blueprint, Response, send_from_directory
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB_DIR = ROOT / "web"
+SPEC_PATH = ROOT / "openapi.yaml"
+NO_STORE_HTML = "no-cache"
+"""Pages are checked on every load (they are small), so a new release's client is never mixed with an old one."""
+
+blueprint = Blueprint("web", __name__)
+
+
+@blueprint.get("/")
+def client() -> Response:
+    """The web client's page."""
+    return page("index.html")
+
+
+@blueprint.get("/docs")
+def reference() -> Response:
+    """The API reference (Swagger UI, vendored) reading /v1/openapi.json."""
+    return page("docs.html")
+
+
+@blueprint.get("/web/<path:filename>")
+def asset(filename: str) -> Response:
+    """A file of the web client (modules, styles, vendored libraries); 404 outside `web/`."""
+    response = send_from_directory(WEB_DIR, filename, max_age=60)
+    if filename.endswith(".js"):
+        response.mimetype = "text/javascript"  # module scripts need a JavaScript type, whatever the host's table says
+    return response
+
+
+@blueprint.get("/v1/openapi.yaml")
+def spec_yaml() -> Response:
+    """The OpenAPI document, as written."""
+    return Response(spec_text(), mimetype="application/yaml")
+
+
+@blueprint.get("/v1/openapi.json")
+def spec_json() -> Response:
+    """The OpenAPI document as JSON."""
+    return Response(spec_json_text(), mimetype="application/json")
+
+
+def page(name: str) -> Response:
+    """An HTML page of `web/`, revalidated on every load."""
+    response = send_from_directory(WEB_DIR, name, max_age=0)
+    response.headers["Cache-Control"] = NO_STORE_HTML
+    return response
+
+
+@cache
+def spec_text() -> str:
+    """openapi.yaml, read once."""
+    return SPEC_PATH.read_text(encoding="utf-8")
+
+
+@cache
+def spec_json_text() -> str:
+    """openapi.yaml converted to JSON, once."""
+    return json.dumps(yaml.safe_load(spec_text()), ensure_ascii=False)

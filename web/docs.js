@@ -1,0 +1,7 @@
+// The API reference page: Swagger UI on the server's own document.
+window.SwaggerUIBundle({
+  url: "/v1/openapi.json",
+  dom_id: "#reference",
+  deepLinking: true,
+  tryItOutEnabled: false,
+});
