@@ -14,6 +14,7 @@ from api.events.stream import wait_for_change
 from api.http import bearer_token, json_body, keep_private, load, load_query, with_query
 from api.limits import client_address
 from api.matches import service
+from api.matches.replay import replay_json
 from api.matches.schemas import (
     ActionRequestSchema,
     AiMoveRequestSchema,
@@ -166,6 +167,14 @@ def match_log(match_id: str) -> Response:
     path = url_for("matches.match_log", match_id=record.id)
     page["next"] = with_query(path, after=after, limit=query["limit"], seat=viewer) if after is not None else None
     return jsonify(page)
+
+
+@blueprint.get("/<match_id>/replay/<int:step>")
+def replay_step(match_id: str, step: int) -> Response:
+    """A match that is over, after its first `step` actions: the public view, or a seat's with `seat`."""
+    record = service.load_match(services().store, match_id)
+    viewer = load_query(SeatQuerySchema())["seat"]
+    return jsonify(replay_json(services().store, record, step, viewer))
 
 
 @blueprint.post("/<match_id>/ai-move")
