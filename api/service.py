@@ -431,9 +431,10 @@ def supervise(settings: Settings, listener: socket.socket) -> int:
             return 0
         supervisor.start()
         listener.close()  # gunicorn holds it now; our copy would keep the port taken after gunicorn stops
+        base = base_url(settings)
         banner = (
-            f"Parlour listening on {base_url(settings)} "
-            f"(Redis: {describe_redis(settings)}; AI workers: {settings.ai_workers})"
+            f"Parlour listening on {base} (Redis: {describe_redis(settings)}; AI workers: {settings.ai_workers})\n"
+            f"  web client {base}/   API reference {base}/docs   OpenAPI {base}/v1/openapi.yaml"
         )
         # Only gunicorn listens on the socket we bound, so an answer on the port is its answer.
         return supervisor.wait(ready=Probe(settings.host, settings.port), on_ready=banner)
