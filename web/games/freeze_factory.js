@@ -1,0 +1,391 @@
+// Freeze Factory's match picture: the 5x5 ice cream machine with its flavour tiles, arrows that slide a
+// tile into an empty space (round arrows come in from the opposite edge), the die and movement points,
+// the cones in hand with Fulfil and FREEZE!, and every player's fulfilled cones (the score).
+
+import { h } from "../dom.js";
+import { actionButton, actionsOfType, keepFocus, seatLabel, styleSheet, svg } from "./parts.js";
+
+const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
+const ARROWS = { up: "▲", down: "▼", left: "◀", right: "▶" };
+const ENTERS_FROM = { up: "bottom", down: "top", left: "right", right: "left" };
+const LINE = 3; // 'three flavours in a connected, straight line'
+
+const FLAVOUR_COLOURS = {
+  strawberry: "#f06d86",
+  mint: "#7fdcb4",
+  hazelnut: "#a87a4a",
+  peach: "#ffbe8f",
+  cherry: "#b3183f",
+  lemon: "#f7e35a",
+  chocolate: "#5b3521",
+  mango: "#ffa630",
+  vanilla: "#f6eed3",
+  pistachio: "#a9cc6d",
+  blueberry: "#4d5fbd",
+  coconut: "#fbfbf8",
+  raspberry: "#c8226a",
+};
+const DARK_FLAVOURS = new Set(["hazelnut", "cherry", "chocolate", "blueberry", "raspberry"]);
+
+/** Draw a Freeze Factory match into root. */
+export function render(root, ctx) {
+  const view = ctx.match.view;
+  root.append(
+    styleSheet(CSS),
+    h(
+      "div",
+      { class: "ff" },
+      statusBar(ctx, view),
+      h("div", { class: "ff-table" }, machine(ctx, view), h("div", { class: "ff-side" }, handPanel(ctx, view), seatsPanel(ctx, view))),
+    ),
+  );
+  keepFocus(root);
+}
+
+// --- the turn: whose it is, the die, the points --------------------------------------------------
+
+function statusBar(ctx, view) {
+  return h(
+    "section",
+    { class: "ff-status", "aria-label": "Turn" },
+    h("div", { class: "ff-turn" }, h("strong", {}, turnText(ctx, view)), h("span", {}, phaseText(ctx, view))),
+    view.active !== null && die(view.last_roll, view.phase),
+    view.active !== null && pointsLeft(view),
+    turnControls(ctx, view),
+  );
+}
+
+function turnText(ctx, view) {
+  if (view.active === null) return `Game over after turn ${view.turn}`;
+  const who = seatLabel(ctx, view.active);
+  return `Turn ${view.turn}: ${who === "You" ? "your turn" : `${who} is playing`}`;
+}
+
+function phaseText(ctx, view) {
+  if (view.phase === "roll") return "Roll the die, or take exactly 3 movement points.";
+  if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones matched by a line of three.";
+  return `${ctx.match.result?.reason ?? "The game is over"}: the most cones fulfilled wins.`;
+}
+
+/** The die's last roll: pips for 2 to 5, the cone symbol (miss a turn, take a cone), or blank after no roll. */
+function die(roll, phase) {
+  const label = roll === null ? "No die rolled" : roll === "cone" ? "Die: the cone symbol" : `Die: ${roll}`;
+  const face = h("div", { class: "ff-die", role: "img", "aria-label": label, title: label });
+  if (roll === "cone") face.append(coneIcon(["vanilla", "strawberry", "mint"], 26));
+  else if (typeof roll === "number") face.append(...pips(roll));
+  else face.append(h("span", { class: "ff-die-blank" }, phase === "move" ? "3" : "?"));
+  return face;
+}
+
+function pips(count) {
+  const layouts = { 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8] };
+  return Array.from({ length: 9 }, (_, spot) =>
+    h("span", { class: layouts[count].includes(spot) ? "ff-pip" : "ff-pip ff-pip-off" }),
+  );
+}
+
+function pointsLeft(view) {
+  const label = `${view.points_left} movement point${view.points_left === 1 ? "" : "s"} left`;
+  const dots = Array.from({ length: view.points_left }, () => h("span", { class: "ff-point" }));
+  return h("div", { class: "ff-points", role: "img", "aria-label": label, title: label }, dots, h("span", {}, label));
+}
+
+function turnControls(ctx, view) {
+  const buttons = [
+    ...actionsOfType(ctx, "roll").map((action) => actionButton(ctx, action, "Roll the die", { class: "ff-main" })),
+    ...actionsOfType(ctx, "no_roll").map((action) => actionButton(ctx, action, "Don't roll: 3 points")),
+    ...actionsOfType(ctx, "end_turn").map((action) => actionButton(ctx, action, "End turn")),
+    ...freezeButtons(ctx, view),
+  ];
+  return buttons.length ? h("div", { class: "ff-controls" }, buttons) : null;
+}
+
+/** FREEZE! for a seat whose turn it is not: one button per cone a fresh line matches, or a dark button while none does. */
+function freezeButtons(ctx, view) {
+  if (ctx.seat === null || ctx.seat === undefined || view.active === null || view.active === ctx.seat) return [];
+  if (ctx.match.options?.auto_freeze) return [];
+  const claims = actionsOfType(ctx, "freeze");
+  if (!claims.length) {
+    const why = "FREEZE! lights up when another player's slide lines up one of your cones";
+    return [h("button", { type: "button", class: "ff-freeze", disabled: true, title: why, "aria-label": why }, "FREEZE!")];
+  }
+  return claims.map((action) => {
+    const cone = view.hand.find((held) => held.id === action.cone);
+    const names = cone ? cone.flavours.join(", ") : `cone ${action.cone}`;
+    return actionButton(ctx, action, ["FREEZE! ", h("small", {}, names)], {
+      class: "ff-freeze ff-freeze-live",
+      "aria-label": `FREEZE! Claim the cone ${names}`,
+    });
+  });
+}
+
+// --- the machine: tiles, slide arrows, lines of three ----------------------------------------------
+
+function machine(ctx, view) {
+  const size = view.board.length;
+  const arrivals = slideArrivals(ctx, size);
+  const fresh = spaceSet(view.freeze_lines.flat());
+  const yours = spaceSet(linesMatchingHand(view).flat());
+  const cells = [];
+  for (let row = 0; row < size; row += 1) {
+    for (let column = 0; column < size; column += 1) {
+      const flavour = view.board[row][column];
+      const key = `${row},${column}`;
+      const marks = [fresh.has(key) && "ff-fresh", yours.has(key) && "ff-yours"].filter(Boolean).join(" ");
+      cells.push(
+        flavour
+          ? tile(flavour, row, column, marks)
+          : emptySpace(ctx, view, row, column, arrivals.get(key) ?? [], marks),
+      );
+    }
+  }
+  return h(
+    "section",
+    { class: "ff-machine-wrap", "aria-label": "The ice cream machine" },
+    h("div", { class: "ff-machine", role: "group", "aria-label": `Ice cream machine, ${size} by ${size}` }, cells),
+    legend(arrivals.size > 0, fresh.size > 0, yours.size > 0),
+  );
+}
+
+function tile(flavour, row, column, marks) {
+  return h(
+    "div",
+    {
+      class: `ff-space ff-tile ${marks}`,
+      role: "img",
+      "aria-label": `${flavour}, row ${row + 1}, column ${column + 1}`,
+      style: `--flavour: ${FLAVOUR_COLOURS[flavour] ?? "#ccc"}; --ink: ${DARK_FLAVOURS.has(flavour) ? "#fff" : "#222"}`,
+    },
+    h("span", { class: "ff-scoop" }),
+    h("span", { class: "ff-name" }, flavour),
+  );
+}
+
+function emptySpace(ctx, view, row, column, arrivals, marks) {
+  const arrows = arrivals.map(({ action, from, wrapped }) => {
+    const flavour = view.board[from[0]][from[1]];
+    const edge = wrapped ? " off the edge, round to" : " to";
+    const label = `Slide ${flavour} ${action.direction}${edge} row ${row + 1}, column ${column + 1}`;
+    return actionButton(ctx, action, ARROWS[action.direction], {
+      class: `ff-arrow ff-from-${ENTERS_FROM[action.direction]}${wrapped ? " ff-wrap" : ""}`,
+      "aria-label": label,
+      title: label,
+      style: `--flavour: ${FLAVOUR_COLOURS[flavour] ?? "#ccc"}`,
+    });
+  });
+  return h(
+    "div",
+    { class: `ff-space ff-empty ${marks}`, title: `empty, row ${row + 1}, column ${column + 1}` },
+    arrows,
+  );
+}
+
+function legend(slides, fresh, yours) {
+  const items = [
+    slides && "Arrows slide the tile beside them into the space; ↻ arrows come round from the opposite edge.",
+    fresh && "Glowing spaces: a line of three the last slide formed (FREEZE! is open on it).",
+    yours && "Gold spaces: a line of three matching a cone in your hand.",
+  ].filter(Boolean);
+  return items.length ? h("ul", { class: "ff-legend" }, items.map((text) => h("li", {}, text))) : null;
+}
+
+/** The legal slides grouped by the empty space they end on ("row,column"), each with its tile and whether it wraps. */
+function slideArrivals(ctx, size) {
+  const arrivals = new Map();
+  for (const action of actionsOfType(ctx, "slide")) {
+    const [row, column] = action.space;
+    const [dRow, dColumn] = DIRECTIONS[action.direction];
+    const [toRow, toColumn] = [row + dRow, column + dColumn];
+    const wrapped = toRow < 0 || toRow >= size || toColumn < 0 || toColumn >= size;
+    const key = `${(toRow + size) % size},${(toColumn + size) % size}`;
+    arrivals.set(key, [...(arrivals.get(key) ?? []), { action, from: action.space, wrapped }]);
+  }
+  return arrivals;
+}
+
+/** Every line of three occupied spaces (never diagonal, never across the edge) whose flavours are a cone in the hand. */
+function linesMatchingHand(view) {
+  const wanted = new Set(view.hand.map((cone) => [...cone.flavours].sort().join("|")));
+  return boardLines(view.board).filter((line) => wanted.has(line.map(([r, c]) => view.board[r][c]).sort().join("|")));
+}
+
+function boardLines(board) {
+  const size = board.length;
+  const found = [];
+  for (let fixed = 0; fixed < size; fixed += 1) {
+    for (let start = 0; start + LINE <= size; start += 1) {
+      const row = Array.from({ length: LINE }, (_, k) => [fixed, start + k]);
+      const column = Array.from({ length: LINE }, (_, k) => [start + k, fixed]);
+      for (const line of [row, column]) if (line.every(([r, c]) => board[r][c])) found.push(line);
+    }
+  }
+  return found;
+}
+
+function spaceSet(spaces) {
+  return new Set(spaces.map(([row, column]) => `${row},${column}`));
+}
+
+// --- cones: the hand, Fulfil and FREEZE! ---------------------------------------------------------
+
+function handPanel(ctx, view) {
+  if (ctx.seat === null || ctx.seat === undefined) return null;
+  const fulfil = new Map(actionsOfType(ctx, "fulfil").map((action) => [action.cone, action]));
+  const freeze = new Set(actionsOfType(ctx, "freeze").map((action) => action.cone));
+  const cones = view.hand.map((cone) => handCone(ctx, cone, fulfil.get(cone.id), freeze.has(cone.id)));
+  return h(
+    "section",
+    { class: "ff-hand", "aria-label": "Your cones in hand" },
+    h("h3", {}, "Your cones in hand"),
+    cones.length ? h("ul", { class: "ff-cones" }, cones) : h("p", { class: "ff-quiet" }, "No cone in hand."),
+    freezeNote(ctx, view),
+  );
+}
+
+function handCone(ctx, cone, fulfil, claimable) {
+  const names = cone.flavours.join(", ");
+  return h(
+    "li",
+    { class: "ff-cone-card" },
+    coneIcon(cone.flavours, 44),
+    h("span", { class: "ff-cone-names" }, names),
+    fulfil && actionButton(ctx, fulfil, "Fulfil", { class: "ff-main", "aria-label": `Fulfil the cone ${names}` }),
+    claimable && h("strong", { class: "ff-freeze-call" }, "On the fresh line: call FREEZE!"),
+  );
+}
+
+/** How FREEZE! works for this seat, under its hand. */
+function freezeNote(ctx, view) {
+  if (view.active === null || view.active === ctx.seat) return null;
+  if (ctx.match.options?.auto_freeze) return h("p", { class: "ff-quiet" }, "FREEZE! is called for you in this match.");
+  return h("p", { class: "ff-quiet" }, "FREEZE! (at the top) lights up when another player's slide lines up one of your cones.");
+}
+
+/** A cone with three scoops, drawn in SVG. */
+function coneIcon(flavours, size) {
+  const scoops = flavours.map((flavour, index) =>
+    svg("circle", {
+      cx: 12 + (index - 1) * 5,
+      cy: index === 1 ? 8 : 12,
+      r: 6,
+      fill: FLAVOUR_COLOURS[flavour] ?? "#ccc",
+      stroke: "#6b4a2b",
+      "stroke-width": 0.6,
+    }),
+  );
+  const body = svg("path", { d: "M5 15 L19 15 L12 30 Z", fill: "#e0a85c", stroke: "#9b6a2e", "stroke-width": 0.8 });
+  return svg(
+    "svg",
+    { viewBox: "0 0 24 31", width: size * 0.78, height: size, "aria-hidden": "true", class: "ff-cone" },
+    body,
+    scoops[0],
+    scoops[2],
+    scoops[1],
+  );
+}
+
+// --- every player: cones held and fulfilled ------------------------------------------------------
+
+function seatsPanel(ctx, view) {
+  const best = Math.max(...view.fulfilled.map((cones) => cones.length));
+  const rows = view.hand_counts.map((held, seat) => seatRow(ctx, view, seat, held, best));
+  return h(
+    "section",
+    { class: "ff-seats", "aria-label": "Players" },
+    h("h3", {}, "Players"),
+    h("ul", {}, rows),
+    h("p", { class: "ff-quiet" }, `Pile: ${view.pile_count} cones face down; ${view.removed_count} removed unseen.`),
+  );
+}
+
+function seatRow(ctx, view, seat, held, best) {
+  const cones = view.fulfilled[seat];
+  const classes = ["ff-seat", view.active === seat && "ff-active", view.active === null && cones.length === best && "ff-winner"];
+  return h(
+    "li",
+    { class: classes.filter(Boolean).join(" ") },
+    h(
+      "div",
+      { class: "ff-seat-head" },
+      h("strong", {}, seatLabel(ctx, seat)),
+      view.active === seat && h("span", { class: "ff-badge" }, "playing"),
+      h("span", { class: "ff-score" }, `${cones.length} cone${cones.length === 1 ? "" : "s"} fulfilled`),
+    ),
+    h("div", { class: "ff-held", "aria-label": `${held} cones in hand` }, `${held} in hand`),
+    cones.length > 0 &&
+      h(
+        "div",
+        { class: "ff-fulfilled", "aria-label": "Fulfilled cones" },
+        cones.map((cone) => h("span", { title: cone.flavours.join(", ") }, coneIcon(cone.flavours, 28))),
+      ),
+  );
+}
+
+const CSS = `
+.ff { --ff-ink: #2a2230; --ff-paper: #fffaf3; --ff-line: #d9cbb8; --ff-steel: #cfd8e3;
+  color: var(--ff-ink); background: var(--ff-paper); border-radius: 12px; padding: 12px; font-size: 15px; }
+.ff button { font: inherit; min-height: 36px; padding: 4px 12px; border-radius: 8px; border: 1px solid #8a7c6d;
+  background: #fff; color: var(--ff-ink); cursor: pointer; }
+.ff button:disabled { opacity: .55; cursor: default; }
+.ff button:focus-visible { outline: 3px solid #2d6cdf; outline-offset: 2px; }
+.ff .ff-main { background: #2d6cdf; border-color: #2d6cdf; color: #fff; }
+.ff-status { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 16px; margin-bottom: 12px; }
+.ff-turn { display: flex; flex-direction: column; flex: 1 1 220px; }
+.ff-turn span { font-size: 13px; opacity: .8; }
+.ff-die { width: 44px; height: 44px; border-radius: 8px; background: #fff; border: 2px solid #444;
+  display: grid; grid-template-columns: repeat(3, 1fr); padding: 5px; box-sizing: border-box; place-items: center; }
+.ff-die > svg, .ff-die > .ff-die-blank { grid-column: 1 / -1; grid-row: 1 / -1; }
+.ff-die-blank { font-weight: bold; opacity: .5; }
+.ff-pip { width: 7px; height: 7px; border-radius: 50%; background: #222; }
+.ff-pip-off { visibility: hidden; }
+.ff-points { display: flex; align-items: center; gap: 4px; font-size: 13px; }
+.ff-point { width: 12px; height: 12px; border-radius: 50%; background: #2d6cdf; }
+.ff-controls { display: flex; flex-wrap: wrap; gap: 8px; }
+.ff-table { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.ff-machine-wrap { flex: 1 1 320px; max-width: 460px; }
+.ff-machine { display: grid; grid-template-columns: repeat(5, 1fr); gap: 4px; padding: 6px; border-radius: 12px;
+  background: linear-gradient(#b9c6d6, #8fa1b8); border: 3px solid #6d7f96; }
+.ff-space { position: relative; aspect-ratio: 1; border-radius: 8px; display: flex; flex-direction: column;
+  align-items: center; justify-content: center; min-width: 0; }
+.ff-empty { background: var(--ff-steel); box-shadow: inset 0 2px 4px rgba(0,0,0,.25); }
+.ff-tile { background: var(--flavour); color: var(--ink); box-shadow: 0 2px 3px rgba(0,0,0,.35);
+  border: 1px solid rgba(0,0,0,.25); }
+.ff-scoop { width: 42%; aspect-ratio: 1; border-radius: 50%; background: rgba(255,255,255,.35);
+  border: 2px solid rgba(0,0,0,.15); }
+.ff-name { font-size: 11px; line-height: 1.1; margin-top: 2px; overflow-wrap: anywhere; text-align: center; }
+.ff-fresh { outline: 3px solid #35c2f0; outline-offset: -1px; box-shadow: 0 0 10px 2px #35c2f0; }
+.ff-yours { outline: 3px solid #e6a800; outline-offset: -1px; }
+.ff-fresh.ff-yours { outline-color: #e6a800; box-shadow: 0 0 10px 2px #35c2f0; }
+.ff .ff-arrow { position: absolute; width: 26px; height: 26px; min-height: 0; padding: 0; font-size: 12px; line-height: 1;
+  border-radius: 50%; background: var(--flavour); border: 2px solid #333; color: #111; text-shadow: 0 0 2px #fff; }
+.ff .ff-arrow.ff-wrap { border-style: dashed; border-color: #1d3f8a; }
+.ff .ff-arrow.ff-wrap::after { content: "↻"; position: absolute; top: -9px; right: -7px; font-size: 12px; color: #1d3f8a;
+  text-shadow: none; background: #fff; border-radius: 50%; width: 14px; height: 14px; line-height: 14px; }
+.ff-from-top { top: 1px; left: calc(50% - 13px); }
+.ff-from-bottom { bottom: 1px; left: calc(50% - 13px); }
+.ff-from-left { left: 1px; top: calc(50% - 13px); }
+.ff-from-right { right: 1px; top: calc(50% - 13px); }
+.ff-legend { font-size: 12px; margin: 8px 0 0; padding-left: 18px; opacity: .85; }
+.ff-side { flex: 1 1 260px; display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+.ff h3 { margin: 0 0 6px; font-size: 16px; }
+.ff-hand, .ff-seats { background: #fff; border: 1px solid var(--ff-line); border-radius: 10px; padding: 10px; }
+.ff-cones, .ff-seats ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.ff-cone-card { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+.ff-cone-names { flex: 1 1 120px; }
+.ff .ff-freeze { background: #d7263d; border-color: #8d0f1f; color: #fff; font-weight: 800; letter-spacing: .04em; }
+.ff-freeze-call { color: #b0141f; font-size: 13px; }
+.ff .ff-freeze-live { font-size: 18px; min-height: 44px; box-shadow: 0 0 0 3px #ffd1d6; animation: ff-pulse 1s ease-in-out 3; }
+.ff .ff-freeze small { font-size: 12px; font-weight: normal; letter-spacing: 0; }
+@keyframes ff-pulse { 50% { transform: scale(1.06); } }
+@media (prefers-reduced-motion: reduce) { .ff .ff-freeze-live { animation: none; } }
+.ff-quiet { font-size: 13px; opacity: .75; margin: 6px 0 0; }
+.ff-seat { border-radius: 8px; padding: 6px 8px; border: 1px solid transparent; }
+.ff-active { border-color: #2d6cdf; background: #eef3fd; }
+.ff-winner { border-color: #e6a800; background: #fff6d6; }
+.ff-seat-head { display: flex; align-items: center; gap: 8px; }
+.ff-badge { font-size: 11px; background: #2d6cdf; color: #fff; border-radius: 6px; padding: 1px 6px; }
+.ff-score { margin-left: auto; font-weight: bold; }
+.ff-held { font-size: 13px; opacity: .8; }
+.ff-fulfilled { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 4px; }
+@media (max-width: 480px) { .ff { padding: 8px; } .ff-name { font-size: 10px; } .ff .ff-arrow { width: 24px; height: 24px; } }
+`;

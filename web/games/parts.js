@@ -1,0 +1,141 @@
+// Small pieces shared by the Freeze Factory, Rock'em Sock'em and Robots Love Ice Cream pictures:
+// buttons that send a legal action (marked with data-action for tests), toggles for the pickers that
+// build an action, seat names, a style sheet per renderer, and SVG elements (h() builds HTML only).
+
+import { h, append } from "../dom.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The canonical text of an action: JSON with its keys sorted, so two spellings of one action compare equal. */
+export function actionKey(action) {
+  return JSON.stringify(sortKeys(action));
+}
+
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]));
+}
+
+/** The seat's legal actions as listed by legal-actions (empty when it may not act). */
+export function legalActions(ctx) {
+  const legal = ctx.legal;
+  if (!legal || !legal.may_act || legal.kind !== "enumerated") return [];
+  return legal.actions ?? [];
+}
+
+/** The legal actions of one `type`. */
+export function actionsOfType(ctx, type) {
+  return legalActions(ctx).filter((action) => action.type === type);
+}
+
+/** The legal action equal to `action` (the server's own object), or null when it is not legal now. */
+export function findLegal(ctx, action) {
+  const key = actionKey(action);
+  return legalActions(ctx).find((candidate) => actionKey(candidate) === key) ?? null;
+}
+
+/** Send an action through the shell; a refusal is the shell's to show, so it is only logged here. */
+export function send(ctx, action) {
+  Promise.resolve(ctx.act(action)).catch((error) => console.warn("action refused", action, error));
+}
+
+/** A real button that sends `action` when clicked: marked with data-action, disabled while an action is in flight. */
+export function actionButton(ctx, action, label, attrs = {}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      "data-focus-key": JSON.stringify(action),
+      ...attrs,
+      disabled: ctx.busy || attrs.disabled,
+      "data-action": JSON.stringify(action),
+      onclick: () => send(ctx, action),
+    },
+    label,
+  );
+}
+
+/** A button for an action built with a picker: sends the legal action it matches, disabled (no data-action) when none does. */
+export function builtActionButton(ctx, action, label, attrs = {}) {
+  const legal = findLegal(ctx, action);
+  if (legal) return actionButton(ctx, legal, label, attrs);
+  return h("button", { type: "button", ...attrs, disabled: true }, label);
+}
+
+/** A toggle button (aria-pressed) for a picker; `onToggle` gets the new state. */
+export function toggleButton(pressed, label, onToggle, attrs = {}) {
+  return h(
+    "button",
+    { type: "button", ...attrs, "aria-pressed": pressed ? "true" : "false", onclick: () => onToggle(!pressed) },
+    label,
+  );
+}
+
+/** A seat's name in the picture: "You", its player's name, or who plays it (AI level, bot). */
+export function seatLabel(ctx, seat) {
+  if (ctx.seat === seat) return "You";
+  const info = ctx.match?.seats?.[seat];
+  if (info?.name) return info.name;
+  if (info?.type === "ai") return `Seat ${seat} (AI ${info.level ?? ""})`.replace(" )", ")");
+  if (info?.type === "bot") return `Seat ${seat} (bot)`;
+  return `Seat ${seat}`;
+}
+
+/** A <style> element holding one renderer's CSS (its classes carry the renderer's prefix). */
+export function styleSheet(css) {
+  return h("style", {}, css);
+}
+
+/** An SVG element with attributes and children. */
+export function svg(tag, attrs = {}, ...children) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) element.setAttribute(name, String(value));
+  }
+  return append(element, children);
+}
+
+/** Words for an id: "single_serve" becomes "single serve". */
+export function words(id) {
+  return String(id).replaceAll("_", " ");
+}
+
+/** Draw the picture again after a picker changed, keeping keyboard focus on the control that has `focusKey`. */
+export function redraw(root, ctx, render, focusKey) {
+  root.replaceChildren();
+  render(root, ctx);
+  if (focusKey) root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
+}
+
+const focusKeys = new WeakMap();
+
+/** Keep keyboard focus across the shell's redraws: the control with the same data-focus-key gets it back. */
+export function keepFocus(root) {
+  if (!focusKeys.has(root)) {
+    focusKeys.set(root, null);
+    root.addEventListener("focusin", (event) => focusKeys.set(root, event.target.dataset?.focusKey ?? null));
+    root.addEventListener("focusout", (event) => {
+      if (event.relatedTarget && !root.contains(event.relatedTarget)) focusKeys.set(root, null);
+    });
+  }
+  const key = focusKeys.get(root);
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (key && lost) root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`)?.focus();
+}
+
+/** Memory for a picker's choice that outlives re-renders and resets when its situation (`key`) changes. */
+export function pickerMemory() {
+  let remembered = { key: null, value: null };
+  return {
+    /** The choice remembered for `key`, or `initial()` when the situation changed. */
+    get(key, initial) {
+      if (remembered.key !== key) remembered = { key, value: initial() };
+      return remembered.value;
+    },
+    /** Remember a new choice for `key`. */
+    set(key, value) {
+      remembered = { key, value };
+    },
+  };
+}
