@@ -1,0 +1,88 @@
+// A match's live events (GET /v1/matches/{id}/events, Server-Sent Events) read with fetch, so a seat's
+// token can go in the Authorization header (EventSource cannot send one). Resumes with Last-Event-ID.
+import { sleep } from "./api.js";
+
+/** Follow a match: onMatch(data) for each `match` event (a MatchEvent), onEnd(data) at `end`; returns stop(). */
+export function followMatch(matchId, { token = null, onMatch, onEnd, onState = () => {} }) {
+  const controller = new AbortController();
+  let lastId = null;
+  let retry = 2000;
+  let over = false;
+
+  const handle = (event) => {
+    if (event.retry) retry = event.retry;
+    if (event.id !== null) lastId = event.id;
+    if (event.type === "match") onMatch(JSON.parse(event.data));
+    if (event.type === "end") {
+      over = true;
+      onEnd?.(JSON.parse(event.data));
+    }
+  };
+
+  const run = async () => {
+    let failures = 0;
+    while (!over && !controller.signal.aborted) {
+      try {
+        const headers = { Accept: "text/event-stream" };
+        if (token) headers.Authorization = `Bearer ${token}`;
+        if (lastId !== null) headers["Last-Event-ID"] = lastId;
+        const response = await fetch(`/v1/matches/${encodeURIComponent(matchId)}/events`, {
+          headers, signal: controller.signal, cache: "no-store",
+        });
+        if (!response.ok) {
+          const problem = await response.json().catch(() => ({}));
+          if ([400, 401, 403, 404].includes(response.status)) {
+            onState("refused", problem);
+            return;
+          }
+          throw new Error(problem.detail ?? `HTTP ${response.status}`);
+        }
+        onState("open");
+        failures = 0;
+        await readEvents(response.body, handle);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        failures += 1;
+        console.warn("event stream lost", error);
+      }
+      if (over || controller.signal.aborted) return;
+      onState("reconnecting");
+      await sleep(Math.min(retry * Math.max(failures, 1), 15000));
+    }
+  };
+  run();
+  return () => controller.abort();
+}
+
+/** Read a text/event-stream body, calling handle({type, data, id, retry}) for each event. */
+async function readEvents(body, handle) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = blankEvent();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let newline;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, newline).replace(/\r$/, "");
+      buffer = buffer.slice(newline + 1);
+      if (line === "") {
+        if (event.data !== null || event.retry) handle(event);
+        event = blankEvent();
+      } else if (!line.startsWith(":")) {
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "data") event.data = event.data === null ? text : `${event.data}\n${text}`;
+        else if (field === "event") event.type = text;
+        else if (field === "id") event.id = text;
+        else if (field === "retry" && /^\d+$/.test(text)) event.retry = Number(text);
+      }
+    }
+  }
+}
+
+function blankEvent() {
+  return { type: "message", data: null, id: null, retry: null };
+}

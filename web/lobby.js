@@ -1,0 +1,77 @@
+// The lobby page: the catalog with each game's assumptions, the create form, your matches and the lists.
+import { catalog } from "./catalog.js";
+import { createForm } from "./create-form.js";
+import { h, replace } from "./dom.js";
+import { matchList } from "./match-lists.js";
+import { problemText } from "./problems.js";
+import { matchHref, replayHref } from "./router.js";
+import { forgetMatch, rememberedMatches } from "./seats.js";
+
+/** Mount the lobby; returns the function that stops its refreshes. */
+export function mount(root, route) {
+  let timer = null;
+  let stopped = false;
+  root.append(h("h1", {}, "Parlour"), h("p", { class: "lead" }, "Tabletop games against the built-in AI, friends or bots."));
+  catalog().then((games) => {
+    if (stopped) return;
+    const form = createForm(games, route.query.game);
+    const lists = ["waiting", "active", "finished"].map((status) => matchList(status, games));
+    root.append(
+      h("div", { class: "lobby" },
+        h("div", { class: "lobby-main" }, form, yourMatches(games)),
+        h("div", { class: "lobby-side" }, lists.map((list) => list.element))),
+      h("section", { class: "catalog", "aria-labelledby": "catalog-title" },
+        h("h2", { id: "catalog-title" }, "The games"),
+        h("div", { class: "game-cards" }, games.map((game) => gameCard(game, form)))));
+    const refresh = () => lists.forEach((list) => list.refresh());
+    refresh();
+    timer = setInterval(refresh, 5000);
+  }).catch((error) => root.append(h("p", { class: "error" }, problemText(error))));
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+function gameCard(game, form) {
+  const facts = [
+    game.min_players === game.max_players ? `${game.min_players} players` : `${game.min_players}-${game.max_players} players`,
+    game.information === "perfect" ? "nothing hidden" : "hidden information",
+    game.chance ? "chance" : "no chance",
+    game.cooperative ? "co-operative" : null,
+    game.simultaneous ? "simultaneous" : null,
+  ].filter(Boolean);
+  return h("article", { class: "card game-card", "data-game": game.id },
+    h("h3", {}, game.name),
+    h("p", {}, game.summary),
+    h("p", { class: "muted" }, facts.join(" · ")),
+    h("details", {},
+      h("summary", {}, `Assumptions (${game.assumptions.length})`),
+      h("p", { class: "muted" }, "Where the rulebook is silent or unclear, this server chose:"),
+      h("dl", { class: "assumptions" }, game.assumptions.map((a) => [
+        h("dt", {}, a.choice), h("dd", {}, a.reason)]))),
+    h("button", { type: "button", onclick: () => { form.choose(game.id); form.scrollIntoView({ block: "start" }); } },
+      `Set up ${game.name}`));
+}
+
+function yourMatches(games) {
+  const section = h("section", { class: "card", "aria-labelledby": "yours-title" }, h("h2", { id: "yours-title" }, "Your matches"));
+  const list = h("ul", {});
+  const fill = () => {
+    const entries = rememberedMatches().slice(0, 12);
+    replace(list, entries.map(([id, entry]) => {
+      const name = games.find((game) => game.id === entry.game)?.name ?? entry.game;
+      const seats = Object.keys(entry.seats);
+      const item = h("li", {},
+        h("a", { href: matchHref(id) }, `${name} · seat${seats.length === 1 ? "" : "s"} ${seats.join(", ") || "none"}`),
+        " ", h("a", { href: replayHref(id), class: "muted" }, "replay"), " ",
+        h("button", { type: "button", class: "link", "aria-label": `Forget match ${id} and its tokens`,
+          onclick: () => { forgetMatch(id); fill(); } }, "forget"));
+      return item;
+    }));
+    if (!entries.length) replace(list, h("li", { class: "muted" }, "None yet: create one, or join an open match."));
+  };
+  fill();
+  section.append(list, h("p", { class: "muted small" }, "Seat tokens are kept in this browser, so a reload resumes your seat."));
+  return section;
+}
