@@ -290,15 +290,15 @@ function mergeEntries(known, entries) {
 function focusKey(element) {
   if (!element) return null;
   if (element.dataset.action) return { action: element.dataset.action };
-  if (element.dataset.focus) return { focus: element.dataset.focus };
+  if (element.dataset.focusKey) return { focus: element.dataset.focusKey };
   if (element.id) return { id: element.id };
   return null;
 }
 
 function restoreFocus(picture, key) {
-  const candidates = [...picture.querySelectorAll("[data-action], [data-focus], [id]")];
+  const candidates = [...picture.querySelectorAll("[data-action], [data-focus-key], [id]")];
   const match = key && candidates.find((element) =>
-    (key.action && element.dataset.action === key.action) || (key.focus && element.dataset.focus === key.focus) || (key.id && element.id === key.id));
+    (key.action && element.dataset.action === key.action) || (key.focus && element.dataset.focusKey === key.focus) || (key.id && element.id === key.id));
   const target = match && !match.disabled ? match : picture.querySelector("[data-action]:not([disabled])") ?? picture;
   target.focus({ preventScroll: true });
 }
