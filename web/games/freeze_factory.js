@@ -3,7 +3,7 @@
 // the cones in hand with Fulfil and FREEZE!, and every player's fulfilled cones (the score).
 
 import { h } from "../dom.js";
-import { actionButton, actionsOfType, keepFocus, seatLabel, styleSheet, svg } from "./parts.js";
+import { actionButton, actionsOfType, seatLabel, styleSheet, svg } from "./parts.js";
 
 const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 const ARROWS = { up: "▲", down: "▼", left: "◀", right: "▶" };
@@ -39,7 +39,33 @@ export function render(root, ctx) {
       h("div", { class: "ff-table" }, machine(ctx, view), h("div", { class: "ff-side" }, handPanel(ctx, view), seatsPanel(ctx, view))),
     ),
   );
-  keepFocus(root);
+}
+
+/** A Freeze Factory action in words, for the shell's list of moves and its hints. */
+export function describe(action, ctx) {
+  const cone = () => coneWords(ctx.match.view, action.cone);
+  switch (action.type) {
+    case "roll":
+      return "rolls the die";
+    case "no_roll":
+      return "does not roll: 3 movement points";
+    case "slide":
+      return `slides the tile on row ${action.space[0] + 1}, column ${action.space[1] + 1} ${action.direction}`;
+    case "fulfil":
+      return `fulfils the cone ${cone()}`;
+    case "freeze":
+      return `calls FREEZE! for the cone ${cone()}`;
+    case "end_turn":
+      return "ends the turn";
+    default:
+      return JSON.stringify(action);
+  }
+}
+
+/** A cone's flavours when the view shows it (in the hand or fulfilled), else its number. */
+function coneWords(view, id) {
+  const cone = [...view.hand, ...view.fulfilled.flat()].find((c) => c.id === id);
+  return cone ? cone.flavours.join(", ") : `#${id}`;
 }
 
 // --- the turn: whose it is, the die, the points --------------------------------------------------
@@ -322,13 +348,13 @@ function seatRow(ctx, view, seat, held, best) {
 }
 
 const CSS = `
-.ff { --ff-ink: #2a2230; --ff-paper: #fffaf3; --ff-line: #d9cbb8; --ff-steel: #cfd8e3;
-  color: var(--ff-ink); background: var(--ff-paper); border-radius: 12px; padding: 12px; font-size: 15px; }
+.ff { --ff-ink: #2a2230; --ff-line: #d9cbb8; --ff-steel: #cfd8e3; color: var(--ff-ink); font-size: 15px; }
 .ff button { font: inherit; min-height: 36px; padding: 4px 12px; border-radius: 8px; border: 1px solid #8a7c6d;
-  background: #fff; color: var(--ff-ink); cursor: pointer; }
+  background: var(--bg, #fff); color: var(--ff-ink); cursor: pointer; }
+.ff button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .ff button:disabled { opacity: .55; cursor: default; }
 .ff button:focus-visible { outline: 3px solid #2d6cdf; outline-offset: 2px; }
-.ff .ff-main { background: #2d6cdf; border-color: #2d6cdf; color: #fff; }
+.ff .ff-main { --bg: #2d6cdf; border-color: #2d6cdf; color: #fff; }
 .ff-status { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 16px; margin-bottom: 12px; }
 .ff-turn { display: flex; flex-direction: column; flex: 1 1 220px; }
 .ff-turn span { font-size: 13px; opacity: .8; }
@@ -357,7 +383,7 @@ const CSS = `
 .ff-yours { outline: 3px solid #e6a800; outline-offset: -1px; }
 .ff-fresh.ff-yours { outline-color: #e6a800; box-shadow: 0 0 10px 2px #35c2f0; }
 .ff .ff-arrow { position: absolute; width: 26px; height: 26px; min-height: 0; padding: 0; font-size: 12px; line-height: 1;
-  border-radius: 50%; background: var(--flavour); border: 2px solid #333; color: #111; text-shadow: 0 0 2px #fff; }
+  border-radius: 50%; --bg: var(--flavour); border: 2px solid #333; color: #111; text-shadow: 0 0 2px #fff; }
 .ff .ff-arrow.ff-wrap { border-style: dashed; border-color: #1d3f8a; }
 .ff .ff-arrow.ff-wrap::after { content: "↻"; position: absolute; top: -9px; right: -7px; font-size: 12px; color: #1d3f8a;
   text-shadow: none; background: #fff; border-radius: 50%; width: 14px; height: 14px; line-height: 14px; }
@@ -372,7 +398,7 @@ const CSS = `
 .ff-cones, .ff-seats ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
 .ff-cone-card { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
 .ff-cone-names { flex: 1 1 120px; }
-.ff .ff-freeze { background: #d7263d; border-color: #8d0f1f; color: #fff; font-weight: 800; letter-spacing: .04em; }
+.ff .ff-freeze { --bg: #d7263d; border-color: #8d0f1f; color: #fff; font-weight: 800; letter-spacing: .04em; }
 .ff-freeze-call { color: #b0141f; font-size: 13px; }
 .ff .ff-freeze-live { font-size: 18px; min-height: 44px; box-shadow: 0 0 0 3px #ffd1d6; animation: ff-pulse 1s ease-in-out 3; }
 .ff .ff-freeze small { font-size: 12px; font-weight: normal; letter-spacing: 0; }
@@ -387,5 +413,5 @@ const CSS = `
 .ff-score { margin-left: auto; font-weight: bold; }
 .ff-held { font-size: 13px; opacity: .8; }
 .ff-fulfilled { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 4px; }
-@media (max-width: 480px) { .ff { padding: 8px; } .ff-name { font-size: 10px; } .ff .ff-arrow { width: 24px; height: 24px; } }
+@media (max-width: 480px) { .ff-name { font-size: 10px; } .ff .ff-arrow { width: 24px; height: 24px; } }
 `;

@@ -105,23 +105,7 @@ export function words(id) {
 export function redraw(root, ctx, render, focusKey) {
   root.replaceChildren();
   render(root, ctx);
-  if (focusKey) root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus();
-}
-
-const focusKeys = new WeakMap();
-
-/** Keep keyboard focus across the shell's redraws: the control with the same data-focus-key gets it back. */
-export function keepFocus(root) {
-  if (!focusKeys.has(root)) {
-    focusKeys.set(root, null);
-    root.addEventListener("focusin", (event) => focusKeys.set(root, event.target.dataset?.focusKey ?? null));
-    root.addEventListener("focusout", (event) => {
-      if (event.relatedTarget && !root.contains(event.relatedTarget)) focusKeys.set(root, null);
-    });
-  }
-  const key = focusKeys.get(root);
-  const lost = !document.activeElement || document.activeElement === document.body;
-  if (key && lost) root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`)?.focus();
+  if (focusKey) root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
 }
 
 /** Memory for a picker's choice that outlives re-renders and resets when its situation (`key`) changes. */

@@ -8,8 +8,7 @@ import {
   actionButton,
   actionsOfType,
   builtActionButton,
-  keepFocus,
-  legalActions,
+    legalActions,
   pickerMemory,
   redraw,
   seatLabel,
@@ -54,7 +53,40 @@ export function render(root, ctx) {
       decks(view),
     ),
   );
-  keepFocus(root);
+}
+
+/** A Robots Love Ice Cream action in words, for the shell's list of moves and its hints. */
+export function describe(action, ctx) {
+  switch (action.type) {
+    case "draw_up":
+      return "draws up to 7 cards";
+    case "decline_draw_up":
+      return "does not draw up";
+    case "keep":
+      return action.cards ? `keeps ${cardsText(action.cards)}` : "keeps a card from the draw";
+    case "attack":
+      return `fires ${cardsText(action.cards)} at column ${action.column + 1}${action.upgrade ? ` (${boostTitle(ctx, action.upgrade)})` : ""}`;
+    case "use_boost":
+      return `uses ${boostTitle(ctx, action.boost)}${action.card === null ? ": gives a card" : boostChoiceText(ctx, action) === "Use it" ? "" : `: ${boostChoiceText(ctx, action)}`}`;
+    case "refill":
+      return action.weaponize ? "refills the hand with a weaponized Sprinkletonium" : "refills the hand";
+    case "end_turn":
+      return "ends the turn";
+    case "buy":
+      return `buys ${boostTitle(ctx, action.boost)}`;
+    case "flush":
+      return "flushes the store";
+    case "pass":
+      return "is done buying";
+    case "equip":
+      return action.upgrades.length ? `equips ${action.upgrades.map((id) => boostTitle(ctx, id)).join(", ")}` : "equips nothing";
+    case "share":
+      return `shares the social out: ${action.cards.map((card, seat) => `${seatLabel(ctx, seat)} ${card ? words(card) : "nothing"}`).join(", ")}`;
+    case "share_randomly":
+      return "shares the social out at random";
+    default:
+      return JSON.stringify(action);
+  }
 }
 
 // --- where the game stands ---------------------------------------------------------------------
@@ -540,13 +572,14 @@ function boostText(ctx, id) {
 }
 
 const CSS = `
-.rl { --rl-ink: #1d1b2b; color: var(--rl-ink); background: #f3f0fa; border-radius: 12px; padding: 12px; font-size: 15px; }
+.rl { --rl-ink: #1d1b2b; color: var(--rl-ink); font-size: 15px; }
 .rl button, .rl select { font: inherit; min-height: 36px; padding: 4px 10px; border-radius: 8px; border: 1px solid #77708c;
-  background: #fff; color: var(--rl-ink); cursor: pointer; }
+  background: var(--bg, #fff); color: var(--rl-ink); cursor: pointer; }
+.rl button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .rl button:disabled, .rl select:disabled { opacity: .55; cursor: default; }
 .rl button:focus-visible, .rl select:focus-visible { outline: 3px solid #2d6cdf; outline-offset: 2px; }
-.rl .rl-main { background: #2d6cdf; border-color: #2d6cdf; color: #fff; }
-.rl .rl-toggle[aria-pressed="true"] { background: #1d7a3d; border-color: #1d7a3d; color: #fff; }
+.rl .rl-main { --bg: #2d6cdf; border-color: #2d6cdf; color: #fff; }
+.rl .rl-toggle[aria-pressed="true"] { --bg: #1d7a3d; border-color: #1d7a3d; color: #fff; }
 .rl h3 { margin: 0 0 6px; font-size: 16px; }
 .rl h4 { margin: 8px 0 4px; font-size: 14px; }
 .rl-head { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; }
@@ -591,7 +624,7 @@ const CSS = `
 .rl-attacks { display: flex; flex-wrap: wrap; gap: 4px; }
 .rl-attacks-title { font-size: 12px; font-weight: bold; width: 100%; }
 .rl .rl-fire { display: inline-flex; flex-wrap: wrap; gap: 2px; padding: 3px 5px; align-items: center; justify-content: center;
-  background: #fff3ee; border: 2px solid #ff5a36; }
+  --bg: #fff3ee; border: 2px solid #ff5a36; }
 .rl .rl-fire small { font-size: 11px; }
 .rl-you, .rl-events, .rl-store, .rl-truck { background: #fff; border-radius: 10px; padding: 10px; border: 1px solid #d6cfe8; }
 .rl-count { font-weight: normal; font-size: 13px; }
@@ -631,7 +664,6 @@ const CSS = `
 .rl-used { opacity: .55; text-decoration: line-through; }
 .rl-decks { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 12px; margin-top: 10px; opacity: .85; }
 @media (max-width: 640px) {
-  .rl { padding: 8px; }
   .rl-planet-row { flex-direction: column; flex-basis: 100%; }
   .rl-track { width: auto; display: flex; flex-direction: row-reverse; gap: 4px; align-items: stretch; }
   .rl-track h3 { writing-mode: vertical-rl; transform: rotate(180deg); margin: 0; order: 1; }

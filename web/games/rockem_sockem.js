@@ -7,8 +7,7 @@ import {
   actionButton,
   actionsOfType,
   builtActionButton,
-  keepFocus,
-  pickerMemory,
+    pickerMemory,
   redraw,
   seatLabel,
   styleSheet,
@@ -42,7 +41,16 @@ export function render(root, ctx) {
       iconLegend(),
     ),
   );
-  keepFocus(root);
+}
+
+/** A Rock'em Sock'em action in words, for the shell's list of moves and its hints. */
+export function describe(action) {
+  if (action.type === "flip") return "flips the Match Coin";
+  if (action.type !== "roll") return JSON.stringify(action);
+  if (action.keep === null) return "rolls (the dice kept show once both robots have answered)";
+  if (!action.keep.length) return "rolls all four dice";
+  const kept = action.keep.map((die) => die + 1).join(" and ");
+  return `keeps ${action.keep.length === 1 ? "die" : "dice"} ${kept}, rolls ${DICE - action.keep.length}`;
 }
 
 function robotName(ctx, seat) {
@@ -292,16 +300,17 @@ function iconLegend() {
 }
 
 const CSS = `
-.rs { --rs-ink: #1f1b24; color: var(--rs-ink); background: #f5f1ea; border-radius: 12px; padding: 12px; font-size: 15px; }
+.rs { --rs-ink: #1f1b24; color: var(--rs-ink); font-size: 15px; }
 .rs button { font: inherit; min-height: 36px; padding: 4px 12px; border-radius: 8px; border: 1px solid #7d7468;
-  background: #fff; color: var(--rs-ink); cursor: pointer; }
+  background: var(--bg, #fff); color: var(--rs-ink); cursor: pointer; }
+.rs button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .rs button:disabled { opacity: .55; cursor: default; }
 .rs button:focus-visible { outline: 3px solid #2d6cdf; outline-offset: 2px; }
-.rs .rs-main { background: #2d6cdf; border-color: #2d6cdf; color: #fff; font-weight: bold; }
+.rs .rs-main { --bg: #2d6cdf; border-color: #2d6cdf; color: #fff; font-weight: bold; }
 .rs-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 10px; }
 .rs-head span { font-size: 13px; opacity: .8; }
 .rs-ring { display: grid; grid-template-columns: 1fr auto 1fr; gap: 12px; align-items: start; }
-.rs-corner { background: #fff; border-radius: 10px; padding: 10px; border: 3px solid #ccc; min-width: 0; }
+.rs-corner { background: #fcfaf6; border-radius: 10px; padding: 10px; border: 3px solid #ccc; min-width: 0; }
 .rs-seat-0 { border-color: #d8383b; }
 .rs-seat-1 { border-color: #2f6fd6; }
 .rs-mine { box-shadow: 0 0 0 3px #ffe08a; }
