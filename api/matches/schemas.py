@@ -77,8 +77,13 @@ class CreateMatchSchema(Schema):
         load_default=list,
         validate=validate.Length(max=MAX_SEATS),
     )
+    # Omitted means "every seat not in open_seats is human"; null is refused like any bad value (the
+    # document's `seats` is an array), though marshmallow allows null wherever the default is None.
     seats = fields.List(
-        fields.Nested(SeatSpecSchema), load_default=None, validate=validate.Length(min=1, max=MAX_SEATS)
+        fields.Nested(SeatSpecSchema),
+        load_default=None,
+        allow_none=False,
+        validate=validate.Length(min=1, max=MAX_SEATS),
     )
     turn_timer = fields.Nested(TurnTimerSchema, load_default=None, allow_none=True)
 

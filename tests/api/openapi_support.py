@@ -4,7 +4,9 @@
 against the document: the status must be documented for the operation, the body must match
 the documented schema for its content type, documented headers must be present and match, a
 response documented without content must have no body, and an error's `code` must be one of the
-codes the document lists for that response (`x-problem-codes`).
+codes the document lists for that response (`x-problem-codes`). An event stream is a string to
+openapi-core; its events, parsed as an `EventSource` would, must also follow the `contentSchema`
+the document gives for the stream.
 
 Validation is stricter than the published contract in one way: objects that do not say
 `additionalProperties` are treated as closed, so an undocumented response field fails the tests
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +40,7 @@ _DOCUMENT_URI = "urn:parlour:openapi"
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 PROBLEM_JSON = "application/problem+json"
 EVENT_STREAM = "text/event-stream"
+YAML = "application/yaml"
 HTTP_METHODS = frozenset({"get", "put", "post", "delete", "patch", "options", "head", "trace"})
 IGNORED_METHODS = frozenset({"HEAD", "OPTIONS"})
 _RULE_ARGUMENT = re.compile(r"<(?:[a-zA-Z_][a-zA-Z0-9_]*(?:\([^)]*\))?:)?([a-zA-Z_][a-zA-Z0-9_]*)>")
@@ -55,10 +59,10 @@ def load_document() -> dict[str, Any]:
 
 
 def build_openapi(document: dict[str, Any]) -> OpenAPI:
-    """An openapi-core OpenAPI for the document, closed objects, problem+json and event streams understood."""
+    """An openapi-core OpenAPI for the document, closed objects, problem+json, event streams and YAML understood."""
     config = Config(
         additional_properties_default_policy="forbid",
-        extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads},
+        extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads, YAML: plain_loads},
     )
     return OpenAPI.from_dict(document, config=config)
 
@@ -68,11 +72,15 @@ def rule_to_template(rule: str) -> str:
     return _RULE_ARGUMENT.sub(r"{\1}", rule)
 
 
+API_PREFIX = "/v1/"
+"""The API's paths; the web client's page, its files and the reference page (`/`, `/web/...`, `/docs`) are not."""
+
+
 def app_operations(app: Flask) -> set[tuple[str, str]]:
-    """Every (path template, METHOD) the app routes, HEAD, OPTIONS and static files left out."""
+    """Every (path template, METHOD) of the API the app routes, HEAD and OPTIONS left out."""
     operations = set()
     for rule in app.url_map.iter_rules():
-        if rule.endpoint == "static":
+        if not rule.rule.startswith(API_PREFIX):
             continue
         for method in rule.methods or ():
             if method not in IGNORED_METHODS:
@@ -229,8 +237,12 @@ class ContractClient:
         errors = list(
             self.openapi.iter_response_errors(WerkzeugOpenAPIRequest(request), WerkzeugOpenAPIResponse(response))
         )
-        assert not errors, f"{where}: the answer does not match openapi.yaml: {_describe(errors)}"
+        assert not errors, (
+            f"{where}: the answer does not match openapi.yaml, which does not describe it: {_describe(errors)}"
+        )
         documented = self.documented_response(exchange.template, exchange.method, exchange.status)
+        if response.mimetype == EVENT_STREAM:
+            self.check_events(exchange)
         if "content" not in documented:
             assert response.get_data() == b"", f"{where}: documented without a body, but has one"
         if PROBLEM_JSON in documented.get("content", {}):
@@ -239,6 +251,19 @@ class ContractClient:
             self.check_problem(exchange, set(codes))
         else:
             assert exchange.response.mimetype != PROBLEM_JSON, f"{where}: an undocumented problem answer"
+
+    def check_events(self, exchange: Exchange) -> None:
+        """An event stream: every event it carries follows the stream's documented `contentSchema`."""
+        assert exchange.template is not None
+        where = f"{exchange.method} {exchange.url} -> {exchange.status}"
+        documented = self.documented_response(exchange.template, exchange.method, exchange.status)
+        assert "contentSchema" in documented["content"][EVENT_STREAM]["schema"], f"{where}: describe its events"
+        path = exchange.template.replace("~", "~0").replace("/", "~1")
+        pointer = f"/paths/{path}/{exchange.method.lower()}/responses/{exchange.status}/content/text~1event-stream"
+        validator = pointer_validator(self.document, f"{pointer}/schema/contentSchema")
+        events = parse_event_stream(exchange.response.get_data(as_text=True))
+        problems = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(events)]
+        assert not problems, f"{where}: the document does not describe these events: {problems}"
 
     def check_problem(self, exchange: Exchange, codes: set[str]) -> None:
         """An error body: problem+json, valid against Problem, a code listed for it, consistent fields."""
@@ -260,23 +285,48 @@ class ContractClient:
         return dict(resolve(self.document, responses[str(status)]))
 
 
+def parse_event_stream(text: str) -> list[dict[str, Any]]:
+    """The events of a Server-Sent Events body as an `EventSource` dispatches them: `event` (default
+    `message`), `data` (its lines joined) parsed as JSON, and `id` as a number when the event has one.
+
+    Comment lines and `retry` are not events; a block without `data` dispatches nothing."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, list[str]] = {}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            fields.setdefault(name, []).append(value.removeprefix(" "))
+        if "data" not in fields:
+            continue
+        event: dict[str, Any] = {
+            "event": fields.get("event", ["message"])[-1],
+            "data": json.loads("\n".join(fields["data"])),
+        }
+        if "id" in fields:
+            event["id"] = int(fields["id"][-1])
+        events.append(event)
+    return events
+
+
 def _describe(errors: list[Exception]) -> str:
     """Readable messages of openapi-core errors, including their causes."""
     lines = []
     for error in errors:
         lines.append(f"{type(error).__name__}: {_short(error)}")
         for detail in getattr(error, "schema_errors", ()) or ():
-            lines.append(f"    {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {detail.message}")
+            lines.append(f"    {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {_short(detail)}")
         cause = error.__cause__
         while cause is not None:
             lines.append(f"    caused by {type(cause).__name__}: {_short(cause)}")
             for detail in getattr(cause, "schema_errors", ()) or ():
-                lines.append(f"        {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {detail.message}")
+                lines.append(f"        {'/'.join(map(str, detail.absolute_path)) or '<root>'}: {_short(detail)}")
             cause = cause.__cause__
     return "\n" + "\n".join(lines)
 
 
 def _short(error: BaseException, limit: int = 300) -> str:
     """An error's message, cut short (openapi-core repeats the whole body in it)."""
-    text = str(error)
+    text = str(getattr(error, "message", error))
     return text if len(text) <= limit else f"{text[:limit]}..."
