@@ -79,7 +79,7 @@ export function mount(root, route) {
     title.textContent = state.game.name;
     replace(meta, `Version ${match.version} · ${match.status}`,
       match.tournament ? [" · ", h("a", { href: `#/tournaments/${match.tournament}` }, "its tournament")] : "",
-      ` · ${state.live}`);
+      ["finished", "aborted"].includes(match.status) ? "" : ` · ${state.live}`);
     turn.textContent = turnText(match, seat, state.legal);
     drawSeatNav();
     clocks.update(match, seat);
@@ -135,7 +135,7 @@ export function mount(root, route) {
     } else if (current.error) {
       replace(hintText, current.error);
     } else {
-      replace(hintText, "Hint: ", h("strong", {}, describeAction(state.renderer, current.action, ctx())), " ",
+      replace(hintText, "Hint: ", h("strong", {}, describeAction(state.renderer, current.action, { ...ctx(), suggest: true })), " ",
         h("button", { type: "button", class: "link", disabled: state.busy, onclick: () => act(current.action) }, "Play it"));
     }
   };
@@ -246,7 +246,11 @@ export function mount(root, route) {
         accept(event.match);
         drawAll();
       },
-      onEnd: () => { state.live = "over"; reload(); },
+      onEnd: () => {
+        state.live = "over";
+        drawAll();
+        reload();
+      },
       onState: (live, problem) => {
         state.live = { open: "live", reconnecting: "reconnecting…", refused: "not following" }[live] ?? live;
         if (live === "refused") setNotice(`Live updates refused: ${problem?.detail ?? "unknown reason"}`);

@@ -3,7 +3,8 @@
 // The interface every renderer keeps (one module per game, written against the match's view):
 //   export function render(root, ctx) {}  // draw the whole match picture into root (emptied before each call)
 //   ctx = { match, legal, seat, game, act, busy }
-// and, optionally, `export function describe(action, ctx)`: an action in words, for the log and hints.
+// and, optionally, `export function describe(action, ctx)`: an action in words for the log ("moved ...");
+// the shell sets ctx.suggest = true when it words a hint ("Move ...").
 import { h } from "./dom.js";
 import * as generic from "./generic-renderer.js";
 

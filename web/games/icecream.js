@@ -19,10 +19,10 @@ export function render(root, ctx) {
         "Moving n scoops costs n points; the bottom scoop of each cone never moves.") : null));
 }
 
-/** An IceCream action in words: "moved the top 2 scoops from cone 0 to cone 1". */
-export function describe(action) {
+/** An IceCream action in words: "moved the top 2 scoops from cone 0 to cone 1" ("Move ..." for a hint). */
+export function describe(action, ctx) {
   const what = action.scoops === 1 ? "the top scoop" : `the top ${action.scoops} scoops`;
-  return `moved ${what} from cone ${action.from_cone} to cone ${1 - action.from_cone}`;
+  return `${ctx?.suggest ? "Move" : "moved"} ${what} from cone ${action.from_cone} to cone ${1 - action.from_cone}`;
 }
 
 function movesAllowed(legal) {

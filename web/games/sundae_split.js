@@ -29,7 +29,7 @@ export function render(root, ctx) {
 
 /** A Sundae Split action in words, naming the cards this viewer can see. */
 export function describe(action, ctx) {
-  if (action.type === "choose") return `took pile ${action.pile}`;
+  if (action.type === "choose") return `${ctx?.suggest ? "Take" : "took"} pile ${action.pile}`;
   if (action.type !== "split") return JSON.stringify(action);
   const known = knownCards(ctx?.match?.view);
   const pileText = action.piles.map((pile, index) => {
@@ -37,7 +37,7 @@ export function describe(action, ctx) {
     const down = pile.face_down.map((id) => (id && known.has(id) ? `${cardName(known.get(id))} (face down)` : "a face-down card"));
     return `pile ${index}: ${[...up, ...down].join(", ") || "empty"}`;
   });
-  return `split the cards: ${pileText.join("; ")}`;
+  return `${ctx?.suggest ? "Split" : "split"} the cards: ${pileText.join("; ")}`;
 }
 
 function roundBar(view, seat) {

@@ -1,0 +1,110 @@
+"""The pages around play: a reload resumes the seat, a spectator sees only the public view, a hint, a replay."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.browser.conftest import PHONE, PageFactory, Service
+from tests.browser.ui import click_action, create_match, state, wait_for_turn_or_end
+
+
+def finished_match(service: Service, body: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
+    """Create an all-AI match through the API and wait until it is over."""
+    status, created = service.api("POST", "/v1/matches", body)
+    assert status == 201, created
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, match = service.api("GET", f"/v1/matches/{created['id']}")
+        if match["status"] == "finished":
+            return dict(match)
+        time.sleep(0.2)
+    raise AssertionError("the AI match did not finish")
+
+
+def test_a_reload_resumes_the_seat_and_a_hint_marks_a_move(page: Page, screenshot: Callable[[Page, str], Path]) -> None:
+    match_id = create_match(page, "icecream", ["human", "ai:random"])
+    assert wait_for_turn_or_end(page) == "act"
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_selector(".hint-text strong")
+    assert page.locator(".picture .hinted").count() == 1
+    screenshot(page, "icecream-hint-desktop")
+    click_action(page, lambda actions: 0)
+    assert wait_for_turn_or_end(page) == "act"
+    version = state(page)["version"]
+    page.reload()
+    page.wait_for_selector(f".match-page[data-version='{version}']")
+    assert page.locator(".badge.mine").inner_text() == "You are Seat 0"
+    assert wait_for_turn_or_end(page) == "act"
+    assert page.locator(".picture [data-action]").count() > 0
+    assert page.url.endswith(f"#/matches/{match_id}")
+
+
+def test_a_spectator_sees_no_hidden_card_and_no_control(
+    service: Service, page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
+) -> None:
+    status, created = service.api("POST", "/v1/matches", {"game": "sundae_split", "players": 3})
+    assert status == 201
+    tokens = {entry["seat"]: entry["token"] for entry in created["tokens"]}
+    _, public = service.api("GET", f"/v1/matches/{created['id']}")
+    splitter = public["view"]["splitter"]
+    _, own = service.api("GET", f"/v1/matches/{created['id']}", token=tokens[splitter])
+    secret = [card["id"] for card in own["view"]["hand"]]
+    assert len(secret) == 8
+
+    page.goto(f"/#/matches/{created['id']}")
+    page.wait_for_selector(".ss-card.back")
+    assert page.locator(".badge").inner_text() == "Spectating: the public view"
+    assert page.locator(".ss-card.back").count() == 8
+    page.get_by_role("button", name="Show debug").click()
+    page.wait_for_selector("[data-debug=view]")
+    assert not any(card in page.content() for card in secret)
+    screenshot(page, "spectator-split-phase-desktop")
+
+    _, legal = service.api("GET", f"/v1/matches/{created['id']}/legal-actions", token=tokens[splitter])
+    split = legal["example"]
+    status, _ = service.api(
+        "POST", f"/v1/matches/{created['id']}/actions", {"action": split, "expected_version": 0}, tokens[splitter]
+    )
+    assert status == 200
+    page.wait_for_selector(".match-page[data-version='1'] .ss-pile")  # the event stream brought the split
+    face_down = [card for pile in split["piles"] for card in pile["face_down"]]
+    assert page.locator(".ss-pile .ss-card.back").count() == len(face_down)
+    assert not any(card in page.content() for card in face_down)
+    assert page.locator("[data-action]").count() == 0
+    assert page.locator(".hint").is_hidden()
+    phone = new_page(PHONE)
+    phone.goto(f"/#/matches/{created['id']}")
+    phone.wait_for_selector(".ss-pile")
+    screenshot(phone, "spectator-choose-phase-phone")
+
+
+def test_a_finished_match_replays_step_by_step(
+    service: Service, page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
+) -> None:
+    seats = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
+    match = finished_match(service, {"game": "icecream", "players": 2, "seats": seats, "options": {"turn_limit": 6}})
+    _, log = service.api("GET", f"/v1/matches/{match['id']}/log?limit=500")
+    steps = len(log["entries"])
+    page.goto(f"/#/matches/{match['id']}/replay")
+    page.wait_for_selector(".replay-page[data-step='0'] .ic-cone")
+    assert page.get_by_role("button", name="Previous step").is_disabled()
+    start = page.locator(".picture").inner_text()
+    page.get_by_role("button", name="Next step").click()
+    page.wait_for_selector(".replay-page[data-step='1']")
+    assert page.locator(".picture").inner_text() != start
+    assert "Seat 0 · AI (random) moved the top scoop" in page.locator(".replay-step").inner_text()
+    page.keyboard.press("End")
+    page.wait_for_selector(f".replay-page[data-step='{steps}']")
+    assert page.locator(".replay-result").inner_text().strip() != ""
+    screenshot(page, "replay-end-desktop")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f".replay-page[data-step='{steps - 1}']")
+    phone = new_page(PHONE)
+    phone.goto(f"/#/matches/{match['id']}/replay?step=3")
+    phone.wait_for_selector(".replay-page[data-step='3']")
+    screenshot(phone, "replay-step-3-phone")
