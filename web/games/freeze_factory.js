@@ -264,7 +264,7 @@ function handPanel(ctx, view) {
     { class: "ff-hand", "aria-label": "Your cones in hand" },
     h("h3", {}, "Your cones in hand"),
     cones.length ? h("ul", { class: "ff-cones" }, cones) : h("p", { class: "ff-quiet" }, "No cone in hand."),
-    freezeNote(ctx, view),
+    freeze.size === 0 && freezeNote(ctx, view),
   );
 }
 
@@ -381,7 +381,7 @@ const CSS = `
 .ff-name { font-size: 11px; line-height: 1.1; margin-top: 2px; overflow-wrap: anywhere; text-align: center; }
 .ff-fresh { outline: 3px solid #35c2f0; outline-offset: -1px; box-shadow: 0 0 10px 2px #35c2f0; }
 .ff-yours { outline: 3px solid #e6a800; outline-offset: -1px; }
-.ff-fresh.ff-yours { outline-color: #e6a800; box-shadow: 0 0 10px 2px #35c2f0; }
+.ff-fresh.ff-yours { outline-color: #e6a800; box-shadow: 0 0 12px 5px #35c2f0; }
 .ff .ff-arrow { position: absolute; width: 26px; height: 26px; min-height: 0; padding: 0; font-size: 12px; line-height: 1;
   border-radius: 50%; --bg: var(--flavour); border: 2px solid #333; color: #111; text-shadow: 0 0 2px #fff; }
 .ff .ff-arrow.ff-wrap { border-style: dashed; border-color: #1d3f8a; }

@@ -1,0 +1,165 @@
+"""Freeze Factory in the browser: a whole match against a random AI, sliding tiles with the machine's arrows."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+from engine import get_game
+from engine.protocol import Action, GameState
+from tests.browser.conftest import PHONE, PageFactory, Service
+from tests.browser.ui import ACTIONS, click_action, create_match, wait_for_seed_check, wait_for_turn_or_end
+
+TURN_LIMIT = 16  # eight turns each: the match ends on time if the pile does not run out first
+
+
+def pick_move(rng: random.Random, played: list[str]) -> Callable[[list[dict[str, Any]]], int]:
+    """FREEZE! and fulfil whenever offered; otherwise mostly slide, sometimes end the turn early."""
+
+    def pick(actions: list[dict[str, Any]]) -> int:
+        by_type: dict[str, list[int]] = {}
+        for index, action in enumerate(actions):
+            by_type.setdefault(action["type"], []).append(index)
+        for wanted in ("freeze", "fulfil"):
+            if wanted in by_type:
+                chosen = by_type[wanted][0]
+                break
+        else:
+            slides = by_type.get("slide", [])
+            if slides and rng.random() < 0.85:
+                chosen = rng.choice(slides)
+            else:
+                chosen = rng.choice([i for i in range(len(actions)) if i not in slides] or slides)
+        played.append(actions[chosen]["type"])
+        return chosen
+
+    return pick
+
+
+def assert_controls_are_named(page: Page) -> None:
+    """Every action control is a real button with an accessible name."""
+    names = page.locator(ACTIONS).evaluate_all(
+        "elements => elements.map(e => [e.tagName, (e.getAttribute('aria-label') || e.textContent).trim()])"
+    )
+    assert names and all(tag == "BUTTON" and name for tag, name in names), names
+
+
+def test_a_whole_freeze_factory_match_against_the_ai(
+    page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
+) -> None:
+    match_id = create_match(page, "freeze_factory", ["human", "ai:random"], {"turn_limit": TURN_LIMIT})
+    page.wait_for_selector(".ff-machine")
+    assert wait_for_turn_or_end(page) == "act"
+    assert_controls_are_named(page)
+    screenshot(page, "freeze-factory-start-desktop")
+
+    page.get_by_role("button", name="Don't roll: 3 points").focus()  # the keyboard plays too
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".ff-arrow")
+    assert_controls_are_named(page)
+    screenshot(page, "freeze-factory-slides-desktop")
+
+    rng, played = random.Random(15), ["no_roll"]
+    while wait_for_turn_or_end(page) == "act":
+        assert len(played) < 300, "the match should end by its turn limit"
+        click_action(page, pick_move(rng, played))
+
+    assert "slide" in played
+    assert wait_for_seed_check(page) == "ok"
+    assert page.locator("[data-result=shown]").is_visible()
+    assert page.locator(".picture [data-action]").count() == 0
+    assert page.locator(".ff-seat").count() == 2
+    screenshot(page, "freeze-factory-over-desktop")
+    phone = new_page(PHONE, storage_from=page)
+    phone.goto(f"/#/matches/{match_id}")
+    phone.wait_for_selector(".ff-machine")
+    phone.wait_for_selector("[data-seed-check=ok]")
+    screenshot(phone, "freeze-factory-over-phone")
+
+
+def slides_until(state: GameState, done: Callable[[GameState], bool], depth: int = 2) -> list[Action] | None:
+    """Seat 0's slides (within its turn) after which `done` holds; None if there are none within `depth`."""
+    if done(state):
+        return []
+    if depth == 0:
+        return None
+    for action in state.legal_actions(0):
+        if action["type"] != "slide":
+            continue
+        after = state.clone()
+        after.apply_trusted(0, action)
+        found = slides_until(after, done, depth - 1) if after.waiting_for() == (0,) else None
+        if found is not None:
+            return [action, *found]
+    return None
+
+
+def a_prepared_match(service: Service, done: Callable[[GameState], bool]) -> tuple[str, list[str]]:
+    """A two-human match where seat 0 took 3 points and slid until `done` holds; its id and both tokens."""
+    game = get_game("freeze_factory")
+    assert game is not None
+    for attempt in range(100):
+        seed = f"browser-freeze-{attempt}"
+        state = game.new_state(2, game.info.options.resolve({}), seed)
+        state.apply_trusted(0, {"type": "no_roll"})
+        path = slides_until(state, done)
+        if path:
+            break
+    else:
+        raise AssertionError("no seed gives the wanted position")
+    body = {"game": "freeze_factory", "players": 2, "seed": seed, "seats": [{"type": "human"}, {"type": "human"}]}
+    status, created = service.api("POST", "/v1/matches", body)
+    assert status == 201, created
+    tokens = [entry["token"] for entry in created["tokens"]]
+    version = created["version"]
+    for action in [{"type": "no_roll"}, *path]:
+        status, answer = service.api(
+            "POST", f"/v1/matches/{created['id']}/actions", {"action": action, "expected_version": version}, tokens[0]
+        )
+        assert status == 200, answer
+        version = answer["version"]
+    return created["id"], tokens
+
+
+def open_as(page: Page, match_id: str, seat: int, token: str) -> None:
+    """Open the match page holding one seat, the way the lobby remembers a created match."""
+    page.goto("/#/")
+    page.evaluate(
+        "([id, seat, token]) => import('/web/seats.js').then(m => m.rememberMatch(id, "
+        "{game: 'freeze_factory', tokens: [{seat, token}]}))",
+        [match_id, seat, token],
+    )
+    page.goto(f"/#/matches/{match_id}?seat={seat}")
+    page.wait_for_selector(".ff-machine")
+
+
+def test_freeze_is_called_from_the_picture_out_of_turn(
+    page: Page, service: Service, screenshot: Callable[[Page, str], Path]
+) -> None:
+    match_id, tokens = a_prepared_match(service, lambda state: bool(state.claimable(1)))
+    open_as(page, match_id, 1, tokens[1])
+    freeze = page.locator(".ff-freeze-live")
+    freeze.wait_for()
+    assert freeze.count() == 1
+    assert "FREEZE!" in (freeze.get_attribute("aria-label") or "")
+    screenshot(page, "freeze-factory-freeze-desktop")
+    click_action(page, lambda actions: [a["type"] for a in actions].index("freeze"))
+    page.wait_for_selector(".ff-freeze-live", state="detached")
+    you = page.locator(".ff-seat", has_text="You")
+    assert "1 cone fulfilled" in you.inner_text()
+
+
+def test_fulfil_lays_a_matched_cone_face_up(
+    page: Page, service: Service, screenshot: Callable[[Page, str], Path]
+) -> None:
+    match_id, tokens = a_prepared_match(service, lambda state: bool(state.fulfillable()))
+    open_as(page, match_id, 0, tokens[0])
+    page.wait_for_selector(".ff-yours")
+    screenshot(page, "freeze-factory-fulfil-desktop")
+    click_action(page, lambda actions: [a["type"] for a in actions].index("fulfil"))
+    you = page.locator(".ff-seat", has_text="You")
+    you.filter(has_text="1 cone fulfilled").wait_for()
