@@ -15,7 +15,7 @@ export function matchList(status, games) {
   const refresh = async () => {
     try {
       const page = await api(`/v1/matches?status=${status}&limit=10`);
-      const items = page.items.filter((item) => status !== "active" || !item.tournament || page.items.length < 10);
+      const items = page.items;
       replace(body, items.length
         ? h("ul", {}, items.map((item) => h("li", {}, matchLine(item, status, name(item.game)))))
         : h("p", { class: "muted" }, status === "waiting" ? "No match is waiting for players." : "None."));

@@ -108,3 +108,31 @@ def test_a_finished_match_replays_step_by_step(
     phone.goto(f"/#/matches/{match['id']}/replay?step=3")
     phone.wait_for_selector(".replay-page[data-step='3']")
     screenshot(phone, "replay-step-3-phone")
+
+
+def test_an_open_seat_is_joined_from_the_lobby_and_played_with_the_keyboard(
+    page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
+) -> None:
+    match_id = create_match(page, "icecream", ["human", "open"])
+    page.wait_for_selector(".match-page[data-status='waiting']")
+    assert "Waiting for players" in page.locator(".turn").inner_text()
+
+    guest = new_page(PHONE)
+    guest.goto("/#/")
+    guest.get_by_label(f"Your name for match {match_id}").fill("Ada")
+    guest.locator(f"#list-waiting ~ .match-list li:has(input[aria-label$='{match_id}']) button").click()
+    guest.wait_for_selector(".match-page[data-status='active']")
+    assert guest.locator(".badge.mine").inner_text() == "You are Seat 1 · Ada"
+    page.wait_for_selector(".match-page[data-status='active']")  # the host's page hears of the join live
+
+    assert wait_for_turn_or_end(page) == "act"
+    page.locator(".picture").focus()
+    for _ in range(20):  # Tab to the first scoop that may move, and press Enter
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.action !== undefined"):
+            break
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused.startswith("Move the top scoop")
+    page.keyboard.press("Enter")
+    guest.wait_for_selector(".match-page[data-version='2'][data-may-act='true']")  # version 1 was the join
+    screenshot(guest, "icecream-guest-turn-phone")

@@ -102,10 +102,11 @@ function builderParts(ctx, draft, redraw) {
     });
     return h("div", { class: `ss-pile builder${size < constraints.pile_size.min ? " short" : ""}` },
       h("h3", {}, `Pile ${index}`, h("span", { class: "muted small" }, ` · ${size} card${size === 1 ? "" : "s"}`)),
-      h("div", { class: "ss-zone" }, h("span", { class: "ss-zone-name" }, "Face up"),
-        h("div", { class: "ss-cards" }, pile.face_up.map((id) => placedCard(id, false))), target("face_up", "face up")),
-      h("div", { class: "ss-zone down" }, h("span", { class: "ss-zone-name" }, "Face down"),
-        h("div", { class: "ss-cards" }, pile.face_down.map((id) => placedCard(id, true))), target("face_down", "face down")));
+      h("div", { class: "ss-zones" },
+        h("div", { class: "ss-zone" }, h("span", { class: "ss-zone-name" }, "Face up"),
+          h("div", { class: "ss-cards" }, pile.face_up.map((id) => placedCard(id, false))), target("face_up", "face up")),
+        h("div", { class: "ss-zone down" }, h("span", { class: "ss-zone-name" }, "Face down"),
+          h("div", { class: "ss-cards" }, pile.face_down.map((id) => placedCard(id, true))), target("face_down", "face down"))));
   }));
 
   const rules = h("ul", { class: "ss-rules", "aria-label": "The rules of a split" }, checks.map((check) =>
