@@ -39,7 +39,7 @@ export function mount(root, route) {
   const clocks = clockPanel();
   const notice = h("p", { class: "notice", role: "alert", hidden: true });
   const picture = h("div", { class: "picture", tabindex: "-1", "aria-label": "The match picture" });
-  const recent = h("ol", { class: "recent", "aria-label": "Latest moves" });
+  const recent = h("ol", { class: "recent", "aria-labelledby": "recent-title" });
   const hintLevel = h("select", { id: "hint-level", "aria-label": "Hint level" });
   const hintText = h("p", { class: "hint-text", role: "status", "aria-live": "polite", id: "hint-text" });
   const hintButton = h("button", { type: "button", class: "hint-button", "aria-describedby": "hint-text", onclick: () => hint() }, "Hint");
@@ -51,7 +51,7 @@ export function mount(root, route) {
   const page = h("div", { class: "match-page", "data-match": id },
     h("header", { class: "match-head" }, title, meta, turn, seatNav),
     clocks.element, notice, ownerBox,
-    h("div", { class: "board" }, picture, h("aside", { class: "side" }, hintBox, recent)),
+    h("div", { class: "board" }, picture, h("aside", { class: "side" }, hintBox, h("h2", { id: "recent-title", class: "recent-title" }, "Latest moves"), recent)),
     result,
     h("div", { class: "tools" }, debug.button),
     debug.panel);
@@ -102,8 +102,11 @@ export function mount(root, route) {
   };
 
   const drawSeatNav = () => {
-    const links = heldSeats.map((held) => h("a", { href: matchHref(id, held), "aria-current": held === seat ? "page" : null },
-      `Play as ${seatName(state.match, held)}${state.match.to_act.includes(held) ? " •" : ""}`));
+    const links = heldSeats.map((held) => {
+      const turn = held !== seat && state.match.waiting_for.includes(held);
+      return h("a", { href: matchHref(id, held), "aria-current": held === seat ? "page" : null, class: turn ? "their-turn" : null },
+        `Play as ${seatName(state.match, held)}${turn ? " (their turn)" : ""}`);
+    });
     const watch = h("a", { href: matchHref(id, "public"), "aria-current": seat === null ? "page" : null }, "Watch (public view)");
     replace(seatNav,
       seat === null ? h("span", { class: "badge" }, "Spectating: the public view") : h("span", { class: "badge mine" }, `You are ${seatName(state.match, seat)}`),
@@ -113,6 +116,10 @@ export function mount(root, route) {
   };
 
   const drawRecent = () => {
+    if (!state.recent.length) {
+      replace(recent, h("li", { class: "muted" }, "No moves yet."));
+      return;
+    }
     replace(recent, state.recent.slice(-4).reverse().map((entry) => h("li", {},
       h("span", { class: "who" }, seatName(state.match, entry.seat, seat)), ": ",
       describeAction(state.renderer, entry.action, ctx()), entry.timeout ? " (time ran out)" : "")));

@@ -1,6 +1,7 @@
 // IceCream's picture: two cones of scoops (bottom to top), the movement points left this turn, and moves
 // made by clicking a scoop: it moves with every scoop above it onto the other cone, keeping their order.
 import { h } from "../dom.js";
+import { seatName } from "../seat-names.js";
 
 const FLAVOUR_INK = { yellow: "#f2c230", green: "#5fae4e", red: "#d9443a" };
 
@@ -11,9 +12,9 @@ export function render(root, ctx) {
   const moves = movesAllowed(legal);
   root.append(
     h("div", { class: "icecream" },
-      turnBar(view, seat),
+      turnBar(view, match, seat),
       h("div", { class: "ic-cones" }, view.cones.map((scoops, cone) => coneColumn(view, cone, scoops, moves, busy, act))),
-      legend(view, seat),
+      legend(view, match, seat),
       legal ? h("p", { class: "ic-help muted small" },
         "Click a scoop to move it, with every scoop above it, onto the other cone. ",
         "Moving n scoops costs n points; the bottom scoop of each cone never moves.") : null));
@@ -31,9 +32,9 @@ function movesAllowed(legal) {
   return allowed;
 }
 
-function turnBar(view, seat) {
+function turnBar(view, match, seat) {
   if (view.to_move === null) return h("p", { class: "ic-turn" }, `Turn ${view.turn}: the game is over.`);
-  const who = view.to_move === seat ? "Your move" : `Seat ${view.to_move} to move`;
+  const who = view.to_move === seat ? "Your move" : `${seatName(match, view.to_move)} to move`;
   const spent = view.points_this_turn - view.points_left;
   return h("div", { class: "ic-turn" },
     h("span", {}, `Turn ${view.turn} · ${who} (${view.flavours[view.to_move]})`),
@@ -68,11 +69,11 @@ function coneColumn(view, cone, scoops, moves, busy, act) {
     h("figcaption", {}, `Cone ${cone}`));
 }
 
-function legend(view, seat) {
+function legend(view, match, seat) {
   return h("p", { class: "ic-legend" },
     view.flavours.map((flavour, s) => h("span", { class: "ic-key" },
       h("span", { class: "ic-dot", style: `--scoop:${FLAVOUR_INK[flavour]}`, "aria-hidden": "true" }),
-      `Seat ${s}${s === seat ? " (you)" : ""} plays ${flavour}`)),
+      `${seatName(match, s, seat)} plays ${flavour}`)),
     h("span", { class: "ic-key" }, h("span", { class: "ic-dot", style: `--scoop:${FLAVOUR_INK.red}`, "aria-hidden": "true" }),
       "red belongs to no one"),
     h("span", { class: "muted small" }, "Stack all four of your flavour in a row in one cone to win."));

@@ -1,6 +1,7 @@
 // Sundae Split's picture: the round and its Splitter, the Splitter's split builder (piles, face-down cards,
 // the three rules checked as the piles are built), the piles to choose from, every sundae and the scorepad.
 import { h } from "../dom.js";
+import { seatName } from "../seat-names.js";
 import { cardFace, cardBack, cardName } from "./sundae_split/cards.js";
 import { splitBuilder } from "./sundae_split/builder.js";
 
@@ -19,7 +20,7 @@ export function render(root, ctx) {
   const { match, legal, seat } = ctx;
   const view = match.view;
   root.append(h("div", { class: "sundae" },
-    roundBar(view, seat),
+    roundBar(view, match, seat),
     view.phase === "split" ? splitPhase(ctx) : null,
     view.phase === "choose" || (view.phase === null && view.piles.length) ? pilesRow(ctx) : null,
     legal?.kind === "enumerated" && legal.actions.some((a) => a.type === "choose")
@@ -40,8 +41,8 @@ export function describe(action, ctx) {
   return `${ctx?.suggest ? "Split" : "split"} the cards: ${pileText.join("; ")}`;
 }
 
-function roundBar(view, seat) {
-  const who = (s) => (s === seat ? "you" : `Seat ${s}`);
+function roundBar(view, match, seat) {
+  const who = (s) => (s === seat ? "you" : seatName(match, s));
   let phase;
   if (view.phase === "split") {
     phase = view.splitter === seat
@@ -84,7 +85,7 @@ function pilesRow(ctx) {
       const hidden = pile.face_down_count - pile.face_down.length;
       const taken = pile.taken_by !== null;
       return h("div", { class: `ss-pile${taken ? " taken" : ""}${choosable.has(pile.pile) ? " open" : ""}` },
-        h("h3", {}, `Pile ${pile.pile}`, taken ? h("span", { class: "ss-taken" }, ` taken by ${pile.taken_by === seat ? "you" : `Seat ${pile.taken_by}`}`) : ""),
+        h("h3", {}, `Pile ${pile.pile}`, taken ? h("span", { class: "ss-taken" }, ` taken by ${pile.taken_by === seat ? "you" : seatName(match, pile.taken_by)}`) : ""),
         h("div", { class: "ss-cards" },
           pile.face_up.map((card) => cardFace(card)),
           pile.face_down.map((card) => cardFace(card, { faceDown: !taken })),
@@ -108,7 +109,7 @@ function sundaesAndScores(view, match, seat) {
   const seats = view.sundaes.map((_, s) => s);
   return h("section", { class: "ss-sundaes", "aria-label": "Sundaes and scores" },
     h("div", { class: "ss-sundae-list" }, seats.map((s) => h("div", { class: `ss-sundae${s === seat ? " mine" : ""}` },
-      h("h3", {}, s === seat ? `Your sundae (Seat ${s})` : `Seat ${s}'s sundae`, ` · ${view.scores[s].total} points`),
+      h("h3", {}, s === seat ? `Your sundae (Seat ${s})` : seatName(match, s), ` · ${view.scores[s].total} points`),
       view.sundaes[s].length
         ? h("div", { class: "ss-cards mini" }, sortCards(view.sundaes[s]).map((card) => cardFace(card, { mini: true })))
         : h("p", { class: "muted small" }, "No cards yet.")))),
