@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -136,3 +137,28 @@ def test_an_open_seat_is_joined_from_the_lobby_and_played_with_the_keyboard(
     page.keyboard.press("Enter")
     guest.wait_for_selector(".match-page[data-version='2'][data-may-act='true']")  # version 1 was the join
     screenshot(guest, "icecream-guest-turn-phone")
+
+
+def test_a_lost_event_stream_resumes_with_last_event_id(service: Service, page: Page) -> None:
+    status, created = service.api("POST", "/v1/matches", {"game": "icecream", "players": 2})
+    assert status == 201
+    match_id, token = created["id"], created["tokens"][0]["token"]
+    _, match = service.api("GET", f"/v1/matches/{match_id}")
+    first = {"version": 0, "match": match, "log": [], "log_after": 0, "log_earlier": None}
+    streams: list[str | None] = []
+
+    def cut_the_first_stream(route: Any) -> None:
+        streams.append(route.request.headers.get("last-event-id"))
+        if len(streams) == 1:  # one event, then the connection ends without an `end` event
+            body = f"retry: 300\n\nid: 0\nevent: match\ndata: {json.dumps(first)}\n\n"
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
+        else:
+            route.continue_()
+
+    page.route("**/v1/matches/*/events", cut_the_first_stream)
+    page.goto(f"/#/matches/{match_id}")
+    page.wait_for_selector(".match-page[data-version='0']")
+    action = {"action": {"type": "move", "from_cone": 0, "scoops": 1}, "expected_version": 0}
+    assert service.api("POST", f"/v1/matches/{match_id}/actions", action, token)[0] == 200
+    page.wait_for_selector(".match-page[data-version='1']")
+    assert streams[:2] == [None, "0"]
