@@ -72,14 +72,15 @@ export function toggleButton(pressed, label, onToggle, attrs = {}) {
   );
 }
 
-/** A seat's name in the picture: "You", its player's name, or who plays it (AI level, bot). */
+/** A seat's name in the picture: "You", else as the shell names seats ("Seat 1 · AI (random)", "Seat 2 · Ada"). */
 export function seatLabel(ctx, seat) {
   if (ctx.seat === seat) return "You";
   const info = ctx.match?.seats?.[seat];
-  if (info?.name) return info.name;
-  if (info?.type === "ai") return `Seat ${seat} (AI ${info.level ?? ""})`.replace(" )", ")");
-  if (info?.type === "bot") return `Seat ${seat} (bot)`;
-  return `Seat ${seat}`;
+  let who = "";
+  if (info?.type === "ai") who = `AI (${info.level})`;
+  else if (info?.name) who = info.name;
+  else if (info?.type === "bot") who = "bot";
+  return `Seat ${seat}${who ? ` · ${who}` : ""}`;
 }
 
 /** A <style> element holding one renderer's CSS (its classes carry the renderer's prefix). */

@@ -81,7 +81,7 @@ export function describe(action, ctx) {
     case "equip":
       return action.upgrades.length ? `equips ${action.upgrades.map((id) => boostTitle(ctx, id)).join(", ")}` : "equips nothing";
     case "share":
-      return `shares the social out: ${action.cards.map((card, seat) => `${seatLabel(ctx, seat)} ${card ? words(card) : "nothing"}`).join(", ")}`;
+      return `shares the social out: ${action.cards.map((card, seat) => `${seatLabel(ctx, seat)}: ${card ? words(card) : "nothing"}`).join(", ")}`;
     case "share_randomly":
       return "shares the social out at random";
     default:
@@ -462,7 +462,7 @@ function truck(ctx, view, seat) {
   ];
   return h(
     "article",
-    { class: `rl-truck${view.active === seat.seat ? " rl-active" : ""}`, "aria-label": `${seatLabel(ctx, seat.seat)}'s truck` },
+    { class: `rl-truck${view.active === seat.seat ? " rl-active" : ""}`, "aria-label": ctx.seat === seat.seat ? "Your truck" : `${seatLabel(ctx, seat.seat)}'s truck` },
     h("div", { class: "rl-truck-head" }, h("strong", {}, seatLabel(ctx, seat.seat)), badges),
     h(
       "div",
