@@ -3,7 +3,7 @@
 // the cones in hand with Fulfil and FREEZE!, and every player's fulfilled cones (the score).
 
 import { h } from "../dom.js";
-import { actionButton, actionsOfType, seatLabel, styleSheet, svg } from "./parts.js";
+import { actionButton, actionsOfType, perspective, seatLabel, styleSheet, svg } from "./parts.js";
 
 const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 const ARROWS = { up: "▲", down: "▼", left: "◀", right: "▶" };
@@ -255,14 +255,16 @@ function spaceSet(spaces) {
 // --- cones: the hand, Fulfil and FREEZE! ---------------------------------------------------------
 
 function handPanel(ctx, view) {
-  if (ctx.seat === null || ctx.seat === undefined) return null;
+  const holder = perspective(ctx);
+  if (holder === null) return null;
+  const title = holder === ctx.seat ? "Your cones in hand" : `${seatLabel(ctx, holder)}: cones in hand`;
   const fulfil = new Map(actionsOfType(ctx, "fulfil").map((action) => [action.cone, action]));
   const freeze = new Set(actionsOfType(ctx, "freeze").map((action) => action.cone));
   const cones = view.hand.map((cone) => handCone(ctx, cone, fulfil.get(cone.id), freeze.has(cone.id)));
   return h(
     "section",
-    { class: "ff-hand", "aria-label": "Your cones in hand" },
-    h("h3", {}, "Your cones in hand"),
+    { class: "ff-hand", "aria-label": title },
+    h("h3", {}, title),
     cones.length ? h("ul", { class: "ff-cones" }, cones) : h("p", { class: "ff-quiet" }, "No cone in hand."),
     freeze.size === 0 && freezeNote(ctx, view),
   );
@@ -282,7 +284,7 @@ function handCone(ctx, cone, fulfil, claimable) {
 
 /** How FREEZE! works for this seat, under its hand. */
 function freezeNote(ctx, view) {
-  if (view.active === null || view.active === ctx.seat) return null;
+  if (ctx.seat === null || ctx.seat === undefined || view.active === null || view.active === ctx.seat) return null;
   if (ctx.match.options?.auto_freeze) return h("p", { class: "ff-quiet" }, "FREEZE! is called for you in this match.");
   return h("p", { class: "ff-quiet" }, "FREEZE! (at the top) lights up when another player's slide lines up one of your cones.");
 }

@@ -72,6 +72,11 @@ export function toggleButton(pressed, label, onToggle, attrs = {}) {
   );
 }
 
+/** The seat whose view is drawn: the viewer's own, or the seat a replay shows the match as (null: the public). */
+export function perspective(ctx) {
+  return ctx.seat ?? ctx.match?.viewer ?? null;
+}
+
 /** A seat's name in the picture: "You", else as the shell names seats ("Seat 1 · AI (random)", "Seat 2 · Ada"). */
 export function seatLabel(ctx, seat) {
   if (ctx.seat === seat) return "You";

@@ -9,6 +9,7 @@ import {
   actionsOfType,
   builtActionButton,
     legalActions,
+  perspective,
   pickerMemory,
   redraw,
   seatLabel,
@@ -245,12 +246,14 @@ function attackChoices(ctx, column, index, attacks) {
 // --- the viewer's move -----------------------------------------------------------------------
 
 function yourMove(root, ctx, view) {
-  if (ctx.seat === null || ctx.seat === undefined) return null;
-  const me = view.seats[ctx.seat];
+  const holder = perspective(ctx);
+  if (holder === null) return null;
+  const me = view.seats[holder];
+  const title = holder === ctx.seat ? "Your hand" : `${seatLabel(ctx, holder)}: hand`;
   return h(
     "section",
-    { class: "rl-you", "aria-label": "Your hand and your move" },
-    h("h3", {}, "Your hand", h("span", { class: "rl-count" }, ` ${me.hand_count} card${me.hand_count === 1 ? "" : "s"}`)),
+    { class: "rl-you", "aria-label": holder === ctx.seat ? "Your hand and your move" : title },
+    h("h3", {}, title, h("span", { class: "rl-count" }, ` ${me.hand_count} card${me.hand_count === 1 ? "" : "s"}`)),
     handCards(me),
     drawn(ctx, view),
     turnButtons(ctx, view),
@@ -269,11 +272,11 @@ function handCards(seat) {
 
 function drawn(ctx, view) {
   const keeps = actionsOfType(ctx, "keep");
-  if (!view.drawn || view.active !== ctx.seat || view.step !== "keep") return null;
+  if (!view.drawn || view.active !== perspective(ctx) || view.step !== "keep") return null;
   return h(
     "div",
     { class: "rl-drawn" },
-    h("h4", {}, "You drew"),
+    h("h4", {}, view.active === ctx.seat ? "You drew" : "Drawn"),
     h("div", { class: "rl-hand" }, view.drawn.map((card) => iceCard(card))),
     keeps.map((action) => {
       const rest = without(view.drawn, action.cards);
@@ -408,6 +411,7 @@ function sharePicker(root, ctx, view) {
 }
 
 function waitingNote(ctx, view) {
+  if (ctx.seat === null || ctx.seat === undefined) return null;
   if (legalActions(ctx).length || view.phase === "over" || view.active === null) return null;
   return h("p", { class: "rl-quiet" }, `Waiting for ${seatLabel(ctx, view.active)}.`);
 }
@@ -458,7 +462,7 @@ function truck(ctx, view, seat) {
   const badges = [
     view.first_player === seat.seat && h("span", { class: "rl-pill rl-first" }, "First Player"),
     view.active === seat.seat && h("span", { class: "rl-pill rl-now" }, "deciding"),
-    ctx.match.result?.winners?.includes(seat.seat) && h("span", { class: "rl-pill rl-first" }, "Champion of the Galaxy"),
+    view.phase === "over" && ctx.match.result?.winners?.includes(seat.seat) && h("span", { class: "rl-pill rl-first" }, "Champion of the Galaxy"),
   ];
   return h(
     "article",
@@ -472,7 +476,7 @@ function truck(ctx, view, seat) {
       h("span", { title: "Victory Points: 2 per token, 1 per Sprinkletonium" }, `${seat.victory_points} VP`),
       h("span", { title: "cards in hand" }, `${seat.hand_count} in hand`),
     ),
-    ctx.seat !== seat.seat && (seat.hand ? h("div", { class: "rl-hand rl-small" }, seat.hand.map((card) => iceCard(card))) : cardBacks(seat.hand_count, seat.weaponized_sprinkletonium)),
+    perspective(ctx) !== seat.seat && (seat.hand ? h("div", { class: "rl-hand rl-small" }, seat.hand.map((card) => iceCard(card))) : cardBacks(seat.hand_count, seat.weaponized_sprinkletonium)),
     h(
       "div",
       { class: "rl-slots", "aria-label": "Truck Upgrade slots" },
@@ -485,6 +489,8 @@ function truck(ctx, view, seat) {
 }
 
 function turnUse(ctx, view) {
+  if (view.step === "keep") return h("p", { class: "rl-quiet" }, `choosing from ${view.drawn_count} drawn card${view.drawn_count === 1 ? "" : "s"}`);
+  if (view.step !== "act") return null;
   const used = view.extra_attacks_used.map((boost) => boostTitle(ctx, boost));
   const text = `${view.attacks_made} attack${view.attacks_made === 1 ? "" : "s"} made this turn${used.length ? `; extra attacks used: ${used.join(", ")}` : ""}`;
   return h("p", { class: "rl-quiet" }, text);

@@ -7,7 +7,8 @@ import {
   actionButton,
   actionsOfType,
   builtActionButton,
-    pickerMemory,
+    perspective,
+  pickerMemory,
   redraw,
   seatLabel,
   styleSheet,
@@ -134,12 +135,13 @@ function fist(cx, cy, angle) {
 function corner(root, ctx, view, seat) {
   const state = view.corners[seat];
   const mine = ctx.seat === seat;
+  const seen = perspective(ctx) === seat; // view.my_keep is this seat's keep
   return h(
     "section",
     { class: `rs-corner rs-seat-${seat}${mine ? " rs-mine" : ""}`, "aria-label": robotName(ctx, seat) },
     h("h3", {}, ROBOTS[seat], h("span", { class: "rs-who" }, seatLabel(ctx, seat))),
     fightCards(state),
-    mine && canRoll(ctx) ? keepPicker(root, ctx, view, seat) : diceRow(state.dice, view.my_keep && mine ? view.my_keep : []),
+    mine && canRoll(ctx) ? keepPicker(root, ctx, view, seat) : diceRow(state.dice, seen ? (view.my_keep ?? []) : []),
     answerState(ctx, view, seat),
   );
 }
@@ -263,10 +265,11 @@ function answerState(ctx, view, seat) {
   if (view.phase !== "race") return null;
   if (view.mode === "realtime") return h("p", { class: "rs-quiet" }, "Racing: rolls land as they are sent.");
   if (!view.answered[seat]) return h("p", { class: "rs-quiet" }, ctx.seat === seat ? "Your roll: choose the dice to keep." : "Deciding which dice to keep…");
-  if (ctx.seat !== seat) return h("p", { class: "rs-answered" }, "Has answered this roll.");
+  if (perspective(ctx) !== seat) return h("p", { class: "rs-answered" }, "Has answered this roll.");
   const kept = view.my_keep ?? [];
   const keptText = kept.length ? `keeping ${kept.map((d) => `die ${d + 1}`).join(", ")}` : "keeping nothing";
-  return h("p", { class: "rs-answered" }, `You answered (${keptText}); waiting for the other robot.`);
+  const who = ctx.seat === seat ? "You" : seatLabel(ctx, seat);
+  return h("p", { class: "rs-answered" }, `${who} answered (${keptText}); waiting for the other robot.`);
 }
 
 // --- how the last round ended --------------------------------------------------------------------
