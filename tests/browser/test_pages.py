@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from tests.browser.conftest import PHONE, PageFactory, Service
-from tests.browser.ui import click_action, create_match, state, wait_for_turn_or_end
+from tests.browser.ui import click_action, create_match, state, wait_for_seed_check, wait_for_turn_or_end
 
 
 def finished_match(service: Service, body: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def test_a_finished_match_replays_step_by_step(
 def test_an_open_seat_is_joined_from_the_lobby_and_played_with_the_keyboard(
     page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
 ) -> None:
-    match_id = create_match(page, "icecream", ["human", "open"])
+    match_id = create_match(page, "icecream", ["human", "open"], turn_timer=60)
     page.wait_for_selector(".match-page[data-status='waiting']")
     assert "Waiting for players" in page.locator(".turn").inner_text()
 
@@ -136,6 +136,9 @@ def test_an_open_seat_is_joined_from_the_lobby_and_played_with_the_keyboard(
     assert focused.startswith("Move the top scoop")
     page.keyboard.press("Enter")
     guest.wait_for_selector(".match-page[data-version='2'][data-may-act='true']")  # version 1 was the join
+    clock = guest.locator(".clock.running")
+    assert clock.get_attribute("data-seat") == "1"
+    assert clock.locator(".clock-time").inner_text().startswith(("1:00", "0:5"))
     screenshot(guest, "icecream-guest-turn-phone")
 
 
@@ -162,3 +165,12 @@ def test_a_lost_event_stream_resumes_with_last_event_id(service: Service, page: 
     assert service.api("POST", f"/v1/matches/{match_id}/actions", action, token)[0] == 200
     page.wait_for_selector(".match-page[data-version='1']")
     assert streams[:2] == [None, "0"]
+
+
+def test_the_owner_aborts_a_waiting_match_and_its_seed_is_checked(page: Page) -> None:
+    create_match(page, "sundae_split", ["human", "open", "ai:random"])
+    page.wait_for_selector(".match-page[data-status='waiting']")
+    page.get_by_role("button", name="Abort this match").click()
+    page.wait_for_selector(".match-page[data-status='aborted']")
+    assert "aborted by its owner" in page.locator(".result").inner_text()
+    assert wait_for_seed_check(page) == "ok"

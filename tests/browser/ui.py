@@ -15,7 +15,9 @@ ACTIONS = ".picture [data-action]:not([disabled])"
 MATCH_PAGE = ".match-page"
 
 
-def create_match(page: Page, game: str, seats: list[str], options: dict[str, Any] | None = None) -> str:
+def create_match(
+    page: Page, game: str, seats: list[str], options: dict[str, Any] | None = None, turn_timer: int | None = None
+) -> str:
     """Fill the lobby's form (seat choices such as "human", "ai:random", "open") and create; returns the match id."""
     page.goto("/#/")
     page.select_option("#create-game", game)
@@ -33,6 +35,8 @@ def create_match(page: Page, game: str, seats: list[str], options: dict[str, Any
             field.fill(str(value))
     for seat, choice in enumerate(seats):
         page.select_option(f"#seat-{seat}", choice)
+    if turn_timer is not None:
+        page.fill("#create-timer", str(turn_timer))
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_selector(f"{MATCH_PAGE}[data-version]")
     return str(page.locator(MATCH_PAGE).get_attribute("data-match"))
