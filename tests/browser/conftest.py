@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, ViewportSize
 
 CHROMIUM = Path(os.environ.get("PARLOUR_CHROMIUM", "/usr/bin/chromium"))
 MISSING = "Chromium not installed: apt-get install chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 
 
 @pytest.fixture(scope="session")
@@ -143,7 +143,7 @@ def new_page(browser: Browser, service: Service) -> Iterator[PageFactory]:
     contexts = []
     errors: list[str] = []
 
-    def open_page(viewport: dict[str, int] | None = None, storage_from: Page | None = None) -> Page:
+    def open_page(viewport: ViewportSize | None = None, storage_from: Page | None = None) -> Page:
         state = storage_from.context.storage_state() if storage_from else None
         context = browser.new_context(viewport=viewport or DESKTOP, base_url=service.base, storage_state=state)
         context.set_default_timeout(15_000)

@@ -63,7 +63,7 @@ def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int]) -> dic
     values = page.locator(ACTIONS).evaluate_all("elements => elements.map(e => e.dataset.action)")
     if not values:
         return None
-    actions = [json.loads(value) for value in values]
+    actions: list[dict[str, Any]] = [json.loads(value) for value in values]
     index = pick(actions)
     before = state(page)["version"]
     page.locator(ACTIONS).nth(index).click()
