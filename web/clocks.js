@@ -4,7 +4,7 @@ import { seatName } from "./seat-names.js";
 
 /** A clock panel; update(match, mySeat) sets the deadlines, and it ticks by itself until stop(). */
 export function clockPanel() {
-  const element = h("div", { class: "clocks", "aria-label": "Turn timers" });
+  const element = h("div", { class: "clocks", role: "group", "aria-label": "Turn timers" });
   let match = null;
   let mySeat = null;
   const tick = () => {

@@ -38,7 +38,7 @@ export function mount(root, route) {
   const seatNav = h("nav", { class: "seat-nav", "aria-label": "Seats" });
   const clocks = clockPanel();
   const notice = h("p", { class: "notice", role: "alert", hidden: true });
-  const picture = h("div", { class: "picture", tabindex: "-1", "aria-label": "The match picture" });
+  const picture = h("div", { class: "picture", role: "region", tabindex: "-1", "aria-label": "The match picture" });
   const recent = h("ol", { class: "recent", "aria-labelledby": "recent-title" });
   const hintLevel = h("select", { id: "hint-level", "aria-label": "Hint level" });
   const hintText = h("p", { class: "hint-text", role: "status", "aria-live": "polite", id: "hint-text" });

@@ -32,7 +32,7 @@ export function mount(root, route) {
     last: h("button", { type: "button", "aria-label": "Last step", onclick: () => go(total) }, "Last »"),
   };
   const viewSelect = h("select", { id: "replay-viewer" });
-  const picture = h("div", { class: "picture", "aria-label": "The match at this step" });
+  const picture = h("div", { class: "picture", role: "region", "aria-label": "The match at this step" });
   const outcome = h("div", { class: "replay-result" });
   const page = h("div", { class: "replay-page", "data-match": id },
     h("header", { class: "match-head" }, title,
