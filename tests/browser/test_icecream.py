@@ -15,6 +15,9 @@ from tests.browser.ui import create_match, play_until_over, wait_for_seed_check
 def test_a_whole_icecream_match_against_the_ai(
     page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
 ) -> None:
+    page.goto("/")
+    page.wait_for_selector(".game-card[data-game=icecream]")
+    screenshot(page, "lobby-desktop")
     match_id = create_match(page, "icecream", ["human", "ai:random"], {"turn_limit": 12})
     page.wait_for_selector(".ic-cone")
     screenshot(page, "icecream-start-desktop")
@@ -28,3 +31,6 @@ def test_a_whole_icecream_match_against_the_ai(
     phone.goto(f"/#/matches/{match_id}")
     phone.wait_for_selector("[data-seed-check=ok]")
     screenshot(phone, "icecream-over-phone")
+    phone.goto("/")
+    phone.wait_for_selector(".game-card[data-game=icecream]")
+    screenshot(phone, "lobby-phone")
