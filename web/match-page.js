@@ -217,6 +217,7 @@ export function mount(root, route) {
       const answer = await api(`/v1/matches/${id}/actions`, { method: "POST", body, token });
       state.busy = false;
       accept(answer);
+      drawAll(); // the stream may have brought this version first, so accept() drew nothing new
     } catch (error) {
       state.busy = false;
       setNotice(error.code === "stale-version"
