@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
@@ -66,12 +68,20 @@ def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int]) -> dic
     actions: list[dict[str, Any]] = [json.loads(value) for value in values]
     index = pick(actions)
     before = state(page)["version"]
-    page.locator(ACTIONS).nth(index).click()
+    try:
+        page.locator(f"{ACTIONS}[data-action={css_string(values[index])}]").first.click(timeout=3000)
+    except PlaywrightTimeout:
+        return None  # the match moved on before the click landed (another seat acted, or it ended)
     page.wait_for_function(
         f"""() => {{ const m = document.querySelector('.match-page');
                     return m.dataset.version !== '{before}' || !document.querySelector('.notice').hidden; }}"""
     )
     return actions[index]
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal of `text`, for an attribute selector."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def play_until_over(
