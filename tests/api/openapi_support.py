@@ -60,11 +60,31 @@ def load_document() -> dict[str, Any]:
 
 def build_openapi(document: dict[str, Any]) -> OpenAPI:
     """An openapi-core OpenAPI for the document, closed objects, problem+json, event streams and YAML understood."""
+    document = open_allof_parts(copy.deepcopy(document))
     config = Config(
         additional_properties_default_policy="forbid",
         extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads, YAML: plain_loads},
     )
     return OpenAPI.from_dict(document, config=config)
+
+
+def open_allof_parts(node: Any) -> Any:
+    """The document with every inline part of an `allOf` open to other properties (in place).
+
+    Objects are closed where they do not say otherwise, but an inline part of an `allOf` (a game's
+    match narrowing `game`, `options` and `view` of `Match`) lists only what it narrows: the
+    object is closed by the component it extends, which lists every field.
+    """
+    if isinstance(node, dict):
+        for part in node.get("allOf", ()):
+            if isinstance(part, dict) and "$ref" not in part:
+                part.setdefault("additionalProperties", True)
+        for value in node.values():
+            open_allof_parts(value)
+    elif isinstance(node, list):
+        for value in node:
+            open_allof_parts(value)
+    return node
 
 
 def rule_to_template(rule: str) -> str:
