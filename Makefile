@@ -27,10 +27,13 @@ venv: $(STAMP)
 # Vendor the front-end packages (web/package-lock.json) into web/vendor; the output is committed, so
 # `make run` never needs Node. Needs npm; run it after changing web/package.json.
 SWAGGER_UI := web/node_modules/swagger-ui-dist
+NOBLE_HASHES := web/node_modules/@noble/hashes
 web:
 	cd web && npm ci --ignore-scripts --no-audit --no-fund
 	rm -rf web/vendor/swagger-ui && mkdir -p web/vendor/swagger-ui
 	cp $(SWAGGER_UI)/swagger-ui-bundle.js $(SWAGGER_UI)/swagger-ui.css $(SWAGGER_UI)/LICENSE $(SWAGGER_UI)/NOTICE web/vendor/swagger-ui/
+	rm -rf web/vendor/noble-hashes && mkdir -p web/vendor/noble-hashes
+	cp $(NOBLE_HASHES)/sha2.js $(NOBLE_HASHES)/_md.js $(NOBLE_HASHES)/_u64.js $(NOBLE_HASHES)/utils.js $(NOBLE_HASHES)/LICENSE web/vendor/noble-hashes/
 
 # Re-install only when pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml | $(BIN)/python

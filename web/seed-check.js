@@ -1,17 +1,15 @@
 // Checking a revealed seed against the commitment published when the match started: SHA-256 of its UTF-8 text.
-import { sha256 } from "./sha256.js";
+// The hash is noble-hashes' (vendored by `make web`): the same on plain http, where crypto.subtle is missing.
+import { sha256 } from "./vendor/noble-hashes/sha2.js";
 
-/** The lowercase hex SHA-256 of a text's UTF-8 bytes (crypto.subtle where the page may use it). */
-export async function sha256Hex(text) {
-  const bytes = new TextEncoder().encode(text);
-  const digest = globalThis.crypto?.subtle
-    ? new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))
-    : sha256(bytes);
+/** The lowercase hex SHA-256 of a text's UTF-8 bytes. */
+export function sha256Hex(text) {
+  const digest = sha256(new TextEncoder().encode(text));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** {ok, digest}: whether sha256(seed) equals the commitment. */
 export async function checkSeed(seed, commitment) {
-  const digest = await sha256Hex(String(seed));
+  const digest = sha256Hex(String(seed));
   return { ok: digest === String(commitment).toLowerCase(), digest };
 }
