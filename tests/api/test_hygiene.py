@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -76,20 +78,23 @@ def routes(app: Flask) -> list[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = rule.rule
-        for argument in rule.arguments:
-            path = path.replace(f"<{argument}>", "x")
+        path = re.sub(r"<(?:[a-z]+:)?[a-z_]+>", lambda part: "1" if part[0].startswith("<int:") else "x", rule.rule)
         found += [(method, path) for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})]
     return found
 
 
 def test_no_route_ends_with_a_slash(app: Flask) -> None:
-    assert all(not rule.rule.endswith("/") for rule in app.url_map.iter_rules()), "a rule Werkzeug would redirect to"
+    """Only the web client's page is `/`: no other rule ends with a slash (Werkzeug would redirect to it)."""
+    assert [rule.rule for rule in app.url_map.iter_rules() if rule.rule.endswith("/")] == ["/"]
 
 
 def test_odd_paths_answer_problem_json_on_every_route(app: Flask, client: FlaskClient) -> None:
     for method, path in routes(app):
-        odd = [f"{path}/", path.replace("/v1/", "/v1//", 1), f"{path}//"]
+        if path == "/":
+            continue  # the web client's page: `//` is a trailing slash too, checked with the other paths
+        odd = [f"{path}/", f"{path}//"]
+        if path.startswith("/v1/"):  # (`//docs` would be a host to the test client, not a path)
+            odd.append(path.replace("/v1/", "/v1//", 1))
         if "/x" in path:
             odd.append(path.replace("/x", "/", 1))  # an empty id: `/v1/matches//legal-actions`
         for url in dict.fromkeys(odd):

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from openapi_schema_validator import OAS31Validator
@@ -310,7 +311,7 @@ def test_document_conventions() -> None:
         responses = operation["responses"]
         assert "default" not in responses, f"{where}: list every status instead of a default"
         assert "500" in responses, f"{where}: every operation can fail with 500"
-        if not path.startswith("/v1/games"):
+        if not path.startswith(("/v1/games", "/v1/openapi.")):
             assert "503" in responses, f"{where}: touches Redis, so it can answer 503"
         if "{match_id}" in path:
             assert "404" in responses, f"{where}: the match may not exist"
@@ -641,6 +642,8 @@ def scenario_catalog(contract: ContractClient) -> None:
     entry = contract.get("/v1/games/icecream", expect=200, request_valid=True).json
     assert entry in games
     contract.get("/v1/games/chess", expect=404, request_valid=True)
+    spec = contract.get("/v1/openapi.yaml", expect=200, request_valid=True).response.get_data(as_text=True)
+    assert contract.get("/v1/openapi.json", expect=200, request_valid=True).json == yaml.safe_load(spec)
     contract.get("/v1/no-such-thing", expect=404)
     contract.call("DELETE", "/v1/matches", expect=405)
 
@@ -661,6 +664,7 @@ def scenario_full_match(contract: ContractClient) -> None:
     contract.get(url, headers={"If-None-Match": '"0"'}, expect=304, request_valid=True)
     contract.get(url, headers={"If-None-Match": '"7", "0"', **bearer(tokens[0])}, expect=304, request_valid=True)
 
+    contract.get(f"{url}/replay/0", expect=409, request_valid=True)  # its seed is still secret
     for step, (seat, action) in enumerate(WINNING_LINE):
         headers = bearer(tokens[seat])
         legal = contract.get(f"{url}/legal-actions", headers=headers, expect=200, request_valid=True).json
@@ -690,6 +694,11 @@ def scenario_full_match(contract: ContractClient) -> None:
 
     log = contract.get(f"{url}/log?seat=0", headers=bearer(tokens[0]), expect=200, request_valid=True).json
     assert log["viewer"] == 0 and log["seed"] == "s"
+    last = contract.get(f"{url}/replay/{len(WINNING_LINE)}", expect=200, request_valid=True).json
+    assert last["view"] == final["view"] and last["result"] == final["result"] and last["entry"] is not None
+    assert contract.get(f"{url}/replay/0?seat=1", expect=200, request_valid=True).json["viewer"] == 1
+    contract.get(f"{url}/replay/{len(WINNING_LINE) + 1}", expect=404, request_valid=True)
+    contract.get(f"{url}/replay/0?seat=9", expect=400)
     assert [entry["version"] for entry in log["entries"]] == list(range(1, len(WINNING_LINE) + 1))
     # What the document promises: the seed and the log replay the match to the same result.
     game = get_game(final["game"])
@@ -980,7 +989,7 @@ def scenario_store_down(contract: ContractClient) -> None:
     url, headers = "/v1/matches/abc", bearer("abc.0.secret")
     down.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=503)
     down.get("/v1/matches", expect=503)
-    for path in ("", "/legal-actions", "/log", "/events"):
+    for path in ("", "/legal-actions", "/log", "/events", "/replay/0"):
         down.get(f"{url}{path}", headers=headers, expect=503)
     down.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=headers, expect=503)
     down.post(f"{url}/join", expect=503)
@@ -1008,13 +1017,17 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         broken.get("/v1/games/icecream", expect=500)
         broken.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=500)
         broken.get("/v1/matches", expect=500)
-        for path in ("", "/legal-actions", "/log", "/events"):
+        for path in ("", "/legal-actions", "/log", "/events", "/replay/0"):
             broken.get(f"/v1/matches/abc{path}", expect=500)
         broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
         broken.post("/v1/matches/abc/join", expect=500)
         broken.post("/v1/matches/abc/ai-move", expect=500)
         patch.setattr(app.services.jobs, "fetch", boom)
         broken.get("/v1/jobs/abc", headers=bearer("abc.0.secret"), expect=500)
+        patch.setattr("api.web.spec_text", boom)
+        patch.setattr("api.web.spec_json_text", boom)
+        broken.get("/v1/openapi.yaml", expect=500)
+        broken.get("/v1/openapi.json", expect=500)
 
 
 def scenario_ai(contract: ContractClient) -> None:
@@ -1199,9 +1212,15 @@ def scenario_sundae_split(contract: ContractClient, players: int) -> SundaeSplit
     chooser = table.seats[(splitter.seat + 1) % players]
     legal = splitter.legal()
     too_big = {"type": "split", "piles": [{"face_up": legal["constraints"]["cards"], "face_down": []}] * players}
-    for action, status in ((too_big, 422), ({"type": "choose", "pile": 0}, 422), ({"type": "split"}, 422)):
+    for action, status in ((too_big, 422), ({"type": "choose", "pile": 0}, 422)):
         response = splitter.act(action, legal["version"])
         assert response.status_code == status and response.get_json()["code"] == "illegal-action"
+    malformed = {"action": {"type": "split"}, "expected_version": legal["version"]}  # no piles: no game's form
+    url, seat = f"/v1/matches/{table.match_id}/actions", bearer(str(splitter.token))
+    assert (
+        contract.post(url, json=malformed, headers=seat, expect=422, request_valid=False).json["code"]
+        == "illegal-action"
+    )
     assert chooser.act(legal["example"], legal["version"]).get_json()["code"] == "not-your-turn"
     assert splitter.act(legal["example"], legal["version"]).status_code == 200
     assert chooser.act({"type": "choose", "pile": players}, legal["version"] + 1).status_code == 422
