@@ -145,7 +145,10 @@ def new_page(browser: Browser, service: Service) -> Iterator[PageFactory]:
 
     def open_page(viewport: ViewportSize | None = None, storage_from: Page | None = None) -> Page:
         state = storage_from.context.storage_state() if storage_from else None
-        context = browser.new_context(viewport=viewport or DESKTOP, base_url=service.base, storage_state=state)
+        # Reduced motion: a pulsing control is never "stable" to Playwright's click while it pulses.
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, base_url=service.base, storage_state=state, reduced_motion="reduce"
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
