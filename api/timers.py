@@ -18,8 +18,13 @@ was, or Redis was; to a scheduler that has just started or taken over, any silen
 gets, for each seat, the part of that downtime its clock ran through added to its deadline, with
 the same compare-and-set (a new version) as any change, and its timeout scheduled under the new
 deadline's job id. The timeout job for the old deadline then finds the deadline moved and does
-nothing. A downtime is forgotten once every timed match has been made up for; a scheduler that
-dies half-way leaves the rest to the next one.
+nothing. A match's record keeps the end of the latest downtime it was made up for
+(`fair_until_ms`, written by that same compare-and-set), so whoever moves it (the scheduler, or a
+timeout job that finds its match not made up yet) moves it once. The scheduler makes up a slice of
+the matches at each look (`MAKE_UP_SLICE`) and queues the timeouts due in between, so a long make-up
+never holds the other timers back; a timeout job first makes up its own match. A downtime is
+forgotten once every timed match has been made up for; a scheduler that dies half-way leaves the
+rest to the next one.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ MADE_UP_KEY = "parlour:timers:made-up:{since}-{until}"
 """Set: the timed matches already made up for one downtime."""
 AWAY_AFTER_MS = 3000
 """A silence between two heartbeats longer than this (three missed beats) is downtime, given back to the seats."""
+MAKE_UP_SLICE = 0.25
+"""Seconds one look of the scheduler spends moving deadlines for downtimes before it queues the timeouts due."""
 RESTART_AWAY_AFTER_MS = 1200
 """The same for a scheduler's first beat after it starts or takes over: more than one missed beat is downtime."""
 MADE_UP_TTL = 86_400
@@ -299,39 +306,64 @@ class TurnTimers:
         return scheduled
 
     def keep_fair(
-        self, on_commit: Callable[[MatchRecord], None], now_ms: int | None = None, away_after_ms: int = AWAY_AFTER_MS
+        self,
+        on_commit: Callable[[MatchRecord], None],
+        now_ms: int | None = None,
+        away_after_ms: int = AWAY_AFTER_MS,
+        budget: float = MAKE_UP_SLICE,
     ) -> list[str]:
-        """Beat the heartbeat, then make every downtime not yet made up for good; the matches whose deadlines moved."""
+        """Beat the heartbeat, then make up for the downtimes for up to `budget` seconds; the matches moved."""
         self.clock.beat(now_ms if now_ms is not None else clock_ms(), away_after_ms)
-        moved = []
+        until = time.monotonic() + budget
+        moved: list[str] = []
         for downtime in self.clock.downtimes():
-            moved.extend(self.make_up(downtime, on_commit))
+            if not self.make_up(downtime, on_commit, until, moved):
+                break  # the next look goes on where this one stopped
         return moved
 
-    def make_up(self, downtime: Downtime, on_commit: Callable[[MatchRecord], None]) -> list[str]:
-        """Move the deadlines of every timed match by what the downtime took from its seats, then forget it."""
-        log.warning("turn timers were away for %.1f s: moving the deadlines of the timed matches", downtime.seconds)
-        moved = []
+    def make_up(
+        self, downtime: Downtime, on_commit: Callable[[MatchRecord], None], until: float, moved: list[str]
+    ) -> bool:
+        """Move the deadlines of the timed matches by what the downtime took from their seats until the monotonic
+        time `until` (adding the moved ones to `moved`); True, and the downtime forgotten, once all are done."""
         for match_id in self.store.timed_matches():
             if self.clock.is_made_up(downtime, match_id):
-                continue  # done by a scheduler that died before it finished
+                continue  # done at an earlier look, or by a scheduler that died before it finished
+            if time.monotonic() >= until:
+                return False
             if self.move_deadlines(match_id, downtime, on_commit):
                 moved.append(match_id)
             self.clock.mark_made_up(downtime, match_id)
-            self.clock.beat(clock_ms())  # the timers are back: a long make-up is no new downtime
+        log.warning("turn timers were away for %.1f s: the timed matches' deadlines are moved", downtime.seconds)
         self.clock.forget(downtime)
+        return True
+
+    def make_up_match(self, match_id: str, on_commit: Callable[[MatchRecord], None]) -> bool:
+        """Move one match's deadlines for every downtime not made up for it yet (a timeout job's first step)."""
+        moved = False
+        for downtime in self.clock.downtimes():
+            if not self.clock.is_made_up(downtime, match_id):
+                moved = self.move_deadlines(match_id, downtime, on_commit) or moved
+                self.clock.mark_made_up(downtime, match_id)
         return moved
 
     def move_deadlines(self, match_id: str, downtime: Downtime, on_commit: Callable[[MatchRecord], None]) -> bool:
-        """Commit the match at a new version with its deadlines moved for the downtime; False if none moved."""
+        """Commit the match at a new version with its deadlines moved for the downtime; False if none moved (or it
+        was made up for this downtime already: its record says so, so two processes never both move it)."""
         for _ in range(MOVE_ATTEMPTS):
             record = self.store.load(match_id)
-            if record is None or record.status != ACTIVE:
+            if record is None or record.status != ACTIVE or record.fair_until_ms >= downtime.until_ms:
                 return False
             deadlines = moved_deadlines(record, downtime)
             if deadlines == record.deadlines:
                 return False
-            after = replace(record, version=record.version + 1, deadlines=deadlines, updated_at=now_iso())
+            after = replace(
+                record,
+                version=record.version + 1,
+                deadlines=deadlines,
+                fair_until_ms=downtime.until_ms,
+                updated_at=now_iso(),
+            )
             outcome = self.store.commit(after, record.version, previous_status=record.status)
             if outcome.kind == "ok":
                 self.announce(after, on_commit)

@@ -54,8 +54,11 @@ SCHEDULER_STALE = 10.0
 
 
 def time_out_seat(match_id: str, seat: int, deadline: str) -> dict[str, Any]:
-    """Play the seat's default action if `deadline` is still its deadline and has passed."""
+    """Play the seat's default action if `deadline` is still its deadline and has passed (once the match was made
+    up for any downtime: a slice of the scheduler's make-up may not have reached it yet)."""
     ctx = context()
+    if ctx.timers.make_up_match(match_id, announce):
+        return {"outcome": "deadline-moved", "match": match_id, "seat": seat}
     for _ in range(MAX_ATTEMPTS):
         record = ctx.store.load(match_id)
         if record is None or record.status != ACTIVE:

@@ -265,6 +265,50 @@ def test_a_downtime_made_up_half_way_is_finished_without_moving_a_match_twice(
     assert at_ms(deadlines(client, second)[0]) - at_ms(second_deadline) == 8000
 
 
+def test_a_match_is_moved_once_for_a_downtime_whoever_moves_it(app: ParlourApp, client: FlaskClient) -> None:
+    """The scheduler and a timeout job may both reach a match: its record says it was moved, so it moves once."""
+    timers = app.services.timers
+    match = create_match(client, turn_timer={"seconds": 60})
+    deadline = deadlines(client, match)[0]
+    since = at_ms(client.get(match.url()).get_json()["updated_at"]) + 1000
+    timers.clock.beat(since)
+    timers.clock.beat(since + 6000)
+    [downtime] = timers.clock.downtimes()
+    assert timers.move_deadlines(match.id, downtime, announce(app))
+    assert not timers.move_deadlines(match.id, downtime, announce(app))  # as a second process would
+    assert at_ms(deadlines(client, match)[0]) - at_ms(deadline) == 6000
+    assert not timers.make_up_match(match.id, announce(app))
+
+
+def test_a_timeout_job_makes_up_its_own_match_before_the_scheduler_reaches_it(
+    app: ParlourApp, client: FlaskClient
+) -> None:
+    """Two downtimes, neither made up: the match is moved for both, oldest first, and marked done for each."""
+    timers = app.services.timers
+    match = create_match(client, turn_timer={"seconds": 60})
+    deadline = deadlines(client, match)[0]
+    since = at_ms(client.get(match.url()).get_json()["updated_at"]) + 1000
+    for beat in (since, since + 5000, since + 6000, since + 10_000):
+        timers.clock.beat(beat)
+    first, second = timers.clock.downtimes()
+    assert timers.make_up_match(match.id, announce(app))
+    assert at_ms(deadlines(client, match)[0]) - at_ms(deadline) == 5000 + 4000
+    assert timers.clock.is_made_up(first, match.id) and timers.clock.is_made_up(second, match.id)
+    assert timers.keep_fair(announce(app), now_ms=since + 10_500) == [] and timers.clock.downtimes() == []
+
+
+def test_the_scheduler_makes_up_a_slice_at_a_time(app: ParlourApp, client: FlaskClient) -> None:
+    """With no time for it, a look moves nothing and keeps the downtime; the next look moves the match."""
+    timers = app.services.timers
+    match = create_match(client, turn_timer={"seconds": 60})
+    since = at_ms(client.get(match.url()).get_json()["updated_at"]) + 1000
+    timers.clock.beat(since)
+    assert timers.keep_fair(announce(app), now_ms=since + 7000, budget=0) == []
+    assert len(timers.clock.downtimes()) == 1
+    assert timers.keep_fair(announce(app), now_ms=since + 7500) == [match.id]
+    assert timers.clock.downtimes() == []
+
+
 def announce(app: ParlourApp) -> Callable[[MatchRecord], None]:
     """What the timer worker sets off after moving a match's deadlines: the app's listeners."""
 
