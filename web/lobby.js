@@ -1,19 +1,15 @@
 // The lobby page: the catalog with each game's assumptions, the create form, your matches and the lists.
-import { catalog } from "./catalog.js";
+import { mountWithCatalog } from "./catalog-page.js";
 import { createForm } from "./create-form.js";
 import { h, replace } from "./dom.js";
 import { matchList } from "./match-lists.js";
-import { problemText } from "./problems.js";
 import { matchHref, replayHref } from "./router.js";
 import { forgetMatch, rememberedMatches } from "./seats.js";
 
 /** Mount the lobby; returns the function that stops its refreshes. */
 export function mount(root, route) {
-  let timer = null;
-  let stopped = false;
   root.append(h("h1", {}, "Parlour"), h("p", { class: "lead" }, "Tabletop games against the built-in AI, friends or bots."));
-  catalog().then((games) => {
-    if (stopped) return;
+  return mountWithCatalog(root, (games) => {
     const form = createForm(games, route.query.game);
     const lists = ["waiting", "active", "finished"].map((status) => matchList(status, games));
     root.append(
@@ -23,14 +19,8 @@ export function mount(root, route) {
       h("section", { class: "catalog", "aria-labelledby": "catalog-title" },
         h("h2", { id: "catalog-title" }, "The games"),
         h("div", { class: "game-cards" }, games.map((game) => gameCard(game, form)))));
-    const refresh = () => lists.forEach((list) => list.refresh());
-    refresh();
-    timer = setInterval(refresh, 5000);
-  }).catch((error) => root.append(h("p", { class: "error" }, problemText(error))));
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+    return () => lists.forEach((list) => list.refresh());
+  });
 }
 
 function gameCard(game, form) {

@@ -1,6 +1,6 @@
 // The tournaments page: the list (newest first) and a form for a new tournament between AI levels and bots.
 import { api } from "./api.js";
-import { catalog } from "./catalog.js";
+import { mountWithCatalog } from "./catalog-page.js";
 import { h, replace } from "./dom.js";
 import { optionFields } from "./option-fields.js";
 import { problemText } from "./problems.js";
@@ -9,18 +9,15 @@ import { rememberTournament } from "./tournament-store.js";
 
 /** Mount the tournaments page; returns stop(). */
 export function mount(root) {
-  let stopped = false;
-  let timer = null;
   const list = h("div", {}, h("p", { class: "muted" }, "Loading…"));
   root.append(h("h1", {}, "Tournaments"),
     h("p", { class: "lead" }, "AI levels and registered bots play each other; the server plays the matches and rates the entrants."));
-  catalog().then((games) => {
-    if (stopped) return;
+  return mountWithCatalog(root, (games) => {
     root.append(h("div", { class: "lobby" },
       h("div", { class: "lobby-main" }, tournamentForm(games)),
       h("div", { class: "lobby-side" }, h("section", { class: "card", "aria-labelledby": "tournament-list-title" },
         h("h2", { id: "tournament-list-title" }, "Latest tournaments"), list))));
-    const refresh = async () => {
+    return async () => {
       try {
         const page = await api("/v1/tournaments?limit=20");
         const name = (id) => games.find((game) => game.id === id)?.name ?? id;
@@ -31,13 +28,7 @@ export function mount(root) {
         replace(list, h("p", { class: "error" }, problemText(error)));
       }
     };
-    refresh();
-    timer = setInterval(refresh, 5000);
-  }).catch((error) => root.append(h("p", { class: "error" }, problemText(error))));
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  });
 }
 
 function tournamentForm(games) {
