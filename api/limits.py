@@ -81,6 +81,7 @@ class LimitSettings:
     actions: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_ACTIONS", "100/second;3000/minute"))
     streams: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_STREAMS", "120/minute"))
     long_polls: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute"))
+    replays: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_REPLAYS", "20/second;600/minute"))
     auth_failures: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_AUTH_FAILURES", "30/minute"))
     # Quotas (api/quotas.py); 0 means none.
     matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_MATCHES", 50))
@@ -181,6 +182,7 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("bots.bot_events", "streams", identity, _stream),
     RouteLimit("bots.bot_events", "long_polls", identity, _bot_long_poll),
     RouteLimit("matches.get_match", "long_polls", identity, _long_poll),
+    RouteLimit("matches.replay_step", "replays", client_address),
 )
 TOKEN_ENDPOINTS = frozenset(
     {

@@ -27,6 +27,7 @@ IN_PROCESS_LIMITS = replace(
     actions=IN_PROCESS,
     streams=IN_PROCESS,
     long_polls=IN_PROCESS,
+    replays=IN_PROCESS,
     auth_failures=IN_PROCESS,
 )
 """The limiter stays on in every test, but the suite plays whole matches in process, from one address,

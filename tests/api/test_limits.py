@@ -26,6 +26,7 @@ LOW = replace(
     actions="4/minute",
     streams="3/minute",
     long_polls="3/minute",
+    replays="3/minute",
     auth_failures="4/minute",
 )
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
@@ -197,6 +198,16 @@ def test_stream_connections_and_long_polls_are_limited(limited: FlaskClient, mat
     for _ in range(10):  # a plain read is never limited, and carries no RateLimit headers
         read = limited.get(match.url())
         assert read.status_code == 200 and "RateLimit-Limit" not in read.headers
+
+
+def test_replays_are_limited_per_address(limited: FlaskClient, match: Match) -> None:
+    """A replay step rebuilds the match from its seed: a flood of them from one address meets its limit."""
+    me, other = ({"environ_base": {"REMOTE_ADDR": address}} for address in ("10.2.0.1", "10.2.0.2"))
+    for _ in range(3):
+        answer = limited.get(match.url("/replay/0"), **me)
+        assert answer.status_code == 409 and answer.headers["RateLimit-Limit"] == "3"  # counted, though refused
+    assert_rate_limited(limited.get(match.url("/replay/0"), **me), 3, 60)
+    assert limited.get(match.url("/replay/0"), **other).status_code == 409  # another address has its own
 
 
 def test_bot_streams_and_bot_long_polls_have_separate_buckets(limited: FlaskClient) -> None:

@@ -1604,6 +1604,7 @@ def scenario_limits(contract: ContractClient) -> None:
         actions=one,
         streams=one,
         long_polls=one,
+        replays=one,
         auth_failures=one,
     )
     limited = contract_on(contract, redis_url, rates)
@@ -1624,6 +1625,8 @@ def scenario_limits(contract: ContractClient) -> None:
     limited.post(f"{url}/actions", json=move, headers=bearer(tokens[0]), expect=429, request_valid=True, **me)
     limited.get(f"{url}?after=0", headers=bearer(tokens[1]), expect=200, request_valid=True, **me)
     limited.get(f"{url}?after=0", headers=bearer(tokens[1]), expect=429, request_valid=True, **me)
+    limited.get(f"{url}/replay/0", expect=409, request_valid=True, **me)  # still running: refused, and counted
+    limited.get(f"{url}/replay/0", expect=429, request_valid=True, **me)
     events, bot_events = f"{url}/events", f"/v1/bots/{bot['id']}/events"
     for stream_url, token in ((events, tokens[1]), (bot_events, bot["token"])):
         held = limited.client.get(stream_url, headers=bearer(token), buffered=False, **me)  # a live stream
