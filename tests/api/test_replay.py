@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.matches.replay import SNAPSHOT_EVERY
 from tests.api.conftest import Match, bearer, create_match
 
 
@@ -40,7 +41,10 @@ def test_every_step_shows_what_was_seen_live(client: FlaskClient, game: str, pla
     public, seats = play_to_the_end(client, match, random.Random(game))
     final = client.get(match.url()).get_json()
     steps = len(public) - 1
-    for step in sorted({0, 1, steps // 2, steps - 1, steps}):
+    assert steps > 2 * SNAPSHOT_EVERY  # steps from several of the kept states
+    for step in range(steps + 1):
+        assert client.get(match.url(f"/replay/{step}")).get_json()["view"] == public[step], step
+    for step in sorted({0, 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, steps // 2, steps - 1, steps}):
         answer = client.get(match.url(f"/replay/{step}")).get_json()
         assert (answer["step"], answer["steps"], answer["view"]) == (step, steps, public[step])
         assert (answer["entry"] is None) == (step == 0)
