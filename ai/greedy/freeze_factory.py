@@ -4,7 +4,8 @@ A cone's distance is the fewest single steps that would line up its three flavou
 column if nothing stood in the way (a tile may be pushed off one edge onto the opposite one),
 plus one for each other tile standing on the line. The seat fulfils any cone a line matches,
 calls FREEZE! whenever it can, rolls the die only when its nearest cone is more than the 3 sure
-points away, slides the tile that brings its nearest cone closest, and ends the turn when no
+points away, takes the extra cone after a rolled symbol unless it is the pile's last and the seat
+is not ahead, slides the tile that brings its nearest cone closest, and ends the turn when no
 slide brings a cone closer.
 """
 
@@ -16,7 +17,7 @@ from itertools import permutations
 from ai.greedy.common import best_action
 from engine.freeze_factory.board import Board, index
 from engine.freeze_factory.components import CONES, NO_ROLL_POINTS, SIZE
-from engine.freeze_factory.game import ROLL, FreezeFactoryState
+from engine.freeze_factory.game import EXTRA_CONE, ROLL, FreezeFactoryState
 from engine.protocol import Action
 from engine.rng import Rng
 
@@ -68,6 +69,12 @@ def after_slide(world: FreezeFactoryState, seat: int, action: Action) -> Board:
     return after.board
 
 
+def ahead(world: FreezeFactoryState, seat: int) -> bool:
+    """True if the seat has fulfilled more cones than every other seat (an early end suits it)."""
+    mine = len(world.fulfilled[seat])
+    return all(mine > len(cones) for other, cones in enumerate(world.fulfilled) if other != seat)
+
+
 def choose(world: FreezeFactoryState, seat: int, rng: Rng) -> Action:
     """FREEZE! or fulfil at once; otherwise roll or not, then the slide that best nears a cone."""
     actions = world.legal_actions(seat)
@@ -76,6 +83,8 @@ def choose(world: FreezeFactoryState, seat: int, rng: Rng) -> Action:
         return claims[0]
     if seat != world.active:
         raise ValueError(f"seat {seat} has no FREEZE! to call")
+    if world.phase == EXTRA_CONE:
+        return {"type": "take_cone" if len(world.pile) > 1 or ahead(world, seat) else "leave_cone"}
     hand = world.hands[seat]
     now = nearest(world.board, hand)
     if world.phase == ROLL:

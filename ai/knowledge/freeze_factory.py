@@ -6,8 +6,9 @@ cone, so random playouts say nothing. Instead:
 * Candidates: in the moving phase a seat considers fulfilling, ending its turn, and sliding the
   tiles of the cones in its hand or a tile that stands where such a cone's nearest line would
   go; claims and the roll choice are all considered.
-* Playouts fulfil or claim whatever they can, never roll and never slide, and stop when the turn
-  they started in is over: the tree does the sliding, the score judges where it left the board.
+* Playouts fulfil or claim whatever they can, never roll and never slide (after a rolled symbol
+  they take the cone), and stop when the turn they started in is over: the tree does the sliding,
+  the score judges where it left the board.
 * The score of a seat is its fulfilled cones plus a little for how close its best cones in hand
   are to a line (`cone_distance`: slides needed, counting wrap-around pushes and ignoring that
   tiles block the way, plus one per foreign tile on the line); a seat's reward is its lead over
@@ -24,6 +25,7 @@ from ai.knowledge import Knowledge
 from engine.freeze_factory import FreezeFactoryState
 from engine.freeze_factory.board import DIRECTIONS, slide_target
 from engine.freeze_factory.components import CONES, NO_ROLL_POINTS, SIZE
+from engine.freeze_factory.game import EXTRA_CONE, MOVE, ROLL
 
 if TYPE_CHECKING:
     from engine.freeze_factory.board import Board
@@ -40,12 +42,6 @@ LINES: tuple[tuple[int, int, int], ...] = tuple(
     )
 )
 """Every placement of a line of three: rows and columns, never across the edge."""
-
-
-LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(line for line in LINES if space in line) for space in range(SIZE * SIZE)
-)
-"""The lines of three through each space."""
 
 
 def wrapped(a: int, b: int) -> int:
@@ -76,8 +72,8 @@ CACHE_LIMIT = 50_000
 CANDIDATES_LIMIT = 10_000
 PLAN_LIMIT = 20_000
 """Boards `line_up_plan` tries before it gives up."""
-CANDIDATES: dict[tuple[tuple[int | None, ...], tuple[int, ...], str, bool], list[Action]] = {}
-"""`candidates` of the seat to move by (board, hand, phase, points left?) (cleared when it grows large)."""
+CANDIDATES: dict[tuple[tuple[int | None, ...], tuple[int, ...]], list[Action]] = {}
+"""`helpful_slides` by (board, hand) (cleared when it grows large)."""
 
 
 def cone_distance(board: Board, cone: int) -> tuple[int, tuple[int, ...]]:
@@ -121,9 +117,10 @@ def in_line(board: Sequence[int | None], cone: int) -> bool:
     return middle - first == SIZE and last - middle == SIZE
 
 
-def ready(state: FreezeFactoryState, seat: int) -> list[int]:
-    """The cones in the seat's hand that stand in a line now."""
-    return [cone for cone in state.hands[seat] if in_line(state.board, cone)]
+def laid(state: FreezeFactoryState, seat: int) -> list[Action]:
+    """The cones the seat can lay face up now: its fulfils (on its turn), then its FREEZE! claims."""
+    fulfils: list[Action] = [{"type": "fulfil", "cone": c} for c in state.fulfillable()] if seat == state.active else []
+    return [*fulfils, *({"type": "freeze", "cone": c} for c in state.claimable(seat))]
 
 
 def line_up_plan(board: Board, hand: list[int], points: int) -> list[tuple[int, str]] | None:
@@ -165,6 +162,21 @@ def line_up_plan(board: Board, hand: list[int], points: int) -> list[tuple[int, 
     return None
 
 
+def helpful_slides(board: Board, hand: list[int]) -> list[Action]:
+    """Slides of the hand's tiles and of the tiles standing on their nearest lines (any slide if none)."""
+    key = (tuple(board), tuple(hand))
+    found = CANDIDATES.get(key)
+    if found is None:
+        if len(CANDIDATES) >= CANDIDATES_LIMIT:
+            CANDIDATES.clear()
+        spaces: set[int] = set()
+        for cone in hand:
+            spaces.update(space for space, flavour in enumerate(board) if flavour in CONES[cone])
+            spaces.update(cone_distance(board, cone)[1])
+        found = CANDIDATES[key] = slides_of(board, spaces) or slides_of(board, set(range(SIZE * SIZE)))
+    return found
+
+
 def hand_worth(board: Board, hand: list[int]) -> float:
     """What a hand of cones is worth, in cones, from their distances to a line."""
     worths = sorted((PROGRESS * DECAY ** cone_distance(board, cone)[0] for cone in hand), reverse=True)
@@ -186,31 +198,13 @@ class FreezeFactoryKnowledge(Knowledge):
     """See the module."""
 
     def candidates(self, state: GameState, seat: int, rng: Rng, samples: int) -> list[Action]:
-        """Claims, the roll choice, fulfils, end of turn and the slides that can help the seat's cones."""
+        """Claims, the roll and extra-cone choices, fulfils, end of turn and slides that can help the seat's cones."""
         assert isinstance(state, FreezeFactoryState)
-        if seat != state.active or state.outcome:
+        if seat != state.active or state.outcome or state.phase != MOVE:
             return state.legal_actions(seat)
-        key = (tuple(state.board), tuple(state.hands[seat]), state.phase, state.points_left > 0)
-        found = CANDIDATES.get(key)
-        if found is None:
-            if len(CANDIDATES) >= CANDIDATES_LIMIT:
-                CANDIDATES.clear()
-            found = CANDIDATES[key] = self._candidates(state, seat)
-        return found
-
-    def _candidates(self, state: FreezeFactoryState, seat: int) -> list[Action]:
-        """`candidates` for the seat whose turn it is, computed."""
-        actions: list[Action] = [{"type": "fulfil", "cone": cone} for cone in ready(state, seat)]
-        if state.phase == "roll":
-            return [{"type": "roll"}, {"type": "no_roll"}, *actions]
-        if state.points_left:
-            board = state.board
-            spaces: set[int] = set()
-            for cone in state.hands[seat]:
-                spaces.update(space for space, flavour in enumerate(board) if flavour in CONES[cone])
-                spaces.update(cone_distance(board, cone)[1])
-            actions += slides_of(board, spaces) or slides_of(board, set(range(SIZE * SIZE)))
-        return [*actions, {"type": "end_turn"}]
+        fulfils: list[Action] = [{"type": "fulfil", "cone": cone} for cone in state.fulfillable()]
+        slides = helpful_slides(state.board, state.hands[seat]) if state.points_left else []
+        return [*fulfils, *slides, {"type": "end_turn"}]
 
     def key(self, action: Action) -> str:
         """A short text per action: `slide` with space and direction, the kind and cone, or the kind."""
@@ -225,11 +219,14 @@ class FreezeFactoryKnowledge(Knowledge):
 
         Before the roll that means not rolling when the sure 3 points suffice. Nothing is obvious
         when lining up the seat's last cone would end the game (the pile is empty) without the
-        seat ahead: the search weighs that.
+        seat ahead: the search weighs that. After a rolled symbol the extra cone is taken unless it
+        is the pile's last (then the search weighs whether emptying the pile helps a rival end it).
         """
         assert isinstance(state, FreezeFactoryState)
         if seat != state.active or state.outcome:
             return None
+        if state.phase == EXTRA_CONE:
+            return {"type": "take_cone"} if len(state.pile) > 1 else None
         hand = state.hands[seat]
         ends = len(hand) == 1 and not state.pile
         wins = all(
@@ -239,10 +236,10 @@ class FreezeFactoryKnowledge(Knowledge):
         )
         if ends and not wins:
             return None
-        cones = ready(state, seat)
+        cones = laid(state, seat)
         if cones:
-            return {"type": "fulfil", "cone": cones[0]}
-        rolling = state.phase == "roll"
+            return cones[0]
+        rolling = state.phase == ROLL
         plan = line_up_plan(state.board, hand, NO_ROLL_POINTS if rolling else state.points_left)
         if plan is None:
             return None
@@ -251,34 +248,13 @@ class FreezeFactoryKnowledge(Knowledge):
         space, direction = plan[0]
         return {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
 
-    def apply(self, state: GameState, seat: int, action: Action) -> None:
-        """`apply_trusted`, with a slide done without the engine's scan of every line before and after.
-
-        A slide can only form lines through the space it lands on (that space was empty), so those
-        are its fresh lines; tests/ai check this against the engine on random games.
-        """
-        assert isinstance(state, FreezeFactoryState)
-        if action["type"] != "slide" or state.options["auto_freeze"]:
-            state.apply_trusted(seat, action)
-            return
-        board = state.board
-        space = action["space"][0] * SIZE + action["space"][1]
-        target, _ = slide_target(board, SIZE, space, action["direction"])
-        assert target is not None
-        board[target], board[space] = board[space], None
-        state.points_left -= 1
-        state.last_slider = seat
-        state.fresh_lines = sorted(line for line in LINES_THROUGH[target] if all(board[s] is not None for s in line))
-        if state.points_left == 0 and not ready(state, state.active):
-            state.apply_trusted(state.active, {"type": "end_turn"})
-
     def playout_action(self, state: GameState, seat: int, rng: Rng) -> Action:
-        """Fulfil if possible, else no roll and no slide: end the turn."""
+        """Fulfil or claim if possible, else no roll, the extra cone and no slide: end the turn."""
         assert isinstance(state, FreezeFactoryState)
-        cones = ready(state, seat)
+        cones = laid(state, seat)
         if cones:
-            return {"type": "fulfil", "cone": cones[0]}
-        return {"type": "no_roll"} if state.phase == "roll" else {"type": "end_turn"}
+            return cones[0]
+        return {ROLL: {"type": "no_roll"}, EXTRA_CONE: {"type": "take_cone"}}.get(state.phase, {"type": "end_turn"})
 
     def playout_mark(self, state: GameState) -> int:
         """The turn the playout starts in."""

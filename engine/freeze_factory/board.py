@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Any
 
 DIRECTIONS: dict[str, tuple[int, int]] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 ONE_STEP = "'1 movement point equals moving one flavour onto an adjacent, empty space.'"
@@ -15,8 +17,19 @@ Board = list[int | None]  # row-major; a flavour index or None for an empty spac
 class Line:
     """Three occupied spaces in a row or column, and the flavours on them."""
 
-    spaces: tuple[int, int, int]
+    spaces: tuple[int, ...]
     flavours: frozenset[int]
+
+    def to_json(self) -> dict[str, list[int]]:
+        """The line as a state's JSON stores it."""
+        return {"spaces": list(self.spaces), "flavours": sorted(self.flavours)}
+
+    @classmethod
+    def from_json(cls, data: Any, board: Board) -> Line:
+        """A stored line; older states stored its spaces alone, whose flavours the board still shows."""
+        if isinstance(data, list):
+            return cls(tuple(data), frozenset(f for s in data if (f := board[s]) is not None))
+        return cls(tuple(data["spaces"]), frozenset(data["flavours"]))
 
 
 def index(size: int, row: int, column: int) -> int:
@@ -44,16 +57,39 @@ def slide_target(board: Board, size: int, space: int, direction: str) -> tuple[i
     return target, ""
 
 
+@functools.cache
+def segments(size: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of three spaces in a row or column; never diagonal, never across the edge."""
+    return tuple(
+        spaces
+        for fixed in range(size)
+        for start in range(size - LINE_LENGTH + 1)
+        for spaces in (
+            tuple(index(size, fixed, start + k) for k in range(LINE_LENGTH)),
+            tuple(index(size, start + k, fixed) for k in range(LINE_LENGTH)),
+        )
+    )
+
+
+@functools.cache
+def segments_through(size: int, space: int) -> tuple[tuple[int, ...], ...]:
+    """The runs of three spaces that hold this space."""
+    return tuple(spaces for spaces in segments(size) if space in spaces)
+
+
+def line_on(board: Board, spaces: tuple[int, ...]) -> Line | None:
+    """The line of three on these spaces, or None if one of them is empty."""
+    flavours = [board[s] for s in spaces]
+    if any(f is None for f in flavours):
+        return None
+    return Line(spaces, frozenset(f for f in flavours if f is not None))
+
+
 def lines(board: Board, size: int) -> set[Line]:
-    """Every line of three occupied spaces in a row or column; never diagonal, never across the edge."""
-    found: set[Line] = set()
-    for fixed in range(size):
-        for start in range(size - LINE_LENGTH + 1):
-            for spaces in (
-                tuple(index(size, fixed, start + k) for k in range(LINE_LENGTH)),
-                tuple(index(size, start + k, fixed) for k in range(LINE_LENGTH)),
-            ):
-                flavours = [board[s] for s in spaces]
-                if all(f is not None for f in flavours):
-                    found.add(Line(spaces, frozenset(f for f in flavours if f is not None)))  # type: ignore[arg-type]
-    return found
+    """Every line of three occupied spaces in a row or column."""
+    return {line for spaces in segments(size) if (line := line_on(board, spaces))}
+
+
+def lines_through(board: Board, size: int, space: int) -> list[Line]:
+    """The lines of three through a space; after a slide, exactly the lines it formed (its target was empty)."""
+    return [line for spaces in segments_through(size, space) if (line := line_on(board, spaces))]

@@ -1,8 +1,11 @@
 """Freeze Factory rules: every rule of ../shared/rules/freeze-factory.txt, for 2 to 4 players.
 
 A turn is several actions: `roll` or `no_roll`, then `slide` steps (one movement point each),
-`fulfil` for a cone in hand matched by a line on the board, and `end_turn`. Any other seat may
-`freeze`: claim a cone matched by a line that the last slide formed (see assumption freeze-window).
+`fulfil` for a cone in hand matched by a line the player's slides formed this turn (assumption
+own-lines), and `end_turn`; after rolling the symbol, `take_cone` or `leave_cone` (assumption
+miss-a-turn). Any other seat may `freeze`: claim a cone matched by a line another player's slide
+formed, until that turn ends or, for the turn's last slide, until the next player decides whether
+to roll (assumption freeze-window).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import CorruptState, IllegalAction
-from engine.freeze_factory.board import DIRECTIONS, Board, index, lines, slide_target
+from engine.freeze_factory.board import DIRECTIONS, Board, Line, index, lines, lines_through, slide_target
 from engine.freeze_factory.components import (
     ASSUMPTIONS,
     CONES,
@@ -20,7 +23,7 @@ from engine.freeze_factory.components import (
     NO_ROLL_POINTS,
     REMOVED_CONES,
     SIZE,
-    START_SPACES,
+    START_LAYOUTS,
     STARTING_HAND,
     SYMBOL,
     cone_json,
@@ -31,7 +34,9 @@ from engine.protocol import Action, Game, GameState, View
 from engine.result import Result
 from engine.rng import Rng
 
-ROLL, MOVE = "roll", "move"
+ROLL, MOVE, EXTRA_CONE = "roll", "move", "extra_cone"
+TURN_DECISIONS = ("roll", "no_roll")  # '1. Roll the Die: Yes or No?': the first action of a turn
+CONE_CHOICES = ("take_cone", "leave_cone")  # 'you may take one more cone from the draw pile'
 
 OPTIONS = OptionSet(
     (
@@ -43,6 +48,33 @@ OPTIONS = OptionSet(
             "End after this many turns, most cones winning; 0 means no limit.",
             minimum=0,
             maximum=10_000,
+        ),
+        OptionSpec(
+            "starting_hand",
+            "int",
+            STARTING_HAND,
+            "Cones each player draws at the start: 1 as the rulebook says, or 2 as some sources say.",
+            minimum=1,
+            maximum=2,
+        ),
+        OptionSpec(
+            "start_layout",
+            "choice",
+            next(iter(START_LAYOUTS)),
+            "Where the 13 tiles start: checkerboard (row + column even) or corners (an L per corner and the centre).",
+            choices=tuple(START_LAYOUTS),
+        ),
+        OptionSpec(
+            "shuffle_start",
+            "bool",
+            False,
+            "Deal the flavours onto the start spaces at random instead of in the listed order.",
+        ),
+        OptionSpec(
+            "fulfil_any_line",
+            "bool",
+            False,
+            "On your turn, also fulfil a cone with any matching line on the board, whoever formed it.",
         ),
     )
 )
@@ -80,7 +112,8 @@ class FreezeFactoryState(GameState):
     points_left: int = 0
     last_roll: int | str | None = None
     last_slider: int | None = None
-    fresh_lines: list[tuple[int, ...]] = field(default_factory=list)
+    fresh_lines: list[Line] = field(default_factory=list)  # formed by the last slide
+    turn_lines: list[Line] = field(default_factory=list)  # formed by the active player's slides this turn
     outcome: Result | None = None
 
     game_id = "freeze_factory"
@@ -96,55 +129,82 @@ class FreezeFactoryState(GameState):
 
     # --- what may be done -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
-        """The active player's roll choice or steps; another seat's FREEZE! claims."""
+        """The active player's turn actions and claims; another seat's FREEZE! claims."""
         if self.outcome:
             return []
+        claims: list[Action] = [{"type": "freeze", "cone": cone} for cone in self.claimable(seat)]
         if seat != self.active:
-            return [{"type": "freeze", "cone": cone} for cone in self.claimable(seat)]
-        actions: list[Action] = [{"type": "fulfil", "cone": cone} for cone in self.fulfillable()]
+            return claims
+        if self.phase == EXTRA_CONE:
+            return [{"type": kind} for kind in CONE_CHOICES]
+        fulfils: list[Action] = [{"type": "fulfil", "cone": cone} for cone in self.fulfillable()]
         if self.phase == ROLL:
-            return [{"type": "roll"}, {"type": "no_roll"}, *actions]
-        if self.points_left:
-            actions += [
-                {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
-                for space, flavour in enumerate(self.board)
-                if flavour is not None
-                for direction in DIRECTIONS
-                if slide_target(self.board, SIZE, space, direction)[0] is not None
-            ]
-        return [*actions, {"type": "end_turn"}]
+            return [*({"type": kind} for kind in TURN_DECISIONS), *fulfils, *claims]
+        slides: list[Action] = [
+            {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
+            for space, flavour in enumerate(self.board)
+            if self.points_left and flavour is not None
+            for direction in DIRECTIONS
+            if slide_target(self.board, SIZE, space, direction)[0] is not None
+        ]
+        return [*fulfils, *slides, {"type": "end_turn"}]
 
     def default_action(self, seat: int) -> Action:
-        """The active player's pass: `no_roll` before moving, then `end_turn` (see assumption timeout-default-action).
+        """The active player's pass: `no_roll`, `leave_cone`, then `end_turn` (see assumption timeout-default-action).
 
         'You decide whether or not to roll the die ... If you do not roll the die, you have exactly
-        3 movement points available'; 'You may divide your movement points freely', none required.
+        3 movement points available'; 'you may take one more cone'; 'You may divide your movement
+        points freely', none required.
         """
-        return {"type": "no_roll"} if self.phase == ROLL else {"type": "end_turn"}
+        if self.phase == ROLL:
+            return {"type": "no_roll"}
+        return {"type": "leave_cone"} if self.phase == EXTRA_CONE else {"type": "end_turn"}
+
+    def open_lines(self) -> list[Line]:
+        """Lines open to FREEZE!: formed by this turn's slides, or by the last slide of the turn before.
+
+        The second are kept in `fresh_lines` past the end of their turn until the next player rolls or not.
+        """
+        return [*self.turn_lines, *(line for line in self.fresh_lines if line not in self.turn_lines)]
 
     def fulfillable(self) -> list[int]:
-        """Cones in the active player's hand that a line on the board matches now."""
-        on_board = {line.flavours for line in lines(self.board, SIZE)}
-        return [cone for cone in self.hands[self.active] if CONES[cone] in on_board]
+        """Cones in the active player's hand matched by a line their slides formed this turn (assumption own-lines).
+
+        With the option fulfil_any_line, a matching line anywhere on the board counts too.
+        """
+        if self.phase == EXTRA_CONE:
+            return []
+        formed = {line.flavours for line in self.turn_lines}
+        if self.options["fulfil_any_line"]:
+            formed |= {line.flavours for line in lines(self.board, SIZE)}
+        return [cone for cone in self.hands[self.active] if CONES[cone] in formed]
 
     def claimable(self, seat: int) -> list[int]:
-        """Cones in the seat's hand matched by a line the last slide formed, unless the seat made that slide."""
+        """Cones in the seat's hand matched by an open line, unless the seat made the slides that formed it."""
         if seat == self.last_slider:
             return []
-        formed = {frozenset(self.board[s] for s in spaces) for spaces in self.fresh_lines}
+        formed = {line.flavours for line in self.open_lines()}
         return [cone for cone in self.hands[seat] if CONES[cone] in formed]
 
     def check_action(self, seat: int, action: Action) -> None:
         """Refuse anything the rules do not allow now, saying which rule."""
         kind = action.get("type")
-        if seat != self.active:
+        if kind == "freeze":
             self._check_freeze(seat, action)
+        elif seat != self.active:
+            raise IllegalAction(f"it is seat {self.active}'s turn; another seat may only call 'freeze'")
+        elif self.phase == EXTRA_CONE:
+            if action not in ({"type": choice} for choice in CONE_CHOICES):
+                raise IllegalAction("you rolled the symbol: 'you may take one more cone': send take_cone or leave_cone")
         elif kind == "fulfil":
             cone = _cone_of(action)
             if cone not in self.fulfillable():
-                raise IllegalAction(f"no line of three on the board matches cone {cone} in your hand")
+                raise IllegalAction(
+                    f"cone {cone} is not in your hand or no line your slides formed this turn matches it:"
+                    " 'If, during or at the end of your turn, you arrange three flavours'"
+                )
         elif self.phase == ROLL:
-            if action not in ({"type": "roll"}, {"type": "no_roll"}):
+            if action not in ({"type": decision} for decision in TURN_DECISIONS):
                 raise IllegalAction('first decide: {"type": "roll"} or {"type": "no_roll"} (exactly 3 points)')
         elif kind == "slide":
             self._check_slide(action)
@@ -153,11 +213,12 @@ class FreezeFactoryState(GameState):
 
     def _check_freeze(self, seat: int, action: Action) -> None:
         """FREEZE!: 'As proof, show everyone your cone, and you may then lay it in front of you if ... correct.'"""
-        if action.get("type") != "freeze":
-            raise IllegalAction(f"it is seat {self.active}'s turn; another seat may only call 'freeze'")
         cone = _cone_of(action)
         if cone not in self.claimable(seat):
-            raise IllegalAction(f"cone {cone} is not in your hand or no line formed by the last slide matches it")
+            raise IllegalAction(
+                f"cone {cone} is not in your hand or no open line matches it: a claim needs a line another"
+                " player's slide formed this turn, or their turn's last slide until the next player rolls or not"
+            )
 
     def _check_slide(self, action: Action) -> None:
         """One point: one tile, one step, orthogonally, onto an empty space (or wrapped to the opposite edge)."""
@@ -189,47 +250,58 @@ class FreezeFactoryState(GameState):
     def apply_trusted(self, seat: int, action: Action) -> None:
         """Apply one action; turns pass and the game ends as the rules say."""
         kind = action["type"]
-        if kind == "freeze":
+        if kind in ("freeze", "fulfil"):
             self._fulfil(seat, action["cone"])
-        elif kind == "roll":
-            self._roll()
-        elif kind == "no_roll":
-            # 'If you do not roll the die, you have exactly 3 movement points available.'
-            self.phase, self.points_left, self.last_roll = MOVE, NO_ROLL_POINTS, None
+        elif kind in TURN_DECISIONS:
+            self.fresh_lines = []  # the turn before's last slide: its FREEZE! window closes (freeze-window)
+            if kind == "roll":
+                self._roll()
+            else:
+                self._no_roll()
+        elif kind in CONE_CHOICES:
+            if kind == "take_cone":
+                self.hands[self.active].append(self.pile.pop())
+            self._end_turn()
         elif kind == "slide":
             self._slide(seat, index(SIZE, *action["space"]), action["direction"])
-        elif kind == "fulfil":
-            self._fulfil(seat, action["cone"])
         else:
             self._end_turn()
         if not self.outcome and self.phase == MOVE and self.points_left == 0 and not self.fulfillable():
             self._end_turn()
 
+    def _no_roll(self) -> None:
+        """'If you do not roll the die, you have exactly 3 movement points available.'"""
+        self.phase, self.points_left, self.last_roll = MOVE, NO_ROLL_POINTS, None
+
     def _roll(self) -> None:
         """'If you roll the die's symbol ... you must miss a turn, but you may take one more cone'."""
         face = self.rng.choice(DIE_FACES)
         self.last_roll = face
-        if face == SYMBOL:
-            if self.pile:
-                self.hands[self.active].append(self.pile.pop())
-            self._end_turn()
-        else:
+        if face != SYMBOL:
             self.phase, self.points_left = MOVE, int(face)
+        elif self.pile:
+            self.phase = EXTRA_CONE  # 'may': the seat chooses (assumption miss-a-turn)
+        else:
+            self._end_turn()
 
     def _slide(self, seat: int, space: int, direction: str) -> None:
-        """Move the tile; the lines it forms open FREEZE! claims until the next slide."""
-        before = lines(self.board, SIZE)
+        """Move the tile; the lines it forms stay open to FREEZE! claims (assumption freeze-window)."""
         target, _ = slide_target(self.board, SIZE, space, direction)
         assert target is not None
         self.board[target], self.board[space] = self.board[space], None
         self.points_left -= 1
         self.last_slider = seat
-        self.fresh_lines = sorted(line.spaces for line in lines(self.board, SIZE) - before)
+        self.fresh_lines = lines_through(self.board, SIZE, target)
+        self.turn_lines += [line for line in self.fresh_lines if line not in self.turn_lines]
         if self.options["auto_freeze"]:
-            for other in range(self.players):
-                # Again after each claim: a cone drawn after a claim may match a line this slide formed too.
-                while not self.outcome and (claims := self.claimable(other)):
-                    self._fulfil(other, claims[0])
+            self._claim_for_every_seat()
+
+    def _claim_for_every_seat(self) -> None:
+        """Option auto_freeze: every open claim of every seat, in seat order."""
+        for other in range(self.players):
+            # Again after each claim: a cone drawn after a claim may match an open line too.
+            while not self.outcome and (claims := self.claimable(other)):
+                self._fulfil(other, claims[0])
 
     def _fulfil(self, seat: int, cone: int) -> None:
         """Lay the cone face up; 'If you now have no cone left in hand, draw a new one' or the game ends."""
@@ -252,6 +324,7 @@ class FreezeFactoryState(GameState):
         self.active = (self.active + 1) % self.players
         self.turn += 1
         self.phase, self.points_left = ROLL, 0
+        self.turn_lines = []  # the last slide's lines stay in fresh_lines (assumption freeze-window)
 
     def _finish(self, reason: str) -> None:
         """'The player who has collected the most cones wins. In case of a tie, there are several winners.'"""
@@ -275,6 +348,7 @@ class FreezeFactoryState(GameState):
             self.last_roll,
             self.last_slider,
             list(self.fresh_lines),
+            list(self.turn_lines),
             self.outcome,
         )
 
@@ -296,7 +370,15 @@ class FreezeFactoryState(GameState):
             "fulfilled": [[cone_json(c) for c in cones] for cones in self.fulfilled],
             "pile_count": len(self.pile),
             "removed_count": len(self.removed),
-            "freeze_lines": [[list(divmod(s, SIZE)) for s in spaces] for spaces in self.fresh_lines],
+            "freeze_lines": [self._line_view(line) for line in self.open_lines()],
+        }
+
+    def _line_view(self, line: Line) -> dict[str, Any]:
+        """An open line as views show it: its spaces, its flavours (sorted) and the seat whose slide formed it."""
+        return {
+            "spaces": [list(divmod(s, SIZE)) for s in line.spaces],
+            "flavours": sorted(FLAVOURS[f] for f in line.flavours),
+            "formed_by": self.last_slider,
         }
 
     def determinize(self, viewer: int | None, rng: Rng) -> FreezeFactoryState:
@@ -330,7 +412,8 @@ class FreezeFactoryState(GameState):
             "points_left": self.points_left,
             "last_roll": self.last_roll,
             "last_slider": self.last_slider,
-            "fresh_lines": [list(spaces) for spaces in self.fresh_lines],
+            "fresh_lines": [line.to_json() for line in self.fresh_lines],
+            "turn_lines": [line.to_json() for line in self.turn_lines],
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
@@ -349,26 +432,25 @@ class FreezeFactory(Game):
     info = INFO
 
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> FreezeFactoryState:
-        """Tiles on their start spaces; cones shuffled, some removed, one dealt to each player."""
+        """Tiles on their start spaces; cones shuffled, some removed, the starting hand dealt to each player."""
         rng = Rng.from_seed(seed)
-        board: Board = [None] * (SIZE * SIZE)
-        for flavour, (row, column) in enumerate(START_SPACES):
-            board[index(SIZE, row, column)] = flavour
+        board = start_board(options, rng)
         pile = list(range(len(CONES)))
         rng.shuffle(pile)
         removed = [pile.pop() for _ in range(REMOVED_CONES[players])]
-        hands = [[pile.pop() for _ in range(STARTING_HAND)] for _ in range(players)]
+        hands = [[pile.pop() for _ in range(options["starting_hand"])] for _ in range(players)]
         return FreezeFactoryState(players, options, rng, board, pile, removed, hands, [[] for _ in range(players)])
 
     def state_from_json(self, data: dict[str, Any]) -> FreezeFactoryState:
         """Read back a state written by `to_json`."""
         try:
             outcome = data["outcome"]
+            board = list(data["board"])
             return FreezeFactoryState(
                 int(data["players"]),
                 OPTIONS.resolve(data["options"]),
                 Rng(int(data["rng"])),
-                list(data["board"]),
+                board,
                 list(data["pile"]),
                 list(data["removed"]),
                 [list(hand) for hand in data["hands"]],
@@ -379,8 +461,20 @@ class FreezeFactory(Game):
                 int(data["points_left"]),
                 data["last_roll"],
                 data["last_slider"],
-                [tuple(spaces) for spaces in data["fresh_lines"]],
+                [Line.from_json(line, board) for line in data["fresh_lines"]],
+                [Line.from_json(line, board) for line in data.get("turn_lines", [])],
                 Result.from_json(outcome) if outcome else None,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CorruptState(f"not a Freeze Factory state: {error}") from error
+
+
+def start_board(options: dict[str, Any], rng: Rng) -> Board:
+    """'Place the flavour tiles for the starting layout, in any arrangement, on the marked spaces' (start-layout)."""
+    flavours = list(range(len(FLAVOURS)))
+    if options["shuffle_start"]:
+        rng.shuffle(flavours)
+    board: Board = [None] * (SIZE * SIZE)
+    for flavour, (row, column) in zip(flavours, START_LAYOUTS[options["start_layout"]], strict=True):
+        board[index(SIZE, row, column)] = flavour
+    return board

@@ -26,11 +26,11 @@ from engine.freeze_factory.components import (
     NO_ROLL_POINTS,
     REMOVED_CONES,
     SIZE,
-    START_SPACES,
+    START_LAYOUTS,
     SYMBOL,
     check_data,
 )
-from engine.freeze_factory.game import MOVE, OPTIONS, ROLL, FreezeFactory, FreezeFactoryState
+from engine.freeze_factory.game import EXTRA_CONE, MOVE, OPTIONS, ROLL, FreezeFactory, FreezeFactoryState
 
 
 def registered_game() -> FreezeFactory:
@@ -86,8 +86,13 @@ def position(
     points: int = 3,
     options: dict[str, Any] | None = None,
     turn: int = 1,
+    formed: bool = True,
 ) -> FreezeFactoryState:
-    """A hand-built position; the pile defaults to every cone not placed elsewhere (its top is last)."""
+    """A hand-built position; the pile defaults to every cone not placed elsewhere (its top is last).
+
+    In the move phase every line on the board counts as formed by the active player's slides this
+    turn, unless `formed` is False (then the lines stood there when the turn began).
+    """
     board: list[int | None] = [None] * (SIZE * SIZE)
     for (row, column), name in tiles.items():
         board[index(SIZE, row, column)] = FLAVOURS.index(name)
@@ -95,6 +100,7 @@ def position(
     if pile is None:
         used = {c for cones in (*hands, *fulfilled, removed) for c in cones}
         pile = [c for c in range(len(CONES)) if c not in used]
+    turn_lines = sorted(lines(board, SIZE), key=lambda line: line.spaces) if formed and phase == MOVE else []
     return FreezeFactoryState(
         players=len(hands),
         options=OPTIONS.resolve(options),
@@ -108,6 +114,8 @@ def position(
         turn=turn,
         phase=phase,
         points_left=points,
+        last_slider=active if turn_lines else None,
+        turn_lines=turn_lines,
     )
 
 
@@ -157,7 +165,7 @@ def hand_ids(view: dict[str, Any]) -> list[int]:
 
 
 # A cone laid out in row 2, columns 1 and 2, whose third flavour waits on (1, 3) above column 3.
-A, B = "strawberry", "mint"
+A, B = "hazelnut", "mint"  # C is cherry: the rulebook example's cone
 C = third(A, B)
 ABC = cone(A, B, C)
 NEAR_LINE = {(2, 1): A, (2, 2): B, (1, 3): C}  # slide (1, 3) down and row 2 reads A B C
@@ -175,14 +183,14 @@ def test_setup_tiles_on_start_spaces(players: int) -> None:
     """'Place the flavour tiles for the starting layout ... on the marked spaces' (13 different flavours)."""
     state = start(players)
     placed = {divmod(s, SIZE): f for s, f in enumerate(state.board) if f is not None}
-    assert set(placed) == set(START_SPACES)
+    assert set(placed) == set(START_LAYOUTS["checkerboard"])
     assert sorted(placed.values()) == list(range(13))
     assert len(set(FLAVOURS)) == 13
 
 
 def test_setup_layout_forms_no_line() -> None:
-    """Assumption start-layout: 'on a checkerboard no two tiles touch, so no cone is fulfilled at the start'."""
-    assert all((r + c) % 2 == 0 for r, c in START_SPACES)
+    """Assumption start-layout: checkerboard is 'every space whose row + column is even', 'no three ... in a line'."""
+    assert all((r + c) % 2 == 0 for r, c in START_LAYOUTS["checkerboard"])
     assert lines(start().board, SIZE) == set()
 
 
@@ -238,9 +246,10 @@ def test_die_faces_and_no_roll_points() -> None:
         ("CONES", CONES[:25], "26 different cones"),
         ("CONES", (*CONES[:25], CONES[0]), "26 different cones"),
         ("CONES", (*CONES[:25], frozenset({0, 1})), "26 different cones"),
-        ("START_SPACES", START_SPACES[:12], "13 different start spaces"),
-        ("START_SPACES", (*START_SPACES[:12], START_SPACES[0]), "13 different start spaces"),
-        ("START_SPACES", (*START_SPACES[:12], (5, 5)), "off the board"),
+        ("START_LAYOUTS", {"checkerboard": START_LAYOUTS["checkerboard"][:12]}, "13 different start spaces"),
+        ("START_LAYOUTS", {"corners": (*START_LAYOUTS["corners"][:12], (0, 0))}, "13 different start spaces"),
+        ("START_LAYOUTS", {"corners": (*START_LAYOUTS["corners"][:12], (5, 5))}, "of layout corners is off the board"),
+        ("FLAVOURS", ("walnut", *FLAVOURS[1:]), "example cone"),
         ("DIE_FACES", (2, 3, 4, 5, SYMBOL), "six die faces"),
         ("DIE_FACES", (1, 3, 4, 5, SYMBOL, SYMBOL), "six die faces"),
         ("DIE_FACES", (2, 3, 4, 5, 6, SYMBOL), "six die faces"),
@@ -293,21 +302,24 @@ def test_roll_is_decided_by_the_state_rng() -> None:
     assert state.last_roll == copy.last_roll and state.to_json() == copy.to_json()
 
 
-def test_symbol_misses_the_turn_and_takes_a_cone(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_symbol_misses_the_turn_and_may_take_a_cone(monkeypatch: pytest.MonkeyPatch) -> None:
     """'If you roll the die's symbol ... you must miss a turn, but you may take one more cone from the draw pile'."""
     force_die(monkeypatch, SYMBOL)
     state = position(NEAR_LINE, [[ABC], [1]], pile=[5, 6, 7], phase=ROLL, points=0)
     board = list(state.board)
     state.play(0, {"type": "roll"})
+    assert (state.active, state.phase, state.points_left, state.last_roll) == (0, EXTRA_CONE, 0, SYMBOL)
+    assert state.waiting_for() == (0,)
+    assert state.legal_actions(0) == [{"type": "take_cone"}, {"type": "leave_cone"}]
+    state.play(0, {"type": "take_cone"})
     assert state.hands[0] == [ABC, 7]
     assert state.pile == [5, 6]
     assert state.board == board
     assert (state.active, state.phase, state.points_left, state.turn) == (1, ROLL, 0, 2)
-    assert state.last_roll == SYMBOL
 
 
 def test_symbol_with_an_empty_pile_takes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Assumption miss-a-turn: the extra cone is taken 'if the pile has one'; an empty pile does not end the game."""
+    """Assumption miss-a-turn: 'With the pile empty there is nothing to choose and the turn ends at once.'"""
     force_die(monkeypatch, SYMBOL)
     state = position(NEAR_LINE, [[ABC], [1]], pile=[], phase=ROLL, points=0)
     state.play(0, {"type": "roll"})
@@ -322,8 +334,9 @@ def test_any_number_of_cones_in_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     pile = [c for c in range(26) if c not in (ABC, other)][:6]
     state = position(NEAR_LINE, [[ABC], [other]], pile=pile, phase=ROLL, points=0)
     for expected in (2, 3, 4):
-        state.play(0, {"type": "roll"})
-        state.play(1, {"type": "roll"})
+        for seat in (0, 1):
+            state.play(seat, {"type": "roll"})
+            state.play(seat, {"type": "take_cone"})
         assert len(state.hands[0]) == len(state.hands[1]) == expected
     assert state.pile == []
 
@@ -526,7 +539,7 @@ def test_diagonal_does_not_count() -> None:
     """'... not diagonally'."""
     state = position({(1, 1): A, (2, 2): B, (3, 3): C}, [[ABC], [1]])
     assert lines(state.board, SIZE) == set()
-    with pytest.raises(IllegalAction, match="no line of three"):
+    with pytest.raises(IllegalAction, match="no line your slides formed"):
         state.play(0, fulfil(ABC))
 
 
@@ -593,7 +606,7 @@ def test_line_at_the_end_of_the_turn_waits_for_fulfil() -> None:
 
 
 def test_line_at_the_end_may_be_left_with_end_turn() -> None:
-    """Assumption own-lines: 'fulfilling is an action ('fulfil'), so it can be left for later.'"""
+    """'You may then lay that cone face up in front of you.': 'may', so the line can be left with end_turn."""
     state = position(NEAR_LINE, [[ABC], [1]], points=1)
     state.play(0, slide(1, 3, "down"))
     state.play(0, END_TURN)
@@ -601,15 +614,17 @@ def test_line_at_the_end_may_be_left_with_end_turn() -> None:
     assert state.active == 1
 
 
-def test_line_already_on_the_board_can_be_fulfilled() -> None:
-    """Assumption own-lines: the active player 'may fulfil a cone with any matching line on the board'.
+def test_line_already_on_the_board_is_not_arranged_by_you() -> None:
+    """'If, during or at the end of your turn, you arrange three flavours ...': a line found on the board is not.
 
-    '... during the turn, whoever formed it'.
+    Assumption own-lines: 'fulfils a cone only with a line their own slides formed during this turn'.
     """
     state = position({(2, 1): A, (2, 2): B, (2, 3): C}, [[ABC], [1]], phase=ROLL, points=0)
+    assert state.legal_actions(0) == [{"type": "roll"}, {"type": "no_roll"}]
     state.play(0, {"type": "no_roll"})
-    state.play(0, fulfil(ABC))
-    assert state.fulfilled[0] == [ABC]
+    assert state.fulfillable() == [] and fulfil(ABC) not in state.legal_actions(0)
+    with pytest.raises(IllegalAction, match="you arrange three flavours"):
+        state.play(0, fulfil(ABC))
 
 
 def test_several_cones_fulfilled_in_any_order() -> None:
@@ -736,36 +751,35 @@ def test_slider_cannot_claim_after_the_turn_passes() -> None:
         state.play(0, freeze(ABC))
 
 
-def test_freeze_window_closes_at_the_next_slide() -> None:
-    """Assumption freeze-window: 'open from the slide that forms a matching line until the next slide'.
+def test_freeze_window_stays_open_after_the_next_slide() -> None:
+    """'If another player, during their turn, forms a connected straight line ...': forming it opens the claim.
 
-    The window closes even though the line is still on the board.
+    Assumption freeze-window: 'until the end of that turn, whatever is slid afterwards', here a
+    slide that breaks the line itself.
     """
     state = freeze_position()
     state.play(0, slide(1, 3, "down"))
-    state.board[index(SIZE, 4, 4)] = FLAVOURS.index("coconut")
-    state.play(0, slide(4, 4, "up"))
-    assert state.fulfillable() == [] and {A, B, C} == {tile(state, 2, c) for c in (1, 2, 3)}
-    assert state.claimable(1) == [] and state.legal_actions(1) == []
-    with pytest.raises(IllegalAction, match="not in your hand or no line"):
-        state.play(1, freeze(ABC))
+    state.play(0, slide(2, 3, "down"))
+    assert {tile(state, 2, c) for c in (1, 2, 3)} != {A, B, C}
+    assert state.claimable(1) == [ABC] and state.legal_actions(1) == [freeze(ABC)]
+    state.play(1, freeze(ABC))
+    assert state.fulfilled[1] == [ABC] and (state.active, state.points_left) == (0, 1)
 
 
-def test_last_slide_of_a_turn_stays_claimable_until_the_next_slide() -> None:
-    """Assumption freeze-window: 'a line formed by a turn's last slide can still be claimed ...'
+def test_last_slide_of_a_turn_stays_claimable_until_the_next_roll_decision() -> None:
+    """Assumption freeze-window: 'a line formed by a turn's last slide stays open until the next player rolls or ...'
 
-    '... before the next player slides'.
+    '... declines to roll.' The next player's first action closes it.
     """
     state = freeze_position(points=1)
     state.hands[1], state.hands[2] = state.hands[2], state.hands[1]
     state.play(0, slide(1, 3, "down"))
     assert (state.active, state.phase) == (1, ROLL)
-    assert state.claimable(2) == [ABC]
+    assert state.claimable(2) == [ABC] and state.legal_actions(2) == [freeze(ABC)]
     state.play(1, {"type": "no_roll"})
-    assert state.legal_actions(2) == [freeze(ABC)]
-    state.board[index(SIZE, 4, 4)] = FLAVOURS.index("coconut")
-    state.play(1, slide(4, 4, "up"))
-    assert state.legal_actions(2) == []
+    assert state.claimable(2) == [] and state.legal_actions(2) == []
+    with pytest.raises(IllegalAction, match="no open line"):
+        state.play(2, freeze(ABC))
 
 
 def test_last_slide_claim_after_the_turn_passes() -> None:
@@ -813,7 +827,7 @@ def test_acting_seats_and_waiting_for() -> None:
 
 
 def test_auto_freeze_claims_for_every_seat() -> None:
-    """Assumption auto-freeze-option: 'the server claim[s] every open FREEZE! for every seat at once, in seat order'."""
+    """Assumption auto-freeze-option: 'the server claim[s] every open FREEZE! for every seat, in seat order'."""
     t, a = "peach", "cherry"
     b = third(t, a)
     c = next(FLAVOURS[f] for f in range(13) if FLAVOURS[f] not in (t, a, b))
@@ -830,7 +844,7 @@ def test_auto_freeze_claims_for_every_seat() -> None:
 
 
 def test_auto_freeze_claims_a_drawn_cone_that_matches_too() -> None:
-    """Assumption auto-freeze-option: 'every open FREEZE!': a cone drawn after a claim may match another fresh line."""
+    """Assumption auto-freeze-option: 'every open FREEZE!': a cone drawn after a claim may match another open line."""
     t, a = "peach", "cherry"
     b = third(t, a)
     c = next(FLAVOURS[f] for f in range(13) if FLAVOURS[f] not in (t, a, b))
@@ -1047,21 +1061,22 @@ def test_random_playouts_keep_every_cone_once() -> None:
             assert state.points_left >= 0
 
 
-def test_the_next_player_may_fulfil_before_deciding_to_roll() -> None:
-    """'If, during or at the end of your turn, you arrange three flavours ... you have fulfilled the order.'
+def test_the_next_player_may_freeze_before_deciding_to_roll() -> None:
+    """'If another player, during their turn, forms a connected straight line ... call out loudly "FREEZE!"'.
 
-    The roll decision is part of the turn, so a line already on the board (here one the previous
-    player's last slide formed) may be fulfilled first (assumption own-lines); then the roll choice remains.
+    The player whose turn comes next is another player too: a line the previous player's last
+    slide formed is theirs to claim before they roll (assumption freeze-window), not to fulfil
+    (assumption own-lines); then the roll choice remains.
     """
     mine = cone_of_pair("mint", "peach")
     state = position(
         {(2, 0): "mint", (2, 1): "peach", (2, 3): third("mint", "peach")},
-        [[cone_of_pair("strawberry", "mint")], [mine]],
+        [[cone_of_pair("hazelnut", "mint")], [mine]],
         points=1,
     )
     state.play(0, slide(2, 3, "left"))
     assert state.active == 1 and state.phase == ROLL
-    assert {"type": "fulfil", "cone": mine} in state.legal_actions(1)
-    state.play(1, fulfil(mine))
+    assert state.legal_actions(1) == [{"type": "roll"}, {"type": "no_roll"}, freeze(mine)]
+    state.play(1, freeze(mine))
     assert mine in state.fulfilled[1] and state.phase == ROLL and state.active == 1
-    assert state.legal_actions(1)[:2] == [{"type": "roll"}, {"type": "no_roll"}]
+    assert state.legal_actions(1) == [{"type": "roll"}, {"type": "no_roll"}]
