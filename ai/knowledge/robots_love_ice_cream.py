@@ -8,8 +8,9 @@ are saved, -1 otherwise), so every seat searches for the team from its own view.
   hand's largest matching group larger (`hand_value`: the sum of the squared group sizes, wild
   cards added to the largest); attack when the kill is worth the cards it costs (`attack_gain`:
   a Spinston's token above all, then the robots shielding a Spinston that still has a token to
-  steal, the summoners first); use Sprinkle Rain, Cherry Bomb, Beam Jammer and Sticky Syrup when
-  they save a token or a card; refill a hand two cards short (one on the last planet); buy the
+  steal, the summoners first); use Sprinkle Rain and Cherry Bomb when they save a card or clear a
+  shield, Beam Jammer when a token would leave the track, Sticky Syrup early on the best-shielded
+  Spinston; refill a hand two cards short (one on the last planet); buy the
   Boosts worth about their price (`BOOST_VALUE`), flush a poor row, equip the best upgrades. Its
   numbers were tuned on thousands of policy-team games (`python -m ai.team --level greedy`).
 * Settled choices (`settled_action`, also the only candidate at a tree node): the store, equip,
@@ -261,19 +262,29 @@ def boost_choice(state: RobotsState, seat: int, boost_id: str) -> dict[str, Any]
         best = max(scored, key=lambda item: item[0])
         return best[1] if best[0] >= SHIELD_GAIN or not tokens else None
     if effect == "lower_ice_cream":
-        return choices[0] if state.above or state.track[-1] else None
+        return choices[0] if lowering_keeps_a_token(state) else None
     if effect == "jam_column":
-        live = [
-            choice
-            for choice in choices
-            if state.columns[choice["column"]].spinston is not None and state.columns[choice["column"]].lowest() == 0
-        ]
-        if tokens and live and (state.track[-1] or state.round >= 2):
-            return live[0]
-        return None
+        return sticking_choice(state, choices) if tokens else None
     if effect == "steal_upgrade":
         return max(choices, key=lambda choice: boost_value(choice["upgrade"]))
     return None  # Free Sample and Team Player move cards between teammates: left to the search
+
+
+def lowering_keeps_a_token(state: RobotsState) -> bool:
+    """Beam Jammer: a token leaves the track at the next beam move (or has left), while a Spinston may still fall."""
+    live = any(column.spinston is not None for column in state.columns)
+    at_risk = state.above > 0 or (state.track[-1] > 0 and state.round < RULES.rounds_per_planet)
+    return live and at_risk
+
+
+def sticking_choice(state: RobotsState, choices: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Sticky Syrup: before any token is near the top, the column of the best-shielded live Spinston."""
+    if state.track[-1] or state.above:
+        return None  # a Spinston stuck now no longer keeps its token on the track until the last round
+    live = [choice for choice in choices if state.columns[choice["column"]].spinston is not None]
+    if not live:
+        return None
+    return max(live, key=lambda choice: len(state.columns[choice["column"]].robots()))
 
 
 # --- the store and the truck --------------------------------------------------------------------

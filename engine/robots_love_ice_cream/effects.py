@@ -36,17 +36,26 @@ class RobotPhase:
 
 
 def advance_ice_cream(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
-    """Spinston: 'Move an Ice Cream token up one level.' (a Deflector Shield may cancel one move)."""
+    """Spinston: 'Move an Ice Cream token up one level.' (a Deflector Shield may turn a move off the track down)."""
     for _ in range(params["levels"]):
-        if not state.tokens_on_track():
+        height = state.token_height(params["token"])
+        if height is None:
             state.event("no Ice Cream token is left on the track to move")
             return
-        shield = next((s for s in state.seats_from_first() if state.use_trigger(s, "block_advance")), None)
-        if shield is not None:
-            state.event(f"seat {shield}'s Deflector Shield stops the move of an Ice Cream token")
+        if height == len(state.track) - 1 and _deflected(state, height):
             continue
         state.advance_token(params["token"])
         state.event(f"an Ice Cream token moves up one level (track {state.track}, above {state.above})")
+
+
+def _deflected(state: RobotsState, height: int) -> bool:
+    """Deflector Shield: a token about to leave the top of the track moves down one level instead (once per planet)."""
+    shield = next((s for s in state.seats_from_first() if state.use_trigger(s, "deflect_advance")), None)
+    if shield is None:
+        return False
+    state.move_token(height, height - 1)
+    state.event(f"seat {shield}'s Deflector Shield deflects the beam: an Ice Cream token moves down one level")
+    return True
 
 
 def hop_right(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
@@ -265,17 +274,10 @@ def _lower_choices(state: RobotsState, seat: int, params: Params) -> list[Choice
 
 
 def _lower(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
-    """Beam Jammer: move the highest token (above the track included) down one level, `levels` times."""
-    for _ in range(params["levels"]):
-        if state.above:
-            state.above -= 1
-            state.track[-1] += 1
-            continue
-        level = next((lv for lv in reversed(range(1, len(state.track))) if state.track[lv]), None)
-        if level is None:
-            break
-        state.track[level] -= 1
-        state.track[level - 1] += 1
+    """Beam Jammer: move the highest token (above the track included) `levels` levels down, to the bottom at most."""
+    height = len(state.track) if state.above else state.token_height("highest")
+    assert height is not None
+    state.move_token(height, height - params["levels"])
     state.event(f"seat {seat} lowers an Ice Cream token (track {state.track}, above {state.above})")
 
 
@@ -288,7 +290,7 @@ def _jam_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
 
 
 def _jam(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
-    """Sticky Syrup: the column's robots skip their abilities in the next robot phase."""
+    """Sticky Syrup: the column's robots, its Spinston included, skip their abilities until the planet ends."""
     state.jammed = sorted({*state.jammed, choice["column"]})
     state.event(f"seat {seat} jams column {choice['column']}")
 
@@ -317,7 +319,7 @@ PASSIVE_READ_BY_RULES = frozenset(
         "hand_guard",  # discard_random
         "sprinkletonium_guard",  # lose_sprinkletonium
         "free_refill",  # phases.refill
-        "block_advance",  # advance_ice_cream
+        "deflect_advance",  # advance_ice_cream
         "buy_first",  # phases.buying_order
     }
 )

@@ -204,7 +204,6 @@ def robot_phase(state: RobotsState) -> None:
             continue
         state.event(f"{robot.name} (column {column}, level {level}) attacks")
         ROBOT_ABILITIES[robot.ability.effect](state, phase, column, level, robot.ability.params)
-    state.jammed = []
     # B2: 'The man holding the crate and the remaining Ice Cream tokens move together up the track.'
     state.move_beam_up()
     state.event(f"the beam moves up: track {state.track}, above the track {state.above}")

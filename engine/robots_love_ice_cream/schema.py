@@ -149,9 +149,10 @@ EFFECTS: dict[str, EffectSpec] = {
             "free_refill", "passive", "a Sprinkletonium refill costs nothing (limited by the card)", trigger=True
         ),
         EffectSpec(
-            "block_advance",
+            "deflect_advance",
             "passive",
-            "cancel a Spinston's move of an Ice Cream token (limited by the card)",
+            "when a Spinston would move an Ice Cream token above the track, move it down one level instead (limited "
+            "by the card)",
             trigger=True,
         ),
         EffectSpec("buy_first", "passive", "buy before players without it in the store phase"),
@@ -177,12 +178,15 @@ EFFECTS: dict[str, EffectSpec] = {
         EffectSpec(
             "lower_ice_cream",
             "activated",
-            "move the highest Ice Cream token (above the track included) down `levels` levels",
+            "move the highest Ice Cream token (above the track included) `levels` levels down",
             {"levels": COUNT},
             needs_planet=True,
         ),
         EffectSpec(
-            "jam_column", "activated", "the robots of a column skip their abilities next robot phase", needs_planet=True
+            "jam_column",
+            "activated",
+            "the robots of a column (its Spinston included) skip their abilities until the planet ends",
+            needs_planet=True,
         ),
     )
 }

@@ -62,7 +62,7 @@ class RobotsState(GameState):
     equipped: list[list[str]] = field(default_factory=list)
     effects: list[list[str]] = field(default_factory=list)  # game effects that remain in play
     used: list[str] = field(default_factory=list)  # once-per-planet Boosts used on this planet
-    jammed: list[int] = field(default_factory=list)  # Sticky Syrup: columns whose robots skip the next robot phase
+    jammed: list[int] = field(default_factory=list)  # Sticky Syrup: columns stuck until the planet ends
     social: list[str] = field(default_factory=list)  # Variant D: the Ice Cream Social's face-up cards
     events: list[str] = field(default_factory=list)  # what the last action set off, in words (public)
     outcome: Result | None = None
@@ -243,26 +243,40 @@ class RobotsState(GameState):
         """Ice Cream tokens still on the track."""
         return sum(self.track)
 
+    def token_height(self, which: str) -> int | None:
+        """Where the lowest (or highest) token on the track is: 0 the bottom level; None when the track is empty."""
+        heights = [height for height, count in enumerate(self.track) if count]
+        if not heights:
+            return None
+        return heights[0] if which == "lowest" else heights[-1]
+
+    def move_token(self, start: int, end: int) -> None:
+        """Move one token between heights: 0 (the bottom level) up to len(track), above the track (the end clamped)."""
+        top = len(self.track)
+        if start == top:
+            self.above -= 1
+        else:
+            self.track[start] -= 1
+        end = max(0, min(top, end))
+        if end == top:
+            self.above += 1
+        else:
+            self.track[end] += 1
+
     def advance_token(self, which: str) -> None:
         """Move the lowest (or highest) token on the track up one level; off the top it is above the track."""
-        levels = range(len(self.track)) if which == "lowest" else reversed(range(len(self.track)))
-        for level in levels:
-            if self.track[level]:
-                self.track[level] -= 1
-                if level + 1 < len(self.track):
-                    self.track[level + 1] += 1
-                else:
-                    self.above += 1
-                return
+        height = self.token_height(which)
+        if height is not None:
+            self.move_token(height, height + 1)
 
     def claim_token(self, seat: int) -> bool:
         """'the player additionally claims 1 Ice Cream token from the Spinston Beam Track' (the highest one)."""
-        for level in reversed(range(len(self.track))):
-            if self.track[level]:
-                self.track[level] -= 1
-                self.tokens[seat] += 1
-                return True
-        return False
+        height = self.token_height("highest")
+        if height is None:
+            return False
+        self.track[height] -= 1
+        self.tokens[seat] += 1
+        return True
 
     def move_beam_up(self) -> None:
         """'The man holding the crate and the remaining Ice Cream tokens move together up the track.'"""

@@ -440,16 +440,22 @@ def test_refill_station_refills_free_once_per_planet() -> None:
     assert {"type": "refill", "weaponize": False} not in state.legal_actions(0)
 
 
-def test_deflector_shield_stops_one_move_per_planet() -> None:
+def test_deflector_shield_turns_one_move_off_the_track_down_per_planet() -> None:
+    """Deflector Shield (data assumption): 'the first time a Spinston would move an Ice Cream token above the track,
+    the token moves down one level instead.' A move within the track is not deflected."""
     covers("deflector_shield")
     state = table(2)
     planet(state, ("blue_spinston", []), ("green_spinston", []))
     state.effects[1] = ["deflector_shield"]
     params = DATA.spinstons["blue_spinston"].ability.params
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, params)
-    assert state.track == [2, 0, 0] and state.used == ["deflector_shield"]
+    assert state.track == [1, 1, 0] and state.used == []
+    state.track = [0, 0, 2]
+    ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, params)
+    assert state.track == [0, 1, 1] and state.above == 0 and state.used == ["deflector_shield"]
+    state.track = [0, 0, 2]
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 1, 0, params)
-    assert state.track == [1, 1, 0]
+    assert state.track == [0, 0, 1] and state.above == 1  # once per planet
 
 
 def test_free_sample_takes_a_random_card_once_per_planet() -> None:
@@ -506,7 +512,9 @@ def test_cherry_bomb_destroys_a_small_lowest_robot() -> None:
     assert state.attacks == 0  # not an attack
 
 
-def test_beam_jammer_lowers_the_highest_token() -> None:
+def test_beam_jammer_lowers_the_highest_token_two_levels() -> None:
+    """Beam Jammer (data assumption): 'move the highest Ice Cream token (even one above the track) two levels down, at
+    most to the bottom.'"""
     covers("beam_jammer")
     state = table(2)
     planet(state, ("blue_spinston", ["pewboty"]), ("green_spinston", []))
@@ -514,13 +522,20 @@ def test_beam_jammer_lowers_the_highest_token() -> None:
     state.effects[0] = ["beam_jammer"]
     turn(state, 0, [])
     state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
-    assert state.above == 0 and state.track == [0, 1, 1]
-    state.track, state.above = [2, 0, 0], 0
+    assert state.above == 0 and state.track == [0, 2, 0]
+    state.track, state.used = [0, 1, 1], []
+    state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
+    assert state.track == [1, 1, 0]  # one token, from the top to the bottom
+    state.track, state.used = [1, 1, 0], []
+    state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
+    assert state.track == [2, 0, 0]  # at most to the bottom
     state.used = []
     assert not [a for a in state.legal_actions(0) if a["type"] == "use_boost"]
 
 
-def test_sticky_syrup_stops_a_column_for_one_robot_phase() -> None:
+def test_sticky_syrup_stops_a_column_until_the_planet_ends() -> None:
+    """Sticky Syrup (data assumption): 'choose a column: its robots (Spinston included) skip their abilities until the
+    planet ends.'"""
     covers("sticky_syrup")
     state = table(2)
     planet(state, ("blue_spinston", ["scrambles"]), ("green_spinston", []))
@@ -530,7 +545,66 @@ def test_sticky_syrup_stops_a_column_for_one_robot_phase() -> None:
     state.play(0, {"type": "use_boost", "boost": "sticky_syrup", "column": 0})
     state.round = 1
     phases.robot_phase(state)
-    assert state.hands == [["funday"], ["funday"]] and state.track == [0, 1, 1] and state.jammed == []
+    assert state.hands == [["funday"], ["funday"]] and state.track == [0, 1, 1] and state.jammed == [0]
+    state.queue = []
+    phases.robot_phase(state)  # round 2: still stuck; only the green Spinston moves a token
+    assert "Scrambles (column 0) is stuck in Sticky Syrup" in state.events
+    state.planet = 1
+    phases.prepare_planet(state)
+    assert state.jammed == []
+
+
+# --- each beam Boost saves a token on its own ------------------------------------------------------
+# A planet of one Spinston that the team can reach only in round 3. Without help its token is gone
+# after round 2: the Spinston moves it up in rounds 1 and 2 ('Move an Ice Cream token up one level.')
+# and the beam moves it up twice ('The man holding the crate and the remaining Ice Cream tokens move
+# together up the track.'), so it is above the track, no token remains on the track and no 3rd player
+# phase begins ('If any Ice Cream tokens remain on the track, a new player phase begins'). Each Boost
+# below keeps it on the track until round 3, where destroying the Spinston claims it ('If a Spinston
+# was destroyed, the player additionally claims 1 Ice Cream token from the Spinston Beam Track.').
+
+
+def tokens_saved_by_a_round_3_kill(effects: list[str], use: dict[str, object] | None = None, use_round: int = 0) -> int:
+    """Play the planet through the checked path: seat 1 holds `effects` and plays `use` in round `use_round`; seat 0
+    fires four Fundays at the Spinston in round 3 if that round comes; the tokens the team saved."""
+    state = table(2, seed="lone-spinston")
+    planet(state, ("blue_spinston", []))
+    state.effects[1] = list(effects)
+    state.round = 1
+    turn(state, 0, [])
+    while state.phase == phases.PLAYER and state.planet == 1:
+        seat = state.acting_seats()[0]
+        if state.step != phases.ACT:
+            state.play(seat, state.legal_actions(seat)[0])  # decline the draw up, keep the first choice
+            continue
+        if seat == 1 and state.round == use_round and use is not None:
+            state.play(1, use)
+        if seat == 0 and state.round == 3:
+            state.hands[0] = ["funday"] * 4
+            state.play(0, attack(0, ["funday"] * 4))
+        state.play(seat, {"type": "end_turn"})
+    return sum(state.tokens)
+
+
+def test_without_a_boost_the_lone_spinstons_token_is_lost_before_round_3() -> None:
+    assert tokens_saved_by_a_round_3_kill([]) == 0
+
+
+def test_deflector_shield_alone_saves_the_token() -> None:
+    """The Spinston's round-2 move would take the token off the top: deflected, it is back at the top for round 3."""
+    assert tokens_saved_by_a_round_3_kill(["deflector_shield"]) == 1
+
+
+def test_beam_jammer_alone_saves_the_token() -> None:
+    """Used in round 2, it takes the token from the top to the bottom; the move and the beam bring it back up."""
+    use = {"type": "use_boost", "boost": "beam_jammer"}
+    assert tokens_saved_by_a_round_3_kill(["beam_jammer"], use, use_round=2) == 1
+
+
+def test_sticky_syrup_alone_saves_the_token() -> None:
+    """Used in round 1, the Spinston moves nothing on this planet: only the beam moves the token, up twice."""
+    use = {"type": "use_boost", "boost": "sticky_syrup", "column": 0}
+    assert tokens_saved_by_a_round_3_kill(["sticky_syrup"], use, use_round=1) == 1
 
 
 def immediate(boost: str, players: int = 2) -> RobotsState:

@@ -556,6 +556,23 @@ def test_ray_rebuilds_the_top_robot_of_the_discard_pile() -> None:
     assert state.columns[0].slots[2] is None
 
 
+def test_ray_rebuilds_the_robot_destroyed_last_into_its_own_column() -> None:
+    """Ray (data assumption): 'Rebuild the robot on top of the robot discard pile (the last one destroyed, or the last
+    to escape) and place it as a summoned robot.' A3: 'Place destroyed robots in the robot discard pile', so in the
+    robot phase the top is the team's last kill, and it comes back where Lil Chunk places a summon: Ray's column."""
+    state = table(2)
+    planet(state, ("blue_spinston", ["ray"]), ("green_spinston", ["lil_chip"]))
+    state.robot_discard = ["pewboty"]  # an older kill
+    turn(state, 0, ["funday"])
+    state.play(0, attack(1, ["funday"]))
+    state.play(0, {"type": "end_turn"})
+    if state.step == phases.KEEP:
+        state.play(1, state.legal_actions(1)[0])
+    state.play(1, {"type": "end_turn"})
+    assert state.columns[0].slots[:2] == ["ray", "lil_chip"] and state.columns[1].robots() == []
+    assert state.robot_discard == ["pewboty"]
+
+
 def test_every_robot_in_the_data_has_an_implemented_ability() -> None:
     for robot in [*DATA.robots.values(), *DATA.spinstons.values()]:
         assert robot.ability.effect in ROBOT_ABILITIES
