@@ -8,7 +8,6 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
-from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from api.refusals import (
@@ -72,12 +71,6 @@ def _from_refusal(error: Refusal) -> Response:
     return response
 
 
-def _from_rate_limit(error: RateLimitExceeded) -> Response:
-    # Retry-After and the RateLimit headers are added by api/limits.py, which knows the window.
-    limit = error.limit.limit
-    return _from_refusal(RateLimited(f"too many requests of this kind: at most {limit}; see Retry-After"))
-
-
 def _from_engine_rejection(error: ActionRejected) -> Response:
     status = 422 if error.code == "illegal-action" else 409
     title = {"illegal-action": "Illegal action", "not-your-turn": "Not your turn", "match-over": "Match over"}
@@ -127,7 +120,6 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Refusal, _from_refusal)
     app.register_error_handler(ActionRejected, _from_engine_rejection)
     app.register_error_handler(InvalidOptions, _from_invalid_options)
-    app.register_error_handler(RateLimitExceeded, _from_rate_limit)
     app.register_error_handler(HTTPException, _from_http_exception)
     app.register_error_handler(redis.RedisError, _from_redis_error)
     app.register_error_handler(Exception, _from_unexpected)

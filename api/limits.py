@@ -1,4 +1,4 @@
-"""Rate limits: flask-limiter, its counters in the service's own Redis, keyed by who is asking.
+"""Rate limits: fixed windows of the `limits` library, counted in the service's own Redis, keyed by who is asking.
 
 Who asks (`identity`): the seat a seat token names (`seat:<match>:<seat>`), the bot a bot token
 names (`bot:<id>`), or else the client's address (`addr:<ip>`). Tokens are parsed here, not
@@ -18,35 +18,36 @@ Every refusal is a 429 problem+json (`rate-limited`, mapped in `api/errors.py`) 
 and the IETF draft's `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and
 `RateLimit-Policy` (`<limit>;w=<seconds>` for each limit of the route); limited routes carry the
 four RateLimit headers on every answer. If Redis cannot be reached the limiter lets the request
-through and logs why (flask-limiter's `swallow_errors`): a store outage answers 503 where the store
-is needed, never a 500 for a counter.
+through and logs why: a store outage answers 503 where the store is needed, never a 500 for a counter.
+
+One Redis script call counts a request against every limit of its route and answers what the headers
+need (`Counters`), so a limited request costs one round trip and an unlimited one none. (flask-limiter,
+used before, took a quarter of the API's time on the load test: two evaluations of every request,
+a round trip per limit and another for its headers.)
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 import redis
 from flask import Flask, Response, g, request
-from flask_limiter import ApplicationLimit, Limiter, RequestLimit
 from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from api.refusals import RateLimited
 from api.store import redis_client
 from api.tokens import BotToken, OwnerToken, parse_credential
 
 log = logging.getLogger(__name__)
 KEY_PREFIX = "parlour:limit"
-"""Redis keys of the counters: `parlour:limit:LIMITER/<who>/<route>/<amount>/<multiples>/<period>`."""
+"""Redis keys of the counters: `parlour:limit:LIMITER/<route>/<who>/<amount>/<multiples>/<period>`."""
 MAX_ID = 64  # longer match or bot ids are never valid: such a token is keyed by address
 AUTH_FAILURES_SCOPE = "auth-failures"
 SUSPECTS_KEPT = 100_000
@@ -70,7 +71,7 @@ def _env_count(name: str, default: int) -> int:
 
 @dataclass(frozen=True)
 class LimitSettings:
-    """Rate limits (flask-limiter strings such as `30/minute;5/second`) and quotas; see README, Limits."""
+    """Rate limits (`limits` strings such as `30/minute;5/second`) and quotas; see README, Limits."""
 
     enabled: bool = field(default_factory=lambda: _env("PARLOUR_LIMITS", "1") != "0")
     trusted_proxies: int = field(default_factory=lambda: _env_count("PARLOUR_TRUSTED_PROXIES", 0))
@@ -199,11 +200,6 @@ TOKEN_ENDPOINTS = frozenset(
 """The routes that read a bearer token: a request with one counts against its address's 401 budget."""
 
 
-def limits_uri(redis_url: str) -> str:
-    """The `limits` library's storage URI for a REDIS_URL (its scheme for a Unix socket is `redis+unix`)."""
-    return "redis+unix://" + redis_url.removeprefix("unix://") if redis_url.startswith("unix://") else redis_url
-
-
 class Suspects:
     """The addresses this process answered 401 within the auth-failure window: only their token requests
     pay for a look at the shared 401 counter, so an honest client's requests cost no Redis call for it.
@@ -238,96 +234,154 @@ def _sends_token() -> bool:
     return request.endpoint in TOKEN_ENDPOINTS and "Authorization" in request.headers
 
 
+# Fixed windows, as the `limits` library keeps them (the key is `limits`' own), in one round trip for all
+# of a request's limits. KEYS: one counter per limit. ARGV[1]: the cost (0 only looks); ARGV[i + 1]: the
+# window of KEYS[i] in seconds, which starts at the counter's first count. Answers count and TTL per key.
+_COUNT = """
+local answer = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCRBY', key, ARGV[1])
+  local ttl = redis.call('TTL', key)
+  if ttl < 0 then
+    ttl = tonumber(ARGV[i + 1])
+    redis.call('EXPIRE', key, ttl)
+  end
+  answer[#answer + 1] = count
+  answer[#answer + 1] = ttl
+end
+return answer
+"""
+
+
+@dataclass(frozen=True)
+class Window:
+    """One limit's window as this request left it: the limit, the count in it, and seconds until it ends."""
+
+    item: RateLimitItem
+    count: int
+    reset: int
+    breached: bool
+
+    @property
+    def remaining(self) -> int:
+        """Requests the window still allows."""
+        return 0 if self.breached else max(0, self.item.amount - self.count)
+
+    @property
+    def policy(self) -> str:
+        """The limit in the IETF draft's policy form: `<limit>;w=<seconds>`."""
+        return f"{self.item.amount};w={self.item.get_expiry()}"
+
+
+class Counters:
+    """The limits' counters in Redis (under KEY_PREFIX): one script call per request, however many limits."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._count = client.register_script(_COUNT)
+
+    def count(self, items: Sequence[RateLimitItem], scope: str, who: str, cost: int) -> list[Window]:
+        """Add `cost` to each limit's counter of `who` in `scope` (0: only look); each window after it."""
+        keys = [f"{KEY_PREFIX}:{item.key_for(scope, who)}" for item in items]
+        reply = self._count(keys=keys, args=[cost, *(item.get_expiry() for item in items)])
+        windows = []
+        for item, count, ttl in zip(items, reply[::2], reply[1::2], strict=True):
+            over = count > item.amount if cost else count >= item.amount
+            windows.append(Window(item, int(count), max(0, int(ttl)), over))
+        return windows
+
+
+@dataclass(frozen=True)
+class RouteLimits:
+    """A route's limits, parsed: the items of one setting, its scope, whose bucket counts, when it applies."""
+
+    items: tuple[RateLimitItem, ...]
+    scope: str
+    key: Callable[[], str]
+    applies: Callable[[], bool]
+
+
+class Limiter:
+    """Counts each limited request before its view runs, refuses it with a 429 once a window is spent, and
+    writes the RateLimit headers of the limit nearest to refusing it (`Window`s kept on `flask.g`)."""
+
+    def __init__(self, settings: LimitSettings, client: redis.Redis) -> None:
+        self.counters = Counters(client)
+        self.routes: dict[str, list[RouteLimits]] = {}
+        for route in LIMITED:
+            items = tuple(parse_many(getattr(settings, route.setting)))
+            limits = RouteLimits(items, route.setting, route.key, route.applies)
+            self.routes.setdefault(route.endpoint, []).append(limits)
+        self.failure_items = tuple(parse_many(settings.auth_failures))
+        self.suspects = Suspects(max(item.get_expiry() for item in self.failure_items))
+
+    def check(self) -> None:
+        """Before the view: count the request against its route's limits; 429 when a window is spent."""
+        if request.method == "OPTIONS":  # a CORS preflight runs no view: it costs nothing to count
+            return
+        try:
+            windows = self.suspected_windows() + self.route_windows()
+        except redis.RedisError as error:  # fail open: a counter Redis cannot keep lets the request through
+            log.warning("rate limits not checked (%s): request let through", error)
+            return
+        g.parlour_windows = windows
+        refused = next((window for window in windows if window.breached), None)
+        if refused is not None:
+            raise RateLimited(f"too many requests of this kind: at most {refused.item}; see Retry-After")
+
+    def suspected_windows(self) -> list[Window]:
+        """The 401 budget's windows when a token comes from an address this process answered 401 lately."""
+        if not (_sends_token() and client_address() in self.suspects):
+            return []
+        looked = self.counters.count(self.failure_items, AUTH_FAILURES_SCOPE, client_address(), cost=0)
+        return looked if any(window.breached for window in looked) else []
+
+    def route_windows(self) -> list[Window]:
+        """Count the request against every limit of its route that applies."""
+        windows: list[Window] = []
+        for route in self.routes.get(request.endpoint or "", ()):
+            if route.applies():
+                windows += self.counters.count(route.items, route.scope, route.key(), cost=1)
+        return windows
+
+    def after(self, response: Response) -> Response:
+        """After the view: count a 401 against its address's budget, and write the RateLimit headers."""
+        if response.status_code == 401 and _sends_token():
+            self.count_auth_failure()
+        windows: list[Window] = g.pop("parlour_windows", [])
+        if windows:
+            add_headers(response, windows)
+        return response
+
+    def count_auth_failure(self) -> None:
+        """Count a 401 against its address's budget (in Redis, for every process), and suspect the address here."""
+        address = client_address()
+        self.suspects.add(address)
+        try:
+            self.counters.count(self.failure_items, AUTH_FAILURES_SCOPE, address, cost=1)
+        except redis.RedisError as error:  # fail open, as the limits do
+            log.warning("401 of %s not counted: %s", address, error)
+
+
 def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | None:
     """Trust the configured proxies and limit the routes in `LIMITED`; None when limits are off."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     if not settings.enabled:
         return None
-    failure_limits = parse_many(settings.auth_failures)
-    suspects = Suspects(max(item.get_expiry() for item in failure_limits))
-    auth_failures = ApplicationLimit(
-        settings.auth_failures,
-        key_function=client_address,
-        scope=AUTH_FAILURES_SCOPE,
-        exempt_when=lambda: not (_sends_token() and client_address() in suspects),
-        deduct_when=lambda response: False,  # only looked at here: `count_auth_failure` counts the 401s
-    )
-    limiter = Limiter(
-        key_func=client_address,
-        app=app,
-        application_limits=[auth_failures],
-        strategy="fixed-window",
-        storage_uri=limits_uri(redis_url),
-        storage_options={"connection_pool": redis_client(redis_url).connection_pool, "key_prefix": KEY_PREFIX},  # type: ignore[dict-item]
-        swallow_errors=True,  # fail open: a counter Redis cannot keep lets the request through, logged
-        headers_enabled=False,  # the IETF names and a Reset in seconds are written by `rate_limit_headers`
-    )
-    for route in LIMITED:
-        view = app.view_functions[route.endpoint]
-        wrapped = limiter.limit(
-            getattr(settings, route.setting),
-            key_func=route.key,
-            exempt_when=lambda applies=route.applies: not applies(),  # type: ignore[misc]
-            scope=route.setting,
-        )(view)
-        app.view_functions[route.endpoint] = wrapped  # type: ignore[assignment]
-    endpoints = {route.endpoint for route in LIMITED}
-
-    @app.after_request
-    def rate_limit_headers(response: Response) -> Response:
-        if response.status_code == 401 and _sends_token():
-            count_auth_failure(limiter, failure_limits, suspects)
-        if request.endpoint in endpoints or response.status_code == 429:
-            add_headers(limiter, response, limiter.current_limit, limiter.current_limits)
-        return response
-
+    limiter = Limiter(settings, redis_client(redis_url))
+    app.before_request(limiter.check)
+    app.after_request(limiter.after)
     return limiter
 
 
-def count_auth_failure(limiter: Limiter, limits: Sequence[RateLimitItem], suspects: Suspects) -> None:
-    """Count a 401 against its address's budget (in Redis, for every process), and suspect the address here."""
-    address = client_address()
-    suspects.add(address)
-    try:
-        for item in limits:
-            limiter.limiter.hit(item, address, AUTH_FAILURES_SCOPE)
-    except redis.RedisError as error:  # fail open, as the limiter does
-        log.warning("401 of %s not counted: %s", address, error)
-
-
-def window_of(limiter: Limiter, current: RequestLimit) -> tuple[float, int]:
-    """When the limit's window ends and what it has left: one round trip (the `limits` API takes two)."""
-    storage = limiter.storage
-    if not isinstance(storage, RedisStorage):
-        reset_at, remaining = current.window
-        return reset_at, remaining
-    key = storage.prefixed_key(current.limit.key_for(*current.request_args))
-    pipe = cast(redis.Redis, storage.get_connection()).pipeline(transaction=False)
-    pipe.get(key)
-    pipe.ttl(key)
-    count, ttl = pipe.execute()
-    return time.time() + max(int(ttl), 0), max(0, current.limit.amount - int(count or 0))
-
-
-def add_headers(
-    limiter: Limiter, response: Response, current: RequestLimit | None, evaluated: Sequence[RequestLimit]
-) -> None:
+def add_headers(response: Response, windows: Sequence[Window]) -> None:
     """The RateLimit headers of the limit nearest to refusing this request (and Retry-After on a 429)."""
+    current = next((window for window in windows if window.breached), None)
     if current is None:
-        return
-    try:
-        reset_at, remaining = window_of(limiter, current)
-    except redis.RedisError as error:  # the limiter failed open; so do its headers
-        log.warning("rate limit headers left out: %s", error)
-        return
-    reset = max(0, math.ceil(reset_at - time.time()))
-    policies = [current, *(limit for limit in evaluated if limit is not current)]
-    response.headers["RateLimit-Limit"] = str(current.limit.amount)
-    response.headers["RateLimit-Remaining"] = str(0 if current.breached else remaining)
-    response.headers["RateLimit-Reset"] = str(reset)
-    response.headers["RateLimit-Policy"] = ", ".join(
-        dict.fromkeys(f"{limit.limit.amount};w={limit.limit.get_expiry()}" for limit in policies)
-    )
+        current = min(windows, key=lambda window: window.remaining)  # the first listed among equals
+    response.headers["RateLimit-Limit"] = str(current.item.amount)
+    response.headers["RateLimit-Remaining"] = str(current.remaining)
+    response.headers["RateLimit-Reset"] = str(current.reset)
+    response.headers["RateLimit-Policy"] = ", ".join(dict.fromkeys(w.policy for w in [current, *windows]))
     if response.status_code == 429 and "Retry-After" not in response.headers:  # a quota's refusal has its own
-        response.headers["Retry-After"] = str(max(1, reset))
+        response.headers["Retry-After"] = str(max(1, current.reset))

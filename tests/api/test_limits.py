@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 
 from api.app import create_app
 from api.config import Settings
-from api.limits import LimitSettings, limits_uri
+from api.limits import LimitSettings
 from api.services import ParlourApp
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, Match, bearer, create_match
 
@@ -261,9 +261,21 @@ def test_settings_come_from_the_environment_and_are_checked(monkeypatch: pytest.
         LimitSettings()
 
 
-def test_the_counters_live_in_the_services_redis() -> None:
-    assert limits_uri("unix:///data/redis/redis.sock") == "redis+unix:///data/redis/redis.sock"
-    assert limits_uri("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+def test_the_counters_live_in_the_services_redis_and_expire_with_their_window(redis_url: str) -> None:
+    app = limited_app(redis_url)
+    response = app.test_client().post("/v1/matches", json={"game": "icecream", "players": 2})
+    assert response.status_code == 201
+    counters = app.services.store.client.keys("parlour:limit:*create_match*")
+    assert counters, "the creation was counted in the service's Redis"
+    assert all(0 < app.services.store.client.ttl(key) <= 60 for key in counters)
+
+
+def test_a_cors_preflight_is_not_counted(limited: FlaskClient) -> None:
+    preflight = {"Origin": "https://example.org", "Access-Control-Request-Method": "POST"}
+    for _ in range(8):
+        assert limited.options("/v1/matches", headers=preflight).status_code == 200
+    response = limited.post("/v1/matches", json={"game": "icecream", "players": 2})
+    assert response.status_code == 201 and response.headers["RateLimit-Remaining"] == "4"
 
 
 def test_401s_are_counted_across_api_processes(redis_url: str) -> None:
