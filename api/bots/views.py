@@ -36,7 +36,7 @@ EVENT_STREAM = "text/event-stream"
 @blueprint.post("")
 def register_bot() -> tuple[Response, int, dict[str, str]]:
     """Register a bot; answer with its id and its token, shown this once."""
-    body = load(RegisterBotSchema(), json_body())
+    body = load(RegisterBotSchema, json_body())
     with services().quotas.bots.hold(client_address()) as hold:
         bot, token = service.register_bot(services().store, body["name"])
         hold.confirm(bot.id)
@@ -81,7 +81,7 @@ def own_bot(bot_id: str) -> BotRecord:
 def set_policy(bot_id: str) -> Response:
     """Change the bot's policy (which challenges it accepts unasked) and its cap on matches at once."""
     bot = own_bot(bot_id)
-    changed = service.set_policy(services().store, bot, load(BotPolicySchema(), json_body()))
+    changed = service.set_policy(services().store, bot, load(BotPolicySchema, json_body()))
     return jsonify(service.bot_json(services().store, changed))
 
 
@@ -89,7 +89,7 @@ def set_policy(bot_id: str) -> Response:
 def list_challenges(bot_id: str) -> Response:
     """The bot's pending challenges, soonest to expire first, a page at a time."""
     bot = own_bot(bot_id)
-    query = load_query(ChallengesQuerySchema())
+    query = load_query(ChallengesQuerySchema)
     cursor = consent.parse_cursor(query["cursor"])
     if query["cursor"] is not None and cursor is None:
         raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
@@ -123,7 +123,7 @@ def answer(bot_id: str, challenge_id: str, accept: bool) -> Response:
 def list_matches(bot_id: str) -> Response:
     """The bot's live seats (`status=playing`): what it must act on, read from the matches, never lost to volume."""
     bot = own_bot(bot_id)
-    query = load_query(BotMatchesQuerySchema())
+    query = load_query(BotMatchesQuerySchema)
     items, next_cursor = consent.live_seats(services().store, bot.id, query["limit"], query["cursor"])
     return keep_private(jsonify({"items": items, "next_cursor": next_cursor}))
 
@@ -132,7 +132,7 @@ def list_matches(bot_id: str) -> Response:
 def bot_events(bot_id: str) -> Response:
     """The bot's events (challenges, match started, your turn, match over): a stream, or a long-poll with `wait`."""
     bot = own_bot(bot_id)
-    query = load_query(BotEventsQuerySchema())
+    query = load_query(BotEventsQuerySchema)
     header = last_event_id("an event id")
     after = header if header is not None else query["after"] or 0
     resync(bot.id)

@@ -21,9 +21,9 @@ EVENT_STREAM = "text/event-stream"
 def match_events(match_id: str) -> Response:
     """The match as the caller may see it, an event per change, until it is finished."""
     record = service.load_match(services().store, match_id)
-    viewer = seat_of_request(record, required=False, query_schema=EventsQuerySchema())
+    viewer = seat_of_request(record, required=False, query_schema=EventsQuerySchema)
     header = last_event_id("a version")
-    after = header if header is not None else load_query(EventsQuerySchema())["after"]
+    after = header if header is not None else load_query(EventsQuerySchema)["after"]
     app = services()
     log_url = url_for("matches.match_log", match_id=record.id)
     stream = EventStream(

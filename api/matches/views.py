@@ -33,9 +33,9 @@ blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
 
 
-def seat_of_request(record: Any, required: bool, query_schema: Schema | None = None) -> int | None:
+def seat_of_request(record: Any, required: bool, query_schema: type[Schema] | None = None) -> int | None:
     """The seat whose token came with the request (checked), or None for the public."""
-    query = load_query(query_schema or SeatQuerySchema())
+    query = load_query(query_schema or SeatQuerySchema)
     seat = service.authenticate(services().store, record, bearer_token(required), query["seat"])
     if required and seat is None:
         raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
@@ -51,7 +51,7 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 @blueprint.post("")
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version, a token per filled seat and the owner token, shown once."""
-    body = load(CreateMatchSchema(), json_body())
+    body = load(CreateMatchSchema, json_body())
     with services().quotas.matches.hold(client_address()) as hold:
         created = service.create_match(services().store, body, services().settings.challenge_seconds)
         hold.confirm(created.record.id)
@@ -63,7 +63,7 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
 @blueprint.get("")
 def list_matches() -> Response:
     """List matches by game and status, newest first, a page at a time."""
-    query = load_query(ListQuerySchema())
+    query = load_query(ListQuerySchema)
     if query["game"] is not None:
         service.game_or_400(query["game"])
     after = Cursor.parse(query["cursor"]) if query["cursor"] else None
@@ -88,8 +88,8 @@ def get_match(match_id: str) -> Response:
     With `wait` and `after` it is a long-poll: the answer comes once the version passes `after`.
     """
     record = service.load_match(services().store, match_id)
-    viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema())
-    query = load_query(WaitQuerySchema())
+    viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema)
+    query = load_query(WaitQuerySchema)
     if query["after"] is not None:
         record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
     etag = f'"{record.version}"'
@@ -117,7 +117,7 @@ def post_action(match_id: str) -> Response:
     record = service.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
-    body = load(ActionRequestSchema(), json_body())
+    body = load(ActionRequestSchema, json_body())
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
@@ -133,7 +133,7 @@ def post_action(match_id: str) -> Response:
 def join_match(match_id: str) -> tuple[Response, int]:
     """Take an open seat; its token is in the answer, once. With a bot token the bot takes it, as itself."""
     data = json_body() if request.get_data(cache=True).strip() else {}
-    body = load(JoinSchema(), data)
+    body = load(JoinSchema, data)
     credential = bearer_token(required=False)
     bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
     if bot is not None and body["name"] is not None:
@@ -160,8 +160,8 @@ def abort_match(match_id: str) -> Response:
 def match_log(match_id: str) -> Response:
     """A page of the applied actions, oldest first, as the caller may see them; `next` is the following page."""
     record = service.load_match(services().store, match_id)
-    viewer = seat_of_request(record, required=False, query_schema=LogQuerySchema())
-    query = load_query(LogQuerySchema())
+    viewer = seat_of_request(record, required=False, query_schema=LogQuerySchema)
+    query = load_query(LogQuerySchema)
     page = service.log_json(services().store, record, viewer, query["after"], query["limit"])
     after = page["next_after"]
     path = url_for("matches.match_log", match_id=record.id)
@@ -173,7 +173,7 @@ def match_log(match_id: str) -> Response:
 def replay_step(match_id: str, step: int) -> Response:
     """A match that is over, after its first `step` actions: the public view, or a seat's with `seat`."""
     record = service.load_match(services().store, match_id)
-    viewer = load_query(SeatQuerySchema())["seat"]
+    viewer = load_query(SeatQuerySchema)["seat"]
     return jsonify(replay_json(services().store, record, step, viewer))
 
 
@@ -184,7 +184,7 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     seat = seat_of_request(record, required=True)
     assert seat is not None
     data = json_body() if request.get_data(cache=True).strip() else {}
-    body = load(AiMoveRequestSchema(), data)
+    body = load(AiMoveRequestSchema, data)
     level = service.ai_level_or_400(record.game, body["level"])
     service.check_may_act(record, service.engine_state(record), seat)
     asked = hints.request_move(services().store, services().jobs, record, seat, level, body["apply"])

@@ -359,7 +359,7 @@ class Tournaments:
             "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
             "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         }
-        request = load(CreateMatchSchema(), body)
+        request = load(CreateMatchSchema, body)
         return matches.create_server_match(self.matches, request, plan.match_seed(slot.index), tournament_id)
 
 

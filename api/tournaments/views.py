@@ -17,7 +17,7 @@ blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 @blueprint.post("")
 def create_tournament() -> tuple[Response, int, dict[str, str]]:
     """Create a tournament and start its first matches; 201 with its id, URL and owner token (shown once)."""
-    body = load(CreateTournamentSchema(), json_body())
+    body = load(CreateTournamentSchema, json_body())
     limits = services().settings.limits
     with services().quotas.tournaments.hold(client_address()) as hold:
         record, owner = services().tournaments.create(
@@ -32,7 +32,7 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
 @blueprint.get("")
 def list_tournaments() -> Response:
     """List tournaments, newest first, a page at a time; optionally only running, finished or cancelled ones."""
-    query = load_query(ListTournamentsQuerySchema())
+    query = load_query(ListTournamentsQuerySchema)
     items, next_cursor = services().tournaments.page(query["status"], query["limit"], query["cursor"])
     return jsonify({"items": items, "next_cursor": next_cursor})
 
