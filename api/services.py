@@ -21,6 +21,7 @@ from api.config import Settings
 from api.events.feed import ChangeFeed
 from api.events.stream import Renders
 from api.jobs.queue import JobQueue
+from api.jsoncodec import FastJSONProvider
 from api.quotas import Quotas
 from api.record import MatchRecord
 from api.store import MatchStore
@@ -110,8 +111,9 @@ def build_services(settings: Settings) -> Services:
 
 
 class ParlourApp(Flask):
-    """The Flask app, holding this process's services."""
+    """The Flask app, holding this process's services; its answers written by orjson."""
 
+    json_provider_class = FastJSONProvider
     services: Services
 
 

@@ -39,13 +39,13 @@ streams and long-polls that follow that match.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import redis
 
+from api import jsoncodec
 from api.bots.record import ASK, BotEvent, BotRecord, SeatNotice
 from api.names import fold_name
 from api.record import MatchRecord
@@ -283,7 +283,7 @@ class MatchStore:
         """Store a new match at its version, with its listing (one transaction: all of it or, say when full, none)."""
         key = match_key(record.id)
         pipe = self.client.pipeline(transaction=True)
-        pipe.hset(key, mapping={"version": record.version, "record": json.dumps(record.to_json())})
+        pipe.hset(key, mapping={"version": record.version, "record": jsoncodec.dumps(record.to_json())})
         pipe.expire(key, self.ttl_for(record))
         if record.turn_seconds is not None:
             pipe.sadd(TIMED_MATCHES_KEY, record.id)  # with the match itself: the timer sweep must know it
@@ -295,7 +295,7 @@ class MatchStore:
     def load(self, match_id: str) -> MatchRecord | None:
         """The stored match, or None if there is none (or it expired)."""
         raw = self.client.hget(match_key(match_id), "record")
-        return MatchRecord.from_json(json.loads(raw)) if raw else None
+        return MatchRecord.from_json(jsoncodec.loads(raw)) if raw else None
 
     def commit(
         self,
@@ -313,8 +313,8 @@ class MatchStore:
         args: list[EncodableT] = [
             str(expected_version),
             str(record.version),
-            json.dumps(record.to_json()),
-            json.dumps(log_entry) if log_entry else "",
+            jsoncodec.dumps(record.to_json()),
+            jsoncodec.dumps(log_entry) if log_entry else "",
             self.ttl_for(record),
             idempotent.answer if idempotent else "",
             self.idempotency_ttl,
@@ -395,7 +395,7 @@ class MatchStore:
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """Every applied action of a match, oldest first (the whole log, for tools and tests; the API reads pages)."""
-        return [json.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
+        return [jsoncodec.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
 
     def log_page(
         self, match_id: str, after: int, limit: int, upto: int, tail: int = 0, newest: bool = False
@@ -407,8 +407,8 @@ class MatchStore:
         args = [after, limit, upto, tail, int(newest)]
         start, stop, before, page, later = self._log_page(keys=[log_key(match_id)], args=args)
         return LogPage(
-            [json.loads(raw) for raw in page],
-            [json.loads(raw) for raw in later],
+            [jsoncodec.loads(raw) for raw in page],
+            [jsoncodec.loads(raw) for raw in later],
             None if before < 0 else int(before),
             start + len(page) < stop,
         )
@@ -435,7 +435,7 @@ class MatchStore:
         pipe = self.client.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hget(match_key(match_id), "record")
-        return [MatchRecord.from_json(json.loads(raw)) if raw else None for raw in pipe.execute()]
+        return [MatchRecord.from_json(jsoncodec.loads(raw)) if raw else None for raw in pipe.execute()]
 
     def ids_in(self, status: str) -> list[str]:
         """Every indexed match id of a status (all games), oldest first; an index, so some may be gone."""

@@ -19,7 +19,6 @@ whenever it has been quiet for `heartbeat` seconds.
 from __future__ import annotations
 
 import bisect
-import json
 import logging
 import threading
 import time
@@ -30,6 +29,7 @@ from typing import Any
 
 import redis
 
+from api import jsoncodec
 from api.events.feed import ChangeFeed, Watch
 from api.http import with_query
 from api.matches import service
@@ -54,7 +54,7 @@ def sse(event: str, data: str, event_id: int | None = None) -> str:
 
 def compact(value: Any) -> str:
     """JSON text without spaces."""
-    return json.dumps(value, separators=(",", ":"))
+    return jsoncodec.dumps(value)
 
 
 @dataclass(frozen=True)
