@@ -1,12 +1,16 @@
-"""The load test's yardstick: a bare Flask + Redis app doing one compare-and-set per write.
+"""The load test's yardsticks: bare Flask + Redis apps doing one compare-and-set per write.
 
-It does what Parlour's hot path does minus the game: read a key's version, and apply a change only
-if the client's `expected_version` is still current (WATCH/MULTI/EXEC). Served by the benchmark
-as `gunicorn loadtests.baseline_app:app`, with REDIS_URL in the environment.
+`/counters` does what Parlour's hot path does minus the game and its JSON: read a key's version, and
+apply a change only if the client's `expected_version` is still current (WATCH/MULTI/EXEC).
+`/documents` does the same with a realistic 5 KB JSON state, as any app that keeps one would: read
+and parse it, answer it whole, and on a write parse, modify, compare-and-set and answer it (the
+standard library's JSON and Flask's `jsonify`). Served by the benchmark as
+`gunicorn loadtests.baseline_app:app`, with REDIS_URL in the environment.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from typing import Any
@@ -20,6 +24,34 @@ TTL_SECONDS = 3600
 def counter_key(counter_id: str) -> str:
     """The hash that holds one counter's version."""
     return f"baseline:counter:{counter_id}"
+
+
+def document_key(document_id: str) -> str:
+    """The hash that holds one document's version and JSON text."""
+    return f"baseline:document:{document_id}"
+
+
+def new_document() -> dict[str, Any]:
+    """A game-like state of about 5 KB of JSON: seats, a board, hands, a deck and a short history."""
+    return {
+        "version": 0,
+        "seats": [{"seat": n, "name": f"player {n}", "score": 0, "hand": list(range(n, n + 8))} for n in range(4)],
+        "board": [[(row * 7 + column) % 13 for column in range(7)] for row in range(7)],
+        "deck": [{"id": n, "colour": ("red", "blue", "green")[n % 3], "value": n % 10} for n in range(64)],
+        "history": [{"version": n, "seat": n % 4, "move": {"from": n % 7, "to": (n + 3) % 7}} for n in range(30)],
+        "phase": "play",
+        "to_act": [0],
+    }
+
+
+def play_on(document: dict[str, Any]) -> None:
+    """One move's change: the next seat scores, a card goes round the deck, the history keeps its last 30."""
+    version = document["version"] = document["version"] + 1
+    seat = version % len(document["seats"])
+    document["seats"][seat]["score"] += 1
+    document["deck"].append(document["deck"].pop(0))
+    document["history"] = [*document["history"][1:], {"version": version, "seat": seat, "move": {"from": 1, "to": 2}}]
+    document["to_act"] = [(seat + 1) % len(document["seats"])]
 
 
 def create_baseline_app(redis_url: str) -> Flask:
@@ -58,7 +90,53 @@ def create_baseline_app(redis_url: str) -> Flask:
             return jsonify({"code": "invalid-request"}), 400
         return compare_and_increment(client, counter_key(counter_id), expected)
 
+    @app.post("/documents")
+    def create_document() -> tuple[Response, int]:
+        """A new document at version 0."""
+        document_id = secrets.token_urlsafe(12)
+        client.hset(document_key(document_id), mapping={"version": 0, "state": json.dumps(new_document())})
+        client.expire(document_key(document_id), TTL_SECONDS)
+        return jsonify({"id": document_id, "version": 0}), 201
+
+    @app.get("/documents/<document_id>")
+    def get_document(document_id: str) -> tuple[Response, int]:
+        """The whole document, read and parsed."""
+        text = client.hget(document_key(document_id), "state")
+        if text is None:
+            return jsonify({"code": "not-found"}), 404
+        return jsonify({"id": document_id, "state": json.loads(text)}), 200
+
+    @app.post("/documents/<document_id>/moves")
+    def move_document(document_id: str) -> tuple[Response, int]:
+        """Parse, change and store the document if `expected_version` is current; answer it whole. 409 otherwise."""
+        body: Any = request.get_json(silent=True) or {}
+        expected = body.get("expected_version")
+        if not isinstance(expected, int):
+            return jsonify({"code": "invalid-request"}), 400
+        return compare_and_move(client, document_key(document_id), document_id, expected)
+
     return app
+
+
+def compare_and_move(client: redis.Redis, key: str, document_id: str, expected: int) -> tuple[Response, int]:
+    """WATCH the document, check its version, change it and MULTI/EXEC it back."""
+    with client.pipeline() as pipe:
+        try:
+            pipe.watch(key)  # type: ignore[no-untyped-call]
+            current, text = pipe.hmget(key, ["version", "state"])
+            if current is None or text is None:
+                return jsonify({"code": "not-found"}), 404
+            if int(current) != expected:
+                return jsonify({"code": "stale-version", "current_version": int(current)}), 409
+            document = json.loads(text)
+            play_on(document)
+            pipe.multi()
+            pipe.hset(key, mapping={"version": expected + 1, "state": json.dumps(document)})
+            pipe.expire(key, TTL_SECONDS)
+            pipe.execute()
+        except redis.WatchError:
+            return jsonify({"code": "stale-version"}), 409
+    return jsonify({"id": document_id, "state": document}), 200
 
 
 def compare_and_increment(client: redis.Redis, key: str, expected: int) -> tuple[Response, int]:

@@ -197,22 +197,26 @@ def ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.2f}" if denominator else "n/a"
 
 
-def report(results: dict[str, list[Sample]], parlour: str, baseline: str, unlimited: str | None = None) -> str:
-    """The table of medians, the Parlour/baseline ratio and, given `unlimited`, the limiter's cost."""
-    lines = [f"{'':<18}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"]
+def report(
+    results: dict[str, list[Sample]], parlour: str, baselines: Sequence[str], unlimited: str | None = None
+) -> str:
+    """The table of medians, Parlour's ratio to each baseline and, given `unlimited`, the limiter's cost."""
+    lines = [f"{'':<24}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"]
     medians = {name: median_sample(samples) for name, samples in results.items()}
     for name, m in medians.items():
         numbers = f"{m.requests_per_second:>10.1f}{m.p50_ms:>10.0f}{m.p95_ms:>10.0f}{m.failures:>10}{m.requests:>10}"
-        lines.append(f"{name:<18}{numbers}")
-    p, b = medians[parlour], medians[baseline]
-    lines.append(
-        f"{'Parlour/baseline':<18}{ratio(p.requests_per_second, b.requests_per_second):>10}"
-        f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}"
-    )
+        lines.append(f"{name:<24}{numbers}")
+    p = medians[parlour]
+    for baseline in baselines:
+        b = medians[baseline]
+        lines.append(
+            f"{f'Parlour/{baseline}':<24}{ratio(p.requests_per_second, b.requests_per_second):>10}"
+            f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}"
+        )
     if unlimited is not None:
         u = medians[unlimited]
         lines.append(
-            f"{'limits/no limits':<18}{ratio(p.requests_per_second, u.requests_per_second):>10}"
+            f"{'limits/no limits':<24}{ratio(p.requests_per_second, u.requests_per_second):>10}"
             f"{ratio(p.p50_ms, u.p50_ms):>10}{ratio(p.p95_ms, u.p95_ms):>10}"
         )
     return "\n".join(lines)
@@ -221,7 +225,7 @@ def report(results: dict[str, list[Sample]], parlour: str, baseline: str, unlimi
 def run_sample_line(name: str, run: int, sample: Sample) -> str:
     """One run's numbers, printed as it finishes."""
     return (
-        f"  run {run} {name:<9} {sample.requests_per_second:8.1f} req/s  p50 {sample.p50_ms:4.0f} ms  "
+        f"  run {run} {name:<13} {sample.requests_per_second:8.1f} req/s  p50 {sample.p50_ms:4.0f} ms  "
         f"p95 {sample.p95_ms:4.0f} ms  failures {sample.failures}/{sample.requests}"
     )
 
@@ -242,6 +246,7 @@ def benchmark(args: argparse.Namespace) -> int:
         Target("Parlour", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port()),
         Target("no limits", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port(), (("PARLOUR_LIMITS", "0"),)),
         Target("baseline", "loadtests.baseline_app:app", "BaselineUser", "/health", free_port()),
+        Target("baseline 5 KB", "loadtests.baseline_app:app", "DocumentBaselineUser", "/health", free_port()),
     ]
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -276,7 +281,7 @@ def benchmark(args: argparse.Namespace) -> int:
                 dead = supervisor.dead_child()
                 if dead is not None:
                     raise RuntimeError(f"{dead[0]} exited with code {dead[1]} during the benchmark")
-        print(report(results, targets[0].name, targets[2].name, targets[1].name), flush=True)
+        print(report(results, targets[0].name, [targets[2].name, targets[3].name], targets[1].name), flush=True)
         return 0
     finally:
         supervisor.stop()

@@ -18,6 +18,8 @@
   (keep, Boost, refill, end of turn, buy, equip...), until the five planets are over.
 * `BaselineUser` does the same pattern of reads and compare-and-set writes against
   `loadtests/baseline_app.py`, a bare Flask + Redis app, to show what the game logic costs.
+* `DocumentBaselineUser` does it on the same app's 5 KB JSON documents (read, parse, modify,
+  compare-and-set, answer), to show what any app that carries a JSON state pays.
 
     locust -f loadtests/locustfile.py --headless -u 50 -r 10 -t 30s \\
         --host http://127.0.0.1:8000 IceCreamPlayer
@@ -281,5 +283,28 @@ class BaselineUser(FastHttpUser):
                 return  # Locust has counted the failure
             body = {"expected_version": got.json()["version"]}
             posted = self.client.post(f"/counters/{counter_id}/increment", name="/counters/[id]/increment", json=body)
+            if posted.status_code != 200:
+                return
+
+
+class DocumentBaselineUser(FastHttpUser):
+    """Creates a 5 KB JSON document and does read + compare-and-set moves on it, like a match's turns."""
+
+    wait_time = constant(0)
+
+    @task
+    def play_document(self) -> None:
+        """One document: create, then BASELINE_STEPS rounds of GET it and POST a move."""
+        with self.client.post("/documents", name="/documents", catch_response=True) as response:
+            if response.status_code != 201:
+                response.failure(f"{response.status_code}")
+                return
+            document_id = response.json()["id"]
+        for _ in range(BASELINE_STEPS):
+            got = self.client.get(f"/documents/{document_id}", name="/documents/[id]")
+            if got.status_code != 200:
+                return  # Locust has counted the failure
+            body = {"expected_version": got.json()["state"]["version"]}
+            posted = self.client.post(f"/documents/{document_id}/moves", name="/documents/[id]/moves", json=body)
             if posted.status_code != 200:
                 return
