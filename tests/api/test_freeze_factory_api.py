@@ -37,7 +37,7 @@ STEP = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 NO_ROLL = {"type": "no_roll"}
 END_TURN = {"type": "end_turn"}
 # Whole matches: (players, seed), each found to give at least one natural FREEZE! claim with this bot.
-MATCHES = [(2, "ff-2-2"), (3, "ff-3-8"), (4, "ff-4-7")]
+MATCHES = [(2, "ff-2-3"), (3, "ff-3-8"), (4, "ff-4-0")]
 # A claim by construction (2 players, seed `freeze-0`): seat 0 takes 3 points and two slides form
 # two lines, one of them (mint, peach, vanilla) seat 1's cone 14, with one point left for seat 0.
 CLAIM_SEED = "freeze-0"
@@ -47,6 +47,8 @@ CLAIM_LINE = [
     (0, {"type": "slide", "space": [3, 1], "direction": "up"}),
 ]
 CLAIMED_CONE = 14
+SYMBOL_SEED = "symbol-11"  # 2 players: seat 0's first roll shows the cone symbol
+CORNERS = [(0, 0), (0, 1), (0, 3), (0, 4), (1, 0), (1, 4), (2, 2), (3, 0), (3, 4), (4, 0), (4, 1), (4, 3), (4, 4)]
 
 
 # --- the bot: its own view and legal actions only ----------------------------------------------------
@@ -80,13 +82,14 @@ def slid(board: list[list[str | None]], slide: dict[str, Any]) -> list[list[str 
 
 
 def choose(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:
-    """Fulfil or claim if possible; roll or not at random; else the slide that gets closest to a cone."""
+    """Fulfil or claim if possible; roll or not, and take the extra cone or not, at random; else the slide
+    that gets closest to a cone."""
     for action in actions:
         if action["type"] in ("fulfil", "freeze"):
             return action
     if not actions:
         return None
-    if actions[0]["type"] in ("roll", "no_roll"):
+    if actions[0]["type"] in ("roll", "take_cone"):
         return rng.choice(actions)
     slides = [a for a in actions if a["type"] == "slide"]
     if not slides:
@@ -147,10 +150,14 @@ def cone_ids(value: Any) -> set[int]:
     return found
 
 
-def without_fulfilled(body: Any) -> Any:
-    """The answer with its `view.fulfilled` left out (those cones are public)."""
+def without_public_cones(body: Any) -> Any:
+    """The answer without what is public anyway: `view.fulfilled` (cones laid face up) and the
+    flavours of `view.freeze_lines` (lines that stood on the public board, whether or not a cone matches)."""
     if isinstance(body, dict) and isinstance(body.get("view"), dict):
-        return {**body, "view": {k: v for k, v in body["view"].items() if k != "fulfilled"}}
+        view = {k: v for k, v in body["view"].items() if k != "fulfilled"}
+        if "freeze_lines" in view:
+            view["freeze_lines"] = [{k: v for k, v in line.items() if k != "flavours"} for line in view["freeze_lines"]]
+        return {**body, "view": view}
     return body
 
 
@@ -158,7 +165,7 @@ def leaks(answers: list[Answer], flavours_of: dict[int, list[str]]) -> list[str]
     """Every answer that shows a cone in one seat's hand to another viewer outside `fulfilled`."""
     found = []
     for number, answer in enumerate(answers):
-        rest = without_fulfilled(answer.body)
+        rest = without_public_cones(answer.body)
         text = json.dumps(rest)
         own = set(answer.hands.get(answer.viewer, [])) if answer.viewer is not None else set()
         if isinstance(answer.body, dict) and isinstance(answer.body.get("view"), dict):
@@ -503,14 +510,57 @@ def test_a_claim_and_the_next_slide_race_on_one_version(app: Flask) -> None:
         assert claimed == (won["type"] == "freeze")
         winners.append(won["type"])
         if won["type"] == "slide":
-            # The next slide closed the window: the claim is gone.
+            # A later slide alone does not close the window (assumption freeze-window), but this one
+            # spent seat 0's last point: the turn is over, and with it the claim on its earlier line.
             late = client.post(
                 f"/v1/matches/{table.match_id}/actions",
                 json={"action": {"type": "freeze", "cone": CLAIMED_CONE}, "expected_version": version + 1},
                 headers=bearer(table.tokens[1]),
             )
-            assert late.status_code == 422 and late.get_json()["code"] == "illegal-action"
+            turn_went_on = match["view"]["active"] == 0
+            assert late.status_code == (200 if turn_went_on else 422), late.get_json()
     assert set(winners) <= {"freeze", "slide"}
+
+
+def test_the_next_player_claims_before_rolling(client: FlaskClient) -> None:
+    """A line formed by a turn's last slide stays open until the next player rolls or not (freeze-window)."""
+    table = claim_position(client)
+    version = len(CLAIM_LINE)
+    table.send(0, END_TURN, version)  # the slide that formed the line was the turn's last
+    assert table.read_public()["waiting_for"] == [1]
+    legal = table.seats[1].legal()["actions"]
+    assert legal == [{"type": "roll"}, NO_ROLL, {"type": "freeze", "cone": CLAIMED_CONE}]
+    answer = table.send(1, {"type": "freeze", "cone": CLAIMED_CONE}, version + 1)
+    assert CLAIMED_CONE in [c["id"] for c in answer["view"]["fulfilled"][1]]
+    assert (answer["view"]["active"], answer["view"]["phase"]) == (1, "roll")
+    assert leaks(table.answers, table.flavours_of) == []
+
+
+def test_the_extra_cone_is_the_seats_choice(client: FlaskClient) -> None:
+    """'you may take one more cone': after the symbol the seat sends take_cone or leave_cone (seed `symbol-11`)."""
+    table = new_table(client, 2, SYMBOL_SEED)
+    answer = table.send(0, {"type": "roll"}, 0)
+    assert answer["view"]["last_roll"] == "cone" and answer["view"]["phase"] == "extra_cone"
+    legal = table.seats[0].legal()
+    assert legal["actions"] == [{"type": "take_cone"}, {"type": "leave_cone"}] and legal["may_act"]
+    assert table.read_public()["waiting_for"] == [0]
+    assert table.seats[0].act(END_TURN, 1).status_code == 422
+    pile = answer["view"]["pile_count"]
+    answer = table.send(0, {"type": "leave_cone"}, 1)
+    assert answer["view"]["pile_count"] == pile and answer["view"]["hand_counts"] == [1, 1]
+    assert answer["view"]["active"] == 1 and answer["view"]["phase"] == "roll"
+    assert leaks(table.answers, table.flavours_of) == []
+
+
+def test_setup_options_deal_two_cones_on_the_corners(client: FlaskClient) -> None:
+    """Options starting_hand and start_layout (assumptions starting-hand, start-layout) reach the match."""
+    table = new_table(client, 3, "corners", starting_hand=2, start_layout="corners")
+    view = table.read_public()["view"]
+    assert view["hand_counts"] == [2, 2, 2] and view["pile_count"] == 26 - 3 - 6
+    tiles = sorted((r, c) for r, row in enumerate(view["board"]) for c, flavour in enumerate(row) if flavour)
+    assert tiles == sorted(tuple(space) for space in CORNERS)
+    assert all(len(table.hands[seat]) == 2 for seat in range(3))
+    assert leaks(table.answers, table.flavours_of) == []
 
 
 # --- refusals, options, the catalog -------------------------------------------------------------------
@@ -537,7 +587,7 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
     for bad in ({"type": "slide", "space": [5, 0], "direction": "up"}, {"type": "slide", "space": [0, 1]}):
         problem(seat0.act(bad, 2), 422, "illegal-action")
     nothing = {"type": "freeze", "cone": table.hands[1][0]}
-    assert "no line formed by the last slide" in problem(seat1.act(nothing, 2), 422, "illegal-action")
+    assert "no open line matches it" in problem(seat1.act(nothing, 2), 422, "illegal-action")
     assert "slide" in problem(seat0.act({"type": "freeze", "cone": table.hands[0][0]}, 2), 422, "illegal-action")
     assert problem(seat1.act(nothing, 1), 409, "stale-version")
     public = table.read_public()
@@ -547,7 +597,14 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
 
 def test_auto_freeze_claims_for_the_seat(client: FlaskClient) -> None:
     table = new_table(client, 2, CLAIM_SEED, auto_freeze=True)
-    assert table.options == {"auto_freeze": True, "turn_limit": 0}
+    assert table.options == {
+        "auto_freeze": True,
+        "turn_limit": 0,
+        "starting_hand": 1,
+        "start_layout": "checkerboard",
+        "shuffle_start": False,
+        "fulfil_any_line": False,
+    }
     for version, (seat, action) in enumerate(CLAIM_LINE):
         table.send(seat, action, version)
     public = table.read_public()
@@ -571,8 +628,12 @@ def test_catalog_lists_freeze_factory(client: FlaskClient) -> None:
     options = {option["name"]: option for option in entry["options"]}
     assert options["auto_freeze"]["type"] == "bool" and options["auto_freeze"]["default"] is False
     assert options["turn_limit"]["type"] == "int" and options["turn_limit"]["default"] == 0
+    assert (options["starting_hand"]["default"], options["starting_hand"]["maximum"]) == (1, 2)
+    assert options["start_layout"]["choices"] == ["checkerboard", "corners"]
+    assert options["shuffle_start"]["default"] is False and options["fulfil_any_line"]["default"] is False
     ids = {assumption["id"] for assumption in entry["assumptions"]}
-    assert {"freeze-window", "auto-freeze-option", "turn-limit", "cone-list"} <= ids
+    assert {"freeze-window", "auto-freeze-option", "turn-limit", "cone-list", "own-lines", "miss-a-turn"} <= ids
+    assert {"starting-hand", "fulfil-any-line-option"} <= ids
     assert entry in client.get("/v1/games").get_json()["items"]
     for players in (1, 5):
         response = client.post("/v1/matches", json={"game": GAME, "players": players})

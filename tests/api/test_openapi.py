@@ -45,7 +45,7 @@ from tests.api.openapi_support import (
     pointer_validator,
     resolve,
 )
-from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, claim_position, leaks
+from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, SYMBOL_SEED, claim_position, leaks
 from tests.api.test_freeze_factory_api import Table as FreezeFactoryTable
 from tests.api.test_robots_love_ice_cream_api import ALL_VARIANTS, check_result
 from tests.api.test_robots_love_ice_cream_api import Table as RobotsTable
@@ -1235,7 +1235,20 @@ def scenario_freeze_factory(contract: ContractClient, players: int) -> FreezeFac
     assert final["status"] == "finished" and leaks(table.answers, table.flavours_of) == []
     checked.open(f"/v1/matches/{table.match_id}/log")
     catalog = contract.get("/v1/games/freeze_factory", expect=200, request_valid=True).json
-    assert [option["name"] for option in catalog["options"]] == ["auto_freeze", "turn_limit"]
+    assert [option["name"] for option in catalog["options"]] == [
+        "auto_freeze",
+        "turn_limit",
+        "starting_hand",
+        "start_layout",
+        "shuffle_start",
+        "fulfil_any_line",
+    ]
+
+    # The die's symbol (seed `symbol-11`): the extra-cone phase and the seat's choice, as documented.
+    symbol = FreezeFactoryTable.create(checked, 2, SYMBOL_SEED)
+    assert symbol.send(0, {"type": "roll"}, 0)["view"]["phase"] == "extra_cone"
+    assert symbol.seats[0].legal()["actions"] == [{"type": "take_cone"}, {"type": "leave_cone"}]
+    assert symbol.send(0, {"type": "take_cone"}, 1)["view"]["hand_counts"] == [2, 1]
 
     # A claim out of turn, then refusals: each answer a documented problem.
     table = claim_position(checked)

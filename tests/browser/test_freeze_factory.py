@@ -111,18 +111,7 @@ def a_prepared_match(service: Service, done: Callable[[GameState], bool]) -> tup
             break
     else:
         raise AssertionError("no seed gives the wanted position")
-    body = {"game": "freeze_factory", "players": 2, "seed": seed, "seats": [{"type": "human"}, {"type": "human"}]}
-    status, created = service.api("POST", "/v1/matches", body)
-    assert status == 201, created
-    tokens = [entry["token"] for entry in created["tokens"]]
-    version = created["version"]
-    for action in [{"type": "no_roll"}, *path]:
-        status, answer = service.api(
-            "POST", f"/v1/matches/{created['id']}/actions", {"action": action, "expected_version": version}, tokens[0]
-        )
-        assert status == 200, answer
-        version = answer["version"]
-    return created["id"], tokens
+    return a_created_match(service, seed, [{"type": "no_roll"}, *path])
 
 
 def open_as(page: Page, match_id: str, seat: int, token: str) -> None:
@@ -163,3 +152,58 @@ def test_fulfil_lays_a_matched_cone_face_up(
     click_action(page, lambda actions: [a["type"] for a in actions].index("fulfil"))
     you = page.locator(".ff-seat", has_text="You")
     you.filter(has_text="1 cone fulfilled").wait_for()
+
+
+def a_created_match(service: Service, seed: str, moves: list[Action]) -> tuple[str, list[str]]:
+    """A two-human match with the seed, seat 0 having played the moves; its id and both tokens."""
+    body = {"game": "freeze_factory", "players": 2, "seed": seed, "seats": [{"type": "human"}, {"type": "human"}]}
+    status, created = service.api("POST", "/v1/matches", body)
+    assert status == 201, created
+    tokens = [entry["token"] for entry in created["tokens"]]
+    version = created["version"]
+    for action in moves:
+        status, answer = service.api(
+            "POST", f"/v1/matches/{created['id']}/actions", {"action": action, "expected_version": version}, tokens[0]
+        )
+        assert status == 200, answer
+        version = answer["version"]
+    return created["id"], tokens
+
+
+def test_the_extra_cone_is_chosen_in_the_picture(
+    page: Page, service: Service, screenshot: Callable[[Page, str], Path]
+) -> None:
+    """'you may take one more cone': after the die's symbol (seed `symbol-11`) seat 0 takes it or leaves it."""
+    match_id, tokens = a_created_match(service, "symbol-11", [{"type": "roll"}])
+    open_as(page, match_id, 0, tokens[0])
+    take = page.get_by_role("button", name="Take one more cone")
+    take.wait_for()
+    assert page.get_by_role("button", name="Leave the cone").is_visible()
+    assert "one more cone may be taken" in page.locator(".ff-turn").inner_text()
+    screenshot(page, "freeze-factory-extra-cone-desktop")
+    take.click()
+    page.get_by_role("button", name="Take one more cone").wait_for(state="detached")
+    page.locator(".ff-cone-card").nth(1).wait_for()
+    assert page.locator(".ff-cone-card").count() == 2
+
+
+def test_the_next_player_calls_freeze_before_rolling(page: Page, service: Service) -> None:
+    """A line formed by a turn's last slide stays open until the next player rolls or not (assumption freeze-window)."""
+    match_id, tokens = a_prepared_match(service, lambda state: bool(state.claimable(1)))
+    status, match = service.api("GET", f"/v1/matches/{match_id}", None, tokens[0])
+    assert status == 200, match
+    if match["view"]["active"] == 0:
+        status, answer = service.api(
+            "POST",
+            f"/v1/matches/{match_id}/actions",
+            {"action": {"type": "end_turn"}, "expected_version": match["version"]},
+            tokens[0],
+        )
+        assert status == 200, answer
+    open_as(page, match_id, 1, tokens[1])
+    freeze = page.locator(".ff-freeze-live")
+    freeze.wait_for()
+    assert page.get_by_role("button", name="Roll the die").is_visible()
+    click_action(page, lambda actions: [a["type"] for a in actions].index("freeze"))
+    page.wait_for_selector(".ff-freeze-live", state="detached")
+    assert "1 cone fulfilled" in page.locator(".ff-seat", has_text="You").inner_text()

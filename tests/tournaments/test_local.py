@@ -9,7 +9,8 @@ import pytest
 from tournaments.local import run
 from tournaments.setup import build_plan
 
-# Rankings per match, recorded with tournaments/local as it was before it used ai.play (commit dbf91e0).
+# Rankings per match, recorded with tournaments/local as it was before it used ai.play (commit dbf91e0);
+# Freeze Factory's re-recorded when issue 18 changed its rules (claim window, own lines, the extra cone).
 PINNED: list[tuple[str, int, dict[str, Any], list[list[list[int]]]]] = [
     (
         "rockem_sockem",
@@ -22,14 +23,14 @@ PINNED: list[tuple[str, int, dict[str, Any], list[list[list[int]]]]] = [
         3,
         {"turn_limit": 40},
         [
+            [[0, 2], [1]],
+            [[0, 1, 2]],
             [[2], [0, 1]],
-            [[0, 1, 2]],
-            [[0, 1, 2]],
-            [[1, 2], [0]],
+            [[0, 2], [1]],
             [[0], [1, 2]],
             [[0, 1], [2]],
+            [[0, 1, 2]],
             [[2], [0, 1]],
-            [[1, 2], [0]],
         ],
     ),
 ]

@@ -1,6 +1,7 @@
 // Freeze Factory's match picture: the 5x5 ice cream machine with its flavour tiles, arrows that slide a
 // tile into an empty space (round arrows come in from the opposite edge), the die and movement points,
-// the cones in hand with Fulfil and FREEZE!, and every player's fulfilled cones (the score).
+// the extra-cone choice after the die's symbol, the cones in hand with Fulfil and FREEZE!, the lines open
+// to FREEZE!, and every player's fulfilled cones (the score).
 
 import { h } from "../dom.js";
 import { actionButton, actionsOfType, perspective, seatLabel, styleSheet, svg } from "./parts.js";
@@ -49,6 +50,10 @@ export function describe(action, ctx) {
       return "rolls the die";
     case "no_roll":
       return "does not roll: 3 movement points";
+    case "take_cone":
+      return "takes one more cone from the pile";
+    case "leave_cone":
+      return "leaves the extra cone in the pile";
     case "slide":
       return `slides the tile on row ${action.space[0] + 1}, column ${action.space[1] + 1} ${action.direction}`;
     case "fulfil":
@@ -76,7 +81,7 @@ function statusBar(ctx, view) {
     { class: "ff-status", "aria-label": "Turn" },
     h("div", { class: "ff-turn" }, h("strong", {}, turnText(ctx, view)), h("span", {}, phaseText(ctx, view))),
     view.active !== null && die(view.last_roll, view.phase),
-    view.active !== null && pointsLeft(view),
+    view.active !== null && view.phase !== "extra_cone" && pointsLeft(view),
     turnControls(ctx, view),
   );
 }
@@ -89,7 +94,8 @@ function turnText(ctx, view) {
 
 function phaseText(ctx, view) {
   if (view.phase === "roll") return "Roll the die, or take exactly 3 movement points.";
-  if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones matched by a line of three.";
+  if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones your slides line up.";
+  if (view.phase === "extra_cone") return "The die shows the cone: the turn is missed, but one more cone may be taken.";
   return `${ctx.match.result?.reason ?? "The game is over"}: the most cones fulfilled wins.`;
 }
 
@@ -120,18 +126,22 @@ function turnControls(ctx, view) {
   const buttons = [
     ...actionsOfType(ctx, "roll").map((action) => actionButton(ctx, action, "Roll the die", { class: "ff-main" })),
     ...actionsOfType(ctx, "no_roll").map((action) => actionButton(ctx, action, "Don't roll: 3 points")),
+    ...actionsOfType(ctx, "take_cone").map((action) => actionButton(ctx, action, "Take one more cone", { class: "ff-main" })),
+    ...actionsOfType(ctx, "leave_cone").map((action) => actionButton(ctx, action, "Leave the cone")),
     ...actionsOfType(ctx, "end_turn").map((action) => actionButton(ctx, action, "End turn")),
     ...freezeButtons(ctx, view),
   ];
   return buttons.length ? h("div", { class: "ff-controls" }, buttons) : null;
 }
 
-/** FREEZE! for a seat whose turn it is not: one button per cone a fresh line matches, or a dark button while none does. */
+/** FREEZE!: one button per cone an open line matches (the next player's too, before it rolls), or a dark button
+ * for a seat whose turn it is not while none does. */
 function freezeButtons(ctx, view) {
-  if (ctx.seat === null || ctx.seat === undefined || view.active === null || view.active === ctx.seat) return [];
+  if (ctx.seat === null || ctx.seat === undefined || view.active === null) return [];
   if (ctx.match.options?.auto_freeze) return [];
   const claims = actionsOfType(ctx, "freeze");
   if (!claims.length) {
+    if (view.active === ctx.seat) return [];
     const why = "FREEZE! lights up when another player's slide lines up one of your cones";
     return [h("button", { type: "button", class: "ff-freeze", disabled: true, title: why, "aria-label": why }, "FREEZE!")];
   }
@@ -150,7 +160,7 @@ function freezeButtons(ctx, view) {
 function machine(ctx, view) {
   const size = view.board.length;
   const arrivals = slideArrivals(ctx, size);
-  const fresh = spaceSet(view.freeze_lines.flat());
+  const fresh = spaceSet(view.freeze_lines.filter((line) => standing(view.board, line)).flatMap((line) => line.spaces));
   const yours = spaceSet(linesMatchingHand(view).flat());
   const cells = [];
   for (let row = 0; row < size; row += 1) {
@@ -170,6 +180,25 @@ function machine(ctx, view) {
     { class: "ff-machine-wrap", "aria-label": "The ice cream machine" },
     h("div", { class: "ff-machine", role: "group", "aria-label": `Ice cream machine, ${size} by ${size}` }, cells),
     legend(arrivals.size > 0, fresh.size > 0, yours.size > 0),
+    movedLines(view),
+  );
+}
+
+/** True if the open line still stands where it was formed, with the same flavours. */
+function standing(board, line) {
+  const now = line.spaces.map(([row, column]) => board[row][column]);
+  return now.every(Boolean) && [...now].sort().join("|") === [...line.flavours].sort().join("|");
+}
+
+/** Open lines that later slides broke up: still open to FREEZE! until the turn ends, so they are named. */
+function movedLines(view) {
+  const moved = view.freeze_lines.filter((line) => !standing(view.board, line));
+  if (!moved.length) return null;
+  return h(
+    "p",
+    { class: "ff-quiet ff-moved" },
+    "Still open to FREEZE! though moved since: ",
+    moved.map((line) => line.flavours.join(", ")).join("; "),
   );
 }
 
@@ -209,7 +238,7 @@ function emptySpace(ctx, view, row, column, arrivals, marks) {
 function legend(slides, fresh, yours) {
   const items = [
     slides && "Arrows slide the tile beside them into the space; ↻ arrows come round from the opposite edge.",
-    fresh && "Glowing spaces: a line of three the last slide formed (FREEZE! is open on it).",
+    fresh && "Glowing spaces: a line of three formed this turn, open to FREEZE! until the turn ends (a turn's last line until the next player rolls or not).",
     yours && "Gold spaces: a line of three matching a cone in your hand.",
   ].filter(Boolean);
   return items.length ? h("ul", { class: "ff-legend" }, items.map((text) => h("li", {}, text))) : null;
@@ -278,7 +307,7 @@ function handCone(ctx, cone, fulfil, claimable) {
     coneIcon(cone.flavours, 44),
     h("span", { class: "ff-cone-names" }, names),
     fulfil && actionButton(ctx, fulfil, "Fulfil", { class: "ff-main", "aria-label": `Fulfil the cone ${names}` }),
-    claimable && h("strong", { class: "ff-freeze-call" }, "On the fresh line: call FREEZE!"),
+    claimable && h("strong", { class: "ff-freeze-call" }, "On an open line: call FREEZE!"),
   );
 }
 
