@@ -315,7 +315,7 @@ def test_the_first_roll_of_a_round_keeps_nothing(mode: str) -> None:
 
 
 def test_kept_dice_stay_and_the_others_are_re_rolled() -> None:
-    """'later rolls re-roll any dice the player does not keep' (assumption first-roll-of-a-round)."""
+    """Assumption keep-dice: a player 'may keep any of their dice ... and re-roll the rest'."""
     rng = ScriptedRng(BLUE_PUNCH, YELLOW_UPPERCUT, RED_BLOCK, BLUE_UPPERCUT, YELLOW_BLOCK)
     state = race("colour", [Corner(dice=list(NO_MATCH)), Corner(dice=list(NO_MATCH))], rng=rng)
     state.play(0, roll(0, 2))
@@ -326,13 +326,28 @@ def test_kept_dice_stay_and_the_others_are_re_rolled() -> None:
 
 
 def test_later_rolls_may_keep_any_set_but_all_four() -> None:
-    """Assumption first-roll-of-a-round: '(keeping all four is not a roll)'."""
+    """Assumption keep-dice: '(not all four: keeping all four is not a roll)'."""
     state = race("colour", [Corner(dice=list(NO_MATCH)), Corner(dice=list(NO_MATCH))])
     actions = state.legal_actions(0)
     assert len(actions) == 2**DICE - 1 and roll() in actions and roll(0, 1, 2) in actions
     assert roll(0, 1, 2, 3) not in actions
     with pytest.raises(IllegalAction, match="all four"):
         state.play(0, roll(0, 1, 2, 3))
+
+
+def test_keeping_dice_is_recorded_as_a_reading_beyond_the_text() -> None:
+    """'Both players roll and re-roll all of their dice at the same time until all of their own dice are all the SAME'.
+
+    Read literally every roll re-rolls all four; keeping dice goes beyond that, so assumption
+    keep-dice records it, quoting the sentence against it rather than for it, and the literal
+    reading (keep nothing) stays legal on every roll and is the timeout default.
+    """
+    (keep,) = [a for a in GAME.info.assumptions if a.id == "keep-dice"]
+    assert "goes beyond the text" in keep.reason and "re-roll all of their dice" in keep.reason
+    (first,) = [a for a in GAME.info.assumptions if a.id == "first-roll-of-a-round"]
+    assert "re-roll all" not in first.reason and "keep-dice" in first.reason
+    state = race("colour", [Corner(dice=list(NO_MATCH)), Corner(dice=list(NO_MATCH))])
+    assert roll() in state.legal_actions(0) and state.default_action(0) == roll()
 
 
 def test_rounds_a_seat_that_alone_matched_grabs() -> None:

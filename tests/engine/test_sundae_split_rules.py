@@ -464,6 +464,24 @@ def test_the_splitter_passes_left() -> None:
     assert state.view(None)["piles"] == []
 
 
+@pytest.mark.parametrize(("players", "splits"), [(2, [3, 3]), (3, [2, 2, 2]), (4, [2, 2, 1, 1]), (5, [1] * 5)])
+def test_how_often_each_seat_splits(players: int, splits: list[int]) -> None:
+    """'the current Splitter passes the ingredient deck ... to the player on their left' until the deck 'is empty'.
+
+    With 4 players the 6 rounds go round the table one and a half times (assumption
+    four-player-splitters): the first Splitter and the player to their left split twice.
+    """
+    state = start(players, seed="splitters")
+    first, counts = state.splitter, Counter[int]()
+    while not state.is_over():
+        if state.phase == "split":
+            counts[state.splitter] += 1
+        seat = state.acting_seats()[0]
+        state.play(seat, state.default_action(seat))
+    assert [counts[(first + k) % players] for k in range(players)] == splits
+    assert "four-player-splitters" in {a.id for a in INFO.assumptions}
+
+
 def test_the_game_ends_when_the_deck_is_empty() -> None:
     """'After each player has chosen a pile, the round is over. If the ingredient deck is empty, the game is over'."""
     state = choose_phase(splitter=0, deck_cards=0)
