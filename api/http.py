@@ -87,6 +87,11 @@ def last_event_id(what: str) -> int | None:
     return int(raw)
 
 
+def json_answer(text: str) -> Response:
+    """A 200 answer of JSON text already written."""
+    return Response(text + "\n", mimetype="application/json")
+
+
 NO_STORE = "no-store"
 
 

@@ -22,6 +22,7 @@ from api.events.feed import ChangeFeed
 from api.events.stream import Renders
 from api.jobs.queue import JobQueue
 from api.jsoncodec import FastJSONProvider
+from api.matches.reads import Reads
 from api.quotas import Quotas
 from api.record import MatchRecord
 from api.store import MatchStore
@@ -47,6 +48,7 @@ class Services:
     tournaments: Tournaments
     challenges: Challenges
     changes: ChangeFeed
+    reads: Reads
     renders: Renders
     quotas: Quotas
     listeners: list[Listener] = field(default_factory=list)
@@ -86,6 +88,7 @@ def build_services(settings: Settings) -> Services:
     tournament_store = TournamentStore.from_url(url, settings.idle_ttl)
     timer_queue = TimerQueue.from_url(url, settings.ai_retries)
     challenges = Challenges(store, timer_queue, settings.challenge_seconds)
+    reads = Reads()
     services = Services(
         settings=settings,
         store=store,
@@ -95,7 +98,8 @@ def build_services(settings: Settings) -> Services:
         tournaments=Tournaments(tournament_store, store, challenges, jobs),
         challenges=challenges,
         changes=ChangeFeed(store),
-        renders=Renders(),
+        reads=reads,
+        renders=Renders(reads),
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
     )
     services.listeners.extend(

@@ -33,6 +33,7 @@ from api import jsoncodec
 from api.events.feed import ChangeFeed, Watch
 from api.http import with_query
 from api.matches import service
+from api.matches.reads import Reads
 from api.matches.schemas import LOG_PAGE_MAX
 from api.record import MatchRecord
 from api.refusals import NotFound
@@ -85,18 +86,19 @@ class Rendered:
         )
 
 
-def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Rendered:
-    """The viewer's view of the match, and the newest log entries as `GET .../log` shows them to that viewer."""
-    state = service.engine_state(record)
-    match = service.match_json(record, state, viewer)
+def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None) -> Rendered:
+    """The viewer's view of the match (shared with the reads), and the newest log entries as `GET .../log`
+    shows them to that viewer."""
     # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
     window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
-    entries = window.entries if record.ended else service.redacted(state, window.entries, [], viewer)
+    entries = window.entries
+    if not record.ended:
+        entries = service.redacted(service.engine_state(record), window.entries, [], viewer)
     return Rendered(
         record.version,
         record.ended,
         record.status,
-        compact(match),
+        reads.match(record, viewer),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
         window.before,
@@ -106,7 +108,8 @@ def render(store: MatchStore, record: MatchRecord, viewer: int | None) -> Render
 class Renders:
     """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it."""
 
-    def __init__(self, size: int = RENDERS_KEPT) -> None:
+    def __init__(self, reads: Reads, size: int = RENDERS_KEPT) -> None:
+        self.reads = reads
         self.size = size
         self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
         self._lock = threading.Lock()
@@ -124,7 +127,7 @@ class Renders:
         record = store.load(match_id)
         if record is None:
             return None
-        rendered = render(store, record, viewer)
+        rendered = render(store, self.reads, record, viewer)
         with self._lock:  # a stored version never changes, so its render can be kept
             self._kept[(match_id, rendered.version, viewer)] = rendered
             while len(self._kept) > self.size:

@@ -11,7 +11,7 @@ from api import hints, owners
 from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
-from api.http import bearer_token, json_body, keep_private, load, load_query, with_query
+from api.http import bearer_token, json_answer, json_body, keep_private, load, load_query, with_query
 from api.limits import client_address
 from api.matches import service
 from api.matches.replay import replay_json
@@ -96,7 +96,7 @@ def get_match(match_id: str) -> Response:
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)
     else:
-        response = jsonify(service.match_json(record, service.engine_state(record), viewer))
+        response = json_answer(services().reads.match(record, viewer))
     response.headers["ETag"] = etag
     response.headers["Vary"] = "Authorization"
     return response
@@ -108,7 +108,7 @@ def legal_actions(match_id: str) -> Response:
     record = service.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
-    return jsonify(service.legal_actions_json(record, service.engine_state(record), seat))
+    return json_answer(services().reads.legal_actions(record, seat))
 
 
 @blueprint.post("/<match_id>/actions")
