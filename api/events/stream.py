@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 HEARTBEAT = ": heartbeat\n\n"
 RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
+TEXTS_KEPT = 8
+"""Event texts one render keeps (for different `after`s): enough for the streams that keep up."""
 LOG_WINDOW = 100
 """The newest log entries a `match` event carries at most; earlier ones are read from `/log`."""
 
@@ -70,12 +72,25 @@ class Rendered:
     entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
     before: int | None  # the version of the newest entry left out; None when the whole log is kept
 
+    texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict, compare=False, repr=False)
+    """The event data written so far, per (after, log_url, seat): the streams of one viewer are mostly
+    at the same version, so one event's text serves them all."""
+
     def data(self, after: int | None, log_url: str, seat: int | None) -> str:
         """The data of a `match` event for a client that has seen up to version `after` (nothing if None).
 
         `log_url` is the match's `/log`, where the viewer (`seat`) reads the entries left out.
         """
         seen = after or 0
+        key = (seen, log_url, seat)
+        text = self.texts.get(key)
+        if text is None:
+            text = self._data(seen, log_url, seat)
+            if len(self.texts) < TEXTS_KEPT:  # clients far behind each get their own, unkept
+                self.texts[key] = text
+        return text
+
+    def _data(self, seen: int, log_url: str, seat: int | None) -> str:
         log = ",".join(self.entries[bisect.bisect_right(self.versions, seen) :])
         left_out = self.before is not None and self.before > seen
         log_after = self.before if left_out else seen
