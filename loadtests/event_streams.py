@@ -9,8 +9,10 @@ run and each stream count N (0 first: the baseline, measured in the same run), i
 separate asyncio process), waits until every stream has its first event, then plays `--actions`
 actions round robin over the matches from one client (legal actions, then the timed POST), so
 each action is an event for N / matches streams. It prints the POST latency's p50 and p95
-(medians over the runs), their ratio to the baseline, and how many events the streams received
-against how many they should have. Everything it starts, it stops.
+(medians over the runs), their ratio to the baseline, how many events the streams received
+against how many they should have, and the memory a held stream takes: the growth of the API
+worker's resident set from the run's baseline to when all N streams are held, divided by N.
+Everything it starts, it stops.
 """
 
 from __future__ import annotations
@@ -188,6 +190,18 @@ class Step:
     events: int
     expected_events: int
     failed: int
+    rss_bytes: int  # the API worker's resident set while the streams were held
+
+
+def worker_rss(master_pid: int) -> int:
+    """The resident set in bytes of the gunicorn master's worker processes (its children)."""
+    children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
+    total = 0
+    for pid in children:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+    return total
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -196,13 +210,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def measure(base: str, port: int, streams: int, args: argparse.Namespace, seed: int) -> Step:
+def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.Namespace, seed: int) -> Step:
     """Hold `streams` streams over fresh matches while one client plays `args.actions` actions."""
     tables = create_tables(base, args.matches, seed)
     holder = Holder(port, [table.id for table in tables], streams) if streams else None
     ready = holder.wait_ready() if holder else {"ready": 0, "failed": 0}
     if holder is not None and ready is None:  # the held streams took every worker: nothing else is served
-        return Step(streams, math.inf, math.inf, 0, 0, streams)
+        return Step(streams, math.inf, math.inf, 0, 0, streams, 0)
+    rss = worker_rss(master_pid)
     try:
         latencies = play(base, tables, args.actions, seed)
         time.sleep(SETTLE)
@@ -219,6 +234,7 @@ def measure(base: str, port: int, streams: int, args: argparse.Namespace, seed: 
         counts["events"],
         expected,
         ready["failed"] if ready else streams,
+        rss,
     )
 
 
@@ -236,6 +252,9 @@ def summarize(steps: list[Step], runs: int) -> dict[int, dict[str, float]]:
             "p95x": statistics.median(step.p95_ms / base.p95_ms for step, base in mine),
             "delivered": sum(step.events for step, _ in mine) / max(1, sum(step.expected_events for step, _ in mine)),
             "failed": sum(step.failed for step, _ in mine),
+            "kb_per_stream": statistics.median(
+                (step.rss_bytes - base.rss_bytes) / 1024 / max(1, step.streams) for step, base in mine
+            ),
         }
     return table
 
@@ -247,7 +266,10 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
         f"\ngunicorn {args.worker_class}, 1 worker{threads}; {args.matches} Freeze Factory matches; "
         f"{args.actions} actions per step; medians of {args.runs} runs"
     )
-    print(f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}")
+    print(
+        f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}"
+        f" {'KB/stream':>10}"
+    )
     for count, row in table.items():
         p50x, p95x = row["p50x"], row["p95x"]
         delivered = f"{100 * row['delivered']:.0f}%" if count else "-"
@@ -256,7 +278,7 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
             continue
         print(
             f"{count:>8} {row['p50']:>8.1f} {row['p95']:>8.1f} {p50x:>7.2f} {p95x:>7.2f} {delivered:>8} "
-            f"{int(row['failed']):>7}"
+            f"{int(row['failed']):>7} {row['kb_per_stream'] if count else math.nan:>10.1f}"
         )
 
 
@@ -290,7 +312,8 @@ def run(args: argparse.Namespace) -> None:
             steps = []
             for run_index in range(args.runs):
                 for count in counts:
-                    step = measure(base, port, count, args, seed=run_index * 1000 + count)
+                    master_pid = supervisor.processes["api"].pid
+                    step = measure(base, port, master_pid, count, args, seed=run_index * 1000 + count)
                     print(f"run {run_index + 1}: {step}", file=sys.stderr, flush=True)
                     steps.append(step)
             report(summarize(steps, args.runs), args)
