@@ -37,19 +37,42 @@ def index(size: int, row: int, column: int) -> int:
     return row * size + column
 
 
+@functools.cache
+def steps(size: int) -> tuple[tuple[tuple[str, int, bool], ...], ...]:
+    """Per space: each direction, the space one step that way, and whether the step goes off the edge.
+
+    'push a flavour off the edge ... place the tile on the exactly opposite space of the same row or column'
+    """
+    table = []
+    for space in range(size * size):
+        row, column = divmod(space, size)
+        moves = []
+        for direction, (d_row, d_column) in DIRECTIONS.items():
+            to_row, to_column = row + d_row, column + d_column
+            wrapped = not (0 <= to_row < size and 0 <= to_column < size)
+            moves.append((direction, index(size, to_row % size, to_column % size), wrapped))
+        table.append(tuple(moves))
+    return tuple(table)
+
+
+def slides(board: Board, size: int) -> list[tuple[int, str]]:
+    """Every (space, direction) a tile may slide one step: onto an empty space, wrapped or not."""
+    table = steps(size)
+    return [
+        (space, direction)
+        for space, flavour in enumerate(board)
+        if flavour is not None
+        for direction, target, _ in table[space]
+        if board[target] is None
+    ]
+
+
 def slide_target(board: Board, size: int, space: int, direction: str) -> tuple[int | None, str]:
     """Where a tile slides one step: an adjacent empty space, or the opposite edge when pushed off.
 
     Returns (target, "") or (None, the rule that forbids it).
     """
-    row, column = divmod(space, size)
-    d_row, d_column = DIRECTIONS[direction]
-    row, column = row + d_row, column + d_column
-    wrapped = not (0 <= row < size and 0 <= column < size)
-    if wrapped:
-        # 'push a flavour off the edge ... place the tile on the exactly opposite space of the same row or column'
-        row, column = row % size, column % size
-    target = index(size, row, column)
+    _, target, wrapped = next(move for move in steps(size)[space] if move[0] == direction)
     if board[target] is not None:
         if wrapped:
             return None, "the opposite space is occupied: 'This is only possible if the opposite space is not occupied'"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import CorruptState, IllegalAction
-from engine.freeze_factory.board import DIRECTIONS, Board, Line, index, lines, lines_through, slide_target
+from engine.freeze_factory.board import DIRECTIONS, Board, Line, index, lines, lines_through, slide_target, slides
 from engine.freeze_factory.components import (
     ASSUMPTIONS,
     CONES,
@@ -140,14 +140,11 @@ class FreezeFactoryState(GameState):
         fulfils: list[Action] = [{"type": "fulfil", "cone": cone} for cone in self.fulfillable()]
         if self.phase == ROLL:
             return [*({"type": kind} for kind in TURN_DECISIONS), *fulfils, *claims]
-        slides: list[Action] = [
+        moves: list[Action] = [
             {"type": "slide", "space": list(divmod(space, SIZE)), "direction": direction}
-            for space, flavour in enumerate(self.board)
-            if self.points_left and flavour is not None
-            for direction in DIRECTIONS
-            if slide_target(self.board, SIZE, space, direction)[0] is not None
+            for space, direction in (slides(self.board, SIZE) if self.points_left else ())
         ]
-        return [*fulfils, *slides, {"type": "end_turn"}]
+        return [*fulfils, *moves, {"type": "end_turn"}]
 
     def default_action(self, seat: int) -> Action:
         """The active player's pass: `no_roll`, `leave_cone`, then `end_turn` (see assumption timeout-default-action).
