@@ -41,6 +41,8 @@ class GameInfo:
     simultaneous: bool
     options: OptionSet = field(default_factory=OptionSet)
     assumptions: tuple[Assumption, ...] = ()
+    cards: tuple[dict[str, Any], ...] = ()
+    """Every card of a card game, as its views name them by id (only games that list their cards)."""
 
     def to_json(self) -> dict[str, Any]:
         """The catalog entry served by the API."""
@@ -56,4 +58,5 @@ class GameInfo:
             "simultaneous": self.simultaneous,
             "options": self.options.to_json(),
             "assumptions": [a.to_json() for a in self.assumptions],
+            **({"cards": [dict(card) for card in self.cards]} if self.cards else {}),
         }

@@ -241,7 +241,7 @@ def usable_boosts(state: RobotsState, seat: int) -> list[Action]:
             continue
         choice = boost_choice(state, seat, boost.id)
         if choice is not None:
-            found.append({"type": "use_boost", "boost": boost.id, **choice})
+            found.append({"type": "use_boost_in_play", "boost": boost.id, **choice})
     return found
 
 
@@ -273,13 +273,13 @@ def boost_choice(state: RobotsState, seat: int, boost_id: str) -> dict[str, Any]
 def lowering_keeps_a_token(state: RobotsState) -> bool:
     """Beam Jammer: a token leaves the track at the next beam move (or has left), while a Spinston may still fall."""
     live = any(column.spinston is not None for column in state.columns)
-    at_risk = state.above > 0 or (state.track[-1] > 0 and state.round < RULES.rounds_per_planet)
+    at_risk = state.above > 0 or (state.track_levels[0] > 0 and state.round < RULES.rounds_per_planet)
     return live and at_risk
 
 
 def sticking_choice(state: RobotsState, choices: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Sticky Syrup: before any token is near the top, the column of the best-shielded live Spinston."""
-    if state.track[-1] or state.above:
+    if state.track_levels[0] or state.above:
         return None  # a Spinston stuck now no longer keeps its token on the track until the last round
     live = [choice for choice in choices if state.columns[choice["column"]].spinston is not None]
     if not live:
@@ -321,21 +321,21 @@ def store_choice(state: RobotsState, seat: int) -> Action:
         if choice is None:
             boost = DATA.boosts[state.pending]
             choice = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)[0]
-        return {"type": "use_boost", "boost": state.pending, **choice}
+        return {"type": "resolve_bought_boost", "boost": state.pending, **choice}
     buys = [(purchase_worth(state, seat, b), b) for b in phases.affordable(state, seat)]
     if buys:
         worth, best = max(buys)
         if worth + BUY_MARGIN >= 0:
-            return {"type": "buy", "boost": best}
+            return {"type": "buy_boost", "boost": best}
     if phases.can_flush(state, seat) and state.sprinkles[seat] >= FLUSH_FROM and state.bought == 0:
-        return {"type": "flush"}
-    return {"type": "pass"}
+        return {"type": "flush_store"}
+    return {"type": "stop_buying"}
 
 
 def equip_choice(state: RobotsState, seat: int) -> Action:
     """The upgrades worth most together (ties: the first listed)."""
     best = max(equip_choices(state, seat), key=lambda chosen: sum(boost_value(b) for b in chosen))
-    return {"type": "equip", "upgrades": best}
+    return {"type": "equip_upgrades", "upgrades": best}
 
 
 def social_choice(state: RobotsState, seat: int) -> Action:
@@ -349,7 +349,7 @@ def social_choice(state: RobotsState, seat: int) -> Action:
             if card is not None
         )
 
-    return {"type": "share", "cards": max(options, key=worth)}
+    return {"type": "share_social_cards", "cards": max(options, key=worth)}
 
 
 # --- the policy ---------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def turn_choice(state: RobotsState, seat: int, attacks: list[tuple[float, Action
         return attacks[0][1]
     weaponize = state.sprinkles[seat] >= 4 and wants_refill(state, seat, True)
     if weaponize or wants_refill(state, seat, False):
-        return {"type": "refill", "weaponize": weaponize}
+        return {"type": "refill_hand", "weaponize": weaponize}
     return END_TURN
 
 
@@ -402,7 +402,7 @@ def policy_action(state: RobotsState, seat: int) -> Action:
 def settled_turn(state: RobotsState, seat: int, attacks: list[tuple[float, Action]]) -> Action | None:
     """The policy's turn action when it needs no search: a Boost use, a Spinston's token, or no attack to weigh."""
     choice = turn_choice(state, seat, attacks)
-    if not attacks or choice["type"] == "use_boost":
+    if not attacks or choice["type"] == "use_boost_in_play":
         return choice
     if choice["type"] == "attack" and state.tokens_on_track():
         level = state.columns[choice["column"]].lowest()
@@ -537,7 +537,7 @@ def success_chance(state: RobotsState) -> float:
     first = state.planet + 1
     if state.phase == phases.PLAYER:
         columns = len(state.columns)
-        if state.round == 1 and state.track[0] == columns and columns == len(table[state.planet - 1]) - 1:
+        if state.round == 1 and state.track_levels[-1] == columns and columns == len(table[state.planet - 1]) - 1:
             first = state.planet  # nothing has happened on this planet yet: score it as one to come
         else:
             for _ in range(state.tokens_on_track()):
@@ -564,7 +564,7 @@ class RobotsLoveIceCreamKnowledge(Knowledge):
             return [settled]
         found = [action for _, action in attacks]
         found += usable_boosts(state, seat)
-        found += [{"type": "refill", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
+        found += [{"type": "refill_hand", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
         return [*found, END_TURN]
 
     def key(self, action: Action) -> str:
@@ -572,19 +572,19 @@ class RobotsLoveIceCreamKnowledge(Knowledge):
         kind = action["type"]
         if kind == "attack":
             return f"a{action['column']}{'.'.join(action['cards'])}{action['upgrade'] or ''}"
-        if kind == "keep":
+        if kind == "keep_drawn":
             cards = action["cards"]
             return "k?" if cards is None else "k" + ".".join(cards)
-        if kind == "refill":
+        if kind == "refill_hand":
             return "rw" if action["weaponize"] else "r"
-        if kind == "use_boost":
+        if kind in ("use_boost_in_play", "resolve_bought_boost"):
             rest = ",".join(f"{k}={action[k]}" for k in sorted(action) if k not in ("type", "boost"))
-            return f"u{action['boost']}{rest}"
-        if kind == "buy":
+            return f"{'u' if kind == 'use_boost_in_play' else 'v'}{action['boost']}{rest}"
+        if kind == "buy_boost":
             return f"b{action['boost']}"
-        if kind == "equip":
+        if kind == "equip_upgrades":
             return "e" + ".".join(action["upgrades"])
-        if kind == "share":
+        if kind == "share_social_cards":
             return "s" + ".".join(card or "-" for card in action["cards"])
         return str(kind)
 

@@ -1,20 +1,24 @@
 """What a seat may do, why anything else is refused, and applying an action.
 
-The action vocabulary, by phase (every action is a JSON object with a "type"):
+The action vocabulary, by phase (every action is a JSON object with a "type"; * marks the actions
+that end the seat's turn, see `ends_turn`):
 
 * player phase, start of a turn (only when the catch-up draw is allowed): `draw_up`, `decline_draw_up`;
-* draw step: `{"type": "keep", "cards": [sorted card ids]}`;
+* draw step: `{"type": "keep_drawn", "cards": [sorted card ids]}`;
 * the rest of the turn: `{"type": "attack", "column": n, "cards": [...], "upgrade": null or an id}`,
-  `{"type": "use_boost", "boost": id, ...its choice}`, `{"type": "refill", "weaponize": bool}` (ends the
-  turn), `end_turn`;
-* store phase: `{"type": "buy", "boost": id}`, `flush`, `pass`, and `use_boost` to resolve a bought
-  immediate Boost that needs a choice;
-* equip phase: `{"type": "equip", "upgrades": [sorted ids]}`;
-* Ice Cream Social (Variant D): `{"type": "share", "cards": [card or null for each seat]}`, `share_randomly`.
+  `{"type": "use_boost_in_play", "boost": id, ...its choice}`, `{"type": "refill_hand", "weaponize": bool}`*,
+  `end_turn`*;
+* store phase: `{"type": "buy_boost", "boost": id}`, `flush_store`, `stop_buying`*, and
+  `{"type": "resolve_bought_boost", "boost": id, ...its choice}` for a bought immediate Boost that needs a
+  choice (a buy, flush or resolve also ends the buying turn when the buyer can then neither buy nor flush);
+* equip phase: `{"type": "equip_upgrades", "upgrades": [sorted ids]}`*;
+* Ice Cream Social (Variant D): `{"type": "share_social_cards", "cards": [card or null for each seat]}`*,
+  `share_social_randomly`*.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +35,16 @@ if TYPE_CHECKING:
 END_TURN: Action = {"type": "end_turn"}
 STEP_TYPES = {
     phases.DRAW_UP: ("draw_up", "decline_draw_up"),
-    phases.KEEP: ("keep",),
-    phases.ACT: ("attack", "use_boost", "refill", "end_turn"),
-    phases.STORE: ("buy", "flush", "pass", "use_boost"),
-    phases.EQUIP: ("equip",),
-    phases.SOCIAL: ("share", "share_randomly"),
+    phases.KEEP: ("keep_drawn",),
+    phases.ACT: ("attack", "use_boost_in_play", "refill_hand", "end_turn"),
+    phases.STORE: ("buy_boost", "flush_store", "stop_buying", "resolve_bought_boost"),
+    phases.EQUIP: ("equip_upgrades",),
+    phases.SOCIAL: ("share_social_cards", "share_social_randomly"),
 }
+TURN_ENDERS = frozenset(
+    {"end_turn", "refill_hand", "stop_buying", "equip_upgrades", "share_social_cards", "share_social_randomly"}
+)
+"""The actions that always end the seat's turn (its part of the equip phase or the Social included)."""
 
 
 def legal_actions(state: RobotsState, seat: int) -> list[Action]:
@@ -52,9 +60,28 @@ def legal_actions(state: RobotsState, seat: int) -> list[Action]:
     if state.phase == phases.STORE:
         return store_actions(state, seat)
     if state.phase == phases.EQUIP:
-        return [{"type": "equip", "upgrades": upgrades} for upgrades in equip_choices(state, seat)]
+        return [{"type": "equip_upgrades", "upgrades": upgrades} for upgrades in equip_choices(state, seat)]
     cards = phases.social_assignments(state)
-    return [*({"type": "share", "cards": choice} for choice in cards), {"type": "share_randomly"}]
+    return [*({"type": "share_social_cards", "cards": choice} for choice in cards), {"type": "share_social_randomly"}]
+
+
+def ends_turn(state: RobotsState, seat: int, action: Action) -> bool:
+    """Whether a legal action ends the seat's turn (its buying turn in the store, its part of the equip phase).
+
+    A store action also ends it when the buyer can then neither buy nor flush ('Players may purchase more than one
+    card if able'). No Boost costs less than a flush (data.py checks it), so that never depends on the hidden card
+    drawn to replace a bought one.
+    """
+    kind = action["type"]
+    if kind == "buy_boost":
+        boost = DATA.boosts[action["boost"]]
+        pending = boost.timing == "immediate" and phases.waits_for_choice(state, seat, boost.id)
+        return not pending and not phases.can_flush(state, seat, spent=boost.price, more=1)
+    if kind == "flush_store":
+        return not phases.can_flush(state, seat, spent=DATA.rules.flush_cost)
+    if kind == "resolve_bought_boost":
+        return not phases.can_flush(state, seat)
+    return kind in TURN_ENDERS
 
 
 def default_action(state: RobotsState, seat: int) -> Action:
@@ -73,18 +100,18 @@ def default_action(state: RobotsState, seat: int) -> Action:
             return keep_choices(state, seat)[0]
         return dict(END_TURN)
     if state.phase == phases.STORE:
-        return store_actions(state, seat)[0] if state.pending is not None else {"type": "pass"}
+        return store_actions(state, seat)[0] if state.pending is not None else {"type": "stop_buying"}
     if state.phase == phases.EQUIP:
         choices = equip_choices(state, seat)
         unchanged = sorted(state.equipped[seat])
-        return {"type": "equip", "upgrades": unchanged if unchanged in choices else choices[0]}
-    return {"type": "share_randomly"}
+        return {"type": "equip_upgrades", "upgrades": unchanged if unchanged in choices else choices[0]}
+    return {"type": "share_social_randomly"}
 
 
 def keep_choices(state: RobotsState, seat: int) -> list[Action]:
     """Each distinct choice of the cards to keep from the draw."""
     kept = sorted({tuple(c) for c in combinations(state.drawn, state.keep_count(seat))})
-    return [{"type": "keep", "cards": list(cards)} for cards in kept]
+    return [{"type": "keep_drawn", "cards": list(cards)} for cards in kept]
 
 
 def boost_uses(state: RobotsState, seat: int) -> list[Action]:
@@ -94,14 +121,14 @@ def boost_uses(state: RobotsState, seat: int) -> list[Action]:
         if EFFECTS[boost.ability.effect].kind != "activated" or boost.id in state.used:
             continue
         for choice in ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params):
-            found.append({"type": "use_boost", "boost": boost.id, **choice})
+            found.append({"type": "use_boost_in_play", "boost": boost.id, **choice})
     return found
 
 
 def turn_actions(state: RobotsState, seat: int) -> list[Action]:
     """Attacks, Boost uses, refills and ending the turn."""
     found = [*sets.legal_attacks(state, seat), *boost_uses(state, seat)]
-    found += [{"type": "refill", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
+    found += [{"type": "refill_hand", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
     return [*found, END_TURN]
 
 
@@ -110,11 +137,11 @@ def store_actions(state: RobotsState, seat: int) -> list[Action]:
     if state.pending is not None:
         boost = DATA.boosts[state.pending]
         choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
-        return [{"type": "use_boost", "boost": boost.id, **choice} for choice in choices]
-    found: list[Action] = [{"type": "buy", "boost": boost} for boost in phases.affordable(state, seat)]
+        return [{"type": "resolve_bought_boost", "boost": boost.id, **choice} for choice in choices]
+    found: list[Action] = [{"type": "buy_boost", "boost": boost} for boost in phases.affordable(state, seat)]
     if phases.can_flush(state, seat):
-        found.append({"type": "flush"})
-    return [*found, {"type": "pass"}]
+        found.append({"type": "flush_store"})
+    return [*found, {"type": "stop_buying"}]
 
 
 def equip_choices(state: RobotsState, seat: int) -> list[list[str]]:
@@ -151,22 +178,22 @@ def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Actio
     if kind not in STEP_TYPES[step]:
         where = f"the {state.phase} phase" + (f" ({state.step} step)" if state.step else "")
         return f"during {where} you may send: {', '.join(STEP_TYPES[step])}"
-    if kind == "keep":
-        choices = [a["cards"] for a in legal if a["type"] == "keep"]
+    if kind == "keep_drawn":
+        choices = [a["cards"] for a in legal if a["type"] == "keep_drawn"]
         return f"keep exactly {state.keep_count(seat)} of the cards you drew, sorted: one of {choices}"
     if kind == "attack":
         return sets.why_not(state, seat, action)
-    if kind == "use_boost":
+    if kind in ("use_boost_in_play", "resolve_bought_boost"):
         return _why_not_boost(state, seat, action)
-    if kind == "refill":
+    if kind == "refill_hand":
         return _why_not_refill(state, seat, action)
-    if kind in ("flush", "pass") and state.pending is not None:
+    if kind in ("flush_store", "stop_buying") and state.pending is not None:
         return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
-    if kind == "flush":
+    if kind == "flush_store":
         if not phases.purchase_allowed(state):
             return "Variant F: 'You may still use a Sprinkletonium to flush the cards before purchasing.'"
         return "flushing the store costs 1 Sprinkletonium"
-    if kind == "buy":
+    if kind == "buy_boost":
         if state.pending is not None:
             return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
         boost = DATA.boosts.get(str(action.get("boost")))
@@ -175,7 +202,7 @@ def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Actio
         if not phases.purchase_allowed(state):
             return "Variant F: 'During each store phase, players may only purchase 1 Boost card.'"
         return f"{boost.title} costs {boost.price} Sprinkletonium; you have {state.sprinkles[seat]}"
-    if kind == "equip":
+    if kind == "equip_upgrades":
         return (
             f"equip at most {state.upgrade_slots(seat)} of your upgrades "
             f"{sorted([*state.spares[seat], *state.equipped[seat]])}, listed once each in sorted order"
@@ -187,6 +214,8 @@ def _why_not_boost(state: RobotsState, seat: int, action: Action) -> str:
     boost = DATA.boosts.get(str(action.get("boost")))
     if boost is None:
         return f"there is no Boost {action.get('boost')!r}"
+    if action["type"] == "resolve_bought_boost" and state.pending is None:
+        return "resolve_bought_boost answers the choice of an immediate Boost you just bought; none waits for one"
     if state.pending is not None and boost.id != state.pending:
         return f"first resolve {DATA.boosts[state.pending].title}, which you just bought"
     if state.pending is None and boost not in state.active_boosts(seat):
@@ -203,7 +232,7 @@ def _why_not_boost(state: RobotsState, seat: int, action: Action) -> str:
 
 def _why_not_refill(state: RobotsState, seat: int, action: Action) -> str:
     if set(action) != {"type", "weaponize"} or not isinstance(action["weaponize"], bool):
-        return 'a refill is {"type": "refill", "weaponize": false} (true for Variant B)'
+        return 'a refill is {"type": "refill_hand", "weaponize": false} (true for Variant B)'
     if action["weaponize"] and not state.options["weaponized_sprinkletonium"]:
         return "weaponizing Sprinkletonium is Variant B, which this game does not use"
     if state.hand_count(seat) >= state.refill_target(seat):
@@ -216,35 +245,7 @@ def _why_not_refill(state: RobotsState, seat: int, action: Action) -> str:
 
 def apply_action(state: RobotsState, seat: int, action: Action) -> None:
     """Apply a legal action and run the game on to the next decision."""
-    kind = action["type"]
-    if kind == "draw_up":
-        phases.draw_up(state, seat)
-    elif kind == "decline_draw_up":
-        phases.draw_step(state)
-    elif kind == "keep":
-        phases.keep(state, seat, list(action["cards"]))
-    elif kind == "attack":
-        attack(state, seat, action)
-    elif kind == "use_boost":
-        use_boost(state, seat, action)
-    elif kind == "refill":
-        phases.refill(state, seat, bool(action["weaponize"]))
-    elif kind == "end_turn":
-        phases.end_turn(state)
-    elif kind == "buy":
-        phases.buy(state, seat, action["boost"])
-    elif kind == "flush":
-        phases.flush(state, seat)
-    elif kind == "pass":
-        phases.stop_buying(state)
-    elif kind == "equip":
-        phases.equip(state, seat, list(action["upgrades"]))
-    elif kind == "share":
-        phases.share(state, list(action["cards"]))
-        phases.next_planet(state)
-    else:
-        phases.share_randomly(state)
-        phases.next_planet(state)
+    APPLY[action["type"]](state, seat, action)
 
 
 def attack(state: RobotsState, seat: int, action: Action) -> None:
@@ -261,12 +262,46 @@ def attack(state: RobotsState, seat: int, action: Action) -> None:
     state.destroy(seat, column, target[0])
 
 
-def use_boost(state: RobotsState, seat: int, action: Action) -> None:
-    """Resolve a Boost: the choice a bought immediate one waits for, or a once-per-planet use."""
-    choice: dict[str, Any] = {k: v for k, v in action.items() if k not in ("type", "boost")}
-    if state.pending is not None:
-        phases.resolve_immediate(state, seat, state.pending, choice)
-        return
+def boost_choice(action: Action) -> dict[str, Any]:
+    """The part of a Boost action beyond its type and Boost: the Boost's choice."""
+    return {key: value for key, value in action.items() if key not in ("type", "boost")}
+
+
+def use_boost_in_play(state: RobotsState, seat: int, action: Action) -> None:
+    """Use a once-per-planet Boost in play with its choice."""
     boost = DATA.boosts[action["boost"]]
     state.used.append(boost.id)
-    ACTIVATED[boost.ability.effect].resolve(state, seat, boost.ability.params, choice)
+    ACTIVATED[boost.ability.effect].resolve(state, seat, boost.ability.params, boost_choice(action))
+
+
+def share_social_cards(state: RobotsState, seat: int, action: Action) -> None:
+    """'The group then decides which card goes to each player.', then the next planet."""
+    phases.share(state, list(action["cards"]))
+    phases.next_planet(state)
+
+
+def share_social_randomly(state: RobotsState, seat: int, action: Action) -> None:
+    """'randomly distributed among the players', then the next planet."""
+    phases.share_randomly(state)
+    phases.next_planet(state)
+
+
+APPLY: dict[str, Callable[[RobotsState, int, Action], None]] = {
+    "draw_up": lambda state, seat, action: phases.draw_up(state, seat),
+    "decline_draw_up": lambda state, seat, action: phases.draw_step(state),
+    "keep_drawn": lambda state, seat, action: phases.keep(state, seat, list(action["cards"])),
+    "attack": attack,
+    "use_boost_in_play": use_boost_in_play,
+    "refill_hand": lambda state, seat, action: phases.refill(state, seat, bool(action["weaponize"])),
+    "end_turn": lambda state, seat, action: phases.end_turn(state),
+    "buy_boost": lambda state, seat, action: phases.buy(state, seat, action["boost"]),
+    "flush_store": lambda state, seat, action: phases.flush(state, seat),
+    "stop_buying": lambda state, seat, action: phases.stop_buying(state),
+    "resolve_bought_boost": lambda state, seat, action: phases.resolve_immediate(
+        state, seat, action["boost"], boost_choice(action)
+    ),
+    "equip_upgrades": lambda state, seat, action: phases.equip(state, seat, list(action["upgrades"])),
+    "share_social_cards": share_social_cards,
+    "share_social_randomly": share_social_randomly,
+}
+"""How each action type is applied (every type of STEP_TYPES)."""

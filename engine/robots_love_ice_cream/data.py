@@ -14,12 +14,13 @@ from importlib import resources
 from typing import Any, NoReturn
 
 from engine.info import Assumption
-from engine.robots_love_ice_cream.schema import BRAIN_FREEZE, EFFECTS, ICE_CREAM_TYPES
+from engine.robots_love_ice_cream.schema import BRAIN_FREEZE, EFFECTS, ICE_CREAM_TYPES, SPRINKLETONIUM
 
 DATA_FILE = "data.json"
 PLAYER_SETS = ("2", "3", "4")  # planet cards exist for 2, 3 and 4 players; solo uses the 2 (or 3) player cards
 SPINSTON_MODELS = ("spinston", "spinston_2")
 MAX_LEVEL = 4  # the 4th level exists only on 4-player planet cards
+WEAPONIZED_TITLE = "Weaponized Sprinkletonium"
 
 
 class DataError(ValueError):
@@ -47,6 +48,7 @@ class Robot:
     model: str = "robot"
     colour: str | None = None
     count: int = 1
+    assumed: bool = False
 
     @property
     def is_spinston(self) -> bool:
@@ -54,11 +56,12 @@ class Robot:
         return self.model != "robot"
 
     def to_json(self) -> dict[str, Any]:
-        """The card as views show it."""
-        data = {"id": self.id, "name": self.name, "defense": self.defense, "reward": self.reward, "text": self.text}
+        """The card as the catalog shows it (views name it by id)."""
+        data: dict[str, Any] = {"id": self.id, "deck": "robot", "title": self.name, "type": self.model}
+        data |= {"defense": self.defense, "reward": self.reward, "count": self.count, "text": self.text}
         if self.colour:
             data["colour"] = self.colour
-        return data
+        return {**data, "assumed": self.assumed}
 
 
 @dataclass(frozen=True)
@@ -73,18 +76,38 @@ class Boost:
     ability: Ability
     once_per_planet: bool
     text: str
+    assumed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The card as views show it."""
+        """The card as the catalog shows it (views name it by id)."""
         return {
             "id": self.id,
+            "deck": "boost",
             "title": self.title,
             "type": self.type,
             "price": self.price,
             "timing": self.timing,
             "once_per_planet": self.once_per_planet,
             "text": self.text,
+            "assumed": self.assumed,
         }
+
+
+@dataclass(frozen=True)
+class IceCream:
+    """A Weaponized Ice Cream card: one of the four matching types or the wild Brain Freeze."""
+
+    id: str
+    name: str
+    count: int
+    wild: bool
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as the catalog shows it (views name it by id)."""
+        kind = "wild" if self.wild else "matching"
+        data = {"id": self.id, "deck": "ice_cream", "title": self.name, "type": kind, "count": self.count}
+        return {**data, "text": self.text, "assumed": False}
 
 
 @dataclass(frozen=True)
@@ -156,7 +179,7 @@ class GameData:
     components: dict[str, int]
     rules: Rules
     ice_cream: dict[str, int]  # type -> copies in the deck
-    ice_cream_names: dict[str, str]
+    ice_cream_cards: dict[str, IceCream]
     spinstons: dict[str, Robot]
     robots: dict[str, Robot]  # the robot deck's kinds
     boosts: dict[str, Boost]
@@ -166,6 +189,32 @@ class GameData:
     def robot(self, robot_id: str) -> Robot:
         """Any robot card by id, Spinstons included."""
         return self.robots.get(robot_id) or self.spinstons[robot_id]
+
+    def title(self, card_id: str) -> str:
+        """A card's title (a robot's name), for the events."""
+        if card_id in self.boosts:
+            return self.boosts[card_id].title
+        if card_id in self.ice_cream_cards:
+            return self.ice_cream_cards[card_id].name
+        return WEAPONIZED_TITLE if card_id == SPRINKLETONIUM else self.robot(card_id).name
+
+    def titles(self, card_ids: list[str]) -> str:
+        """Cards' titles in a list for the events ('nothing' for none)."""
+        return ", ".join(self.title(card_id) for card_id in card_ids) or "nothing"
+
+    def cards(self) -> list[dict[str, Any]]:
+        """Every card as the catalog lists it: ice cream, Variant B's weaponized Sprinkletonium, robots, Boosts."""
+        cards = [card.to_json() for card in self.ice_cream_cards.values()]
+        cards.append(weaponized_card(self.components["sprinkletonium"]))
+        cards += [robot.to_json() for robot in (*self.spinstons.values(), *self.robots.values())]
+        return cards + [boost.to_json() for boost in self.boosts.values()]
+
+
+def weaponized_card(count: int) -> dict[str, Any]:
+    """Variant B's Sprinkletonium in a hand, as the catalog lists it (views name it `sprinkletonium`)."""
+    text = "Variant B: pulled into the hand by a refill; it 'behaves identically to a Brain Freeze card'."
+    data = {"id": SPRINKLETONIUM, "deck": "sprinkletonium", "title": WEAPONIZED_TITLE, "type": "wild"}
+    return {**data, "count": count, "text": text, "assumed": False}
 
 
 class _Reader:
@@ -288,6 +337,7 @@ def _robot(entry: _Reader, spinston: bool) -> tuple[Robot, Assumption | None]:
         model=entry.at("model").text(SPINSTON_MODELS) if spinston else "robot",
         colour=entry.at("colour").text() if spinston else None,
         count=1 if spinston else entry.at("count").integer(1),
+        assumed="assumed" in entry.value,
     )
     choice = f"{robot.name}{f' ({robot.colour})' if robot.colour else ''}: defense {robot.defense}, "
     choice += f"reward {robot.reward}, '{robot.text}'"
@@ -310,6 +360,7 @@ def _boost(entry: _Reader) -> tuple[Boost, Assumption | None]:
         ability=ability.ability(spec_kinds),
         once_per_planet=once,
         text=entry.at("text").text(),
+        assumed="assumed" in entry.value,
     )
     spec = EFFECTS[boost.ability.effect]
     if timing == "immediate" and spec.needs_planet:
@@ -382,9 +433,9 @@ def load(raw: Any, source: str = DATA_FILE) -> GameData:
 
     ice_entries = root.at("ice_cream").items()
     ice_cream: dict[str, int] = {}
-    names: dict[str, str] = {}
+    cards: dict[str, IceCream] = {}
     for entry in ice_entries:
-        entry.keys({"id", "name", "count", "wild"})
+        entry.keys({"id", "name", "count", "wild", "text"})
         ice_id = entry.at("id").text((*ICE_CREAM_TYPES, BRAIN_FREEZE))
         if ice_id in ice_cream:
             entry.fail(f"repeats the ice cream {ice_id!r}")
@@ -393,7 +444,9 @@ def load(raw: Any, source: str = DATA_FILE) -> GameData:
                 "only Brain Freeze is wild ('Brain Freeze cards are wild and can be used as any type')"
             )
         ice_cream[ice_id] = entry.at("count").integer(1)
-        names[ice_id] = entry.at("name").text()
+        cards[ice_id] = IceCream(
+            ice_id, entry.at("name").text(), ice_cream[ice_id], ice_id == BRAIN_FREEZE, entry.at("text").text()
+        )
     if sorted(ice_cream) != sorted((*ICE_CREAM_TYPES, BRAIN_FREEZE)):
         root.at("ice_cream").fail(f"must give exactly {[*ICE_CREAM_TYPES, BRAIN_FREEZE]}")
     if sum(ice_cream.values()) != components["weaponized_ice_cream"]:
@@ -430,6 +483,11 @@ def load(raw: Any, source: str = DATA_FILE) -> GameData:
         root.at("boosts").fail(f"lists {len(boosts)} unique Boost cards, not {components['boosts']}")
 
     rules = _rules(root.at("rules"), boosts, robots, spinstons)
+    cheapest = min(boosts.values(), key=lambda boost: boost.price)
+    if cheapest.price < rules.flush_cost:
+        # A buyer who cannot flush can then buy nothing either, whatever card is drawn: legal actions say publicly
+        # whether a store action ends the buying turn (actions.ends_turn).
+        root.at("boosts").fail(f"{cheapest.title} costs less than a flush ({rules.flush_cost}); no Boost may")
     planets_entry = root.at("planets")
     planets_entry.keys(set(PLAYER_SETS))
     planets: dict[str, tuple[Planet, ...]] = {}
@@ -453,7 +511,7 @@ def load(raw: Any, source: str = DATA_FILE) -> GameData:
     ids = [assumption.id for assumption in assumptions]
     if len(set(ids)) != len(ids):
         root.at("assumptions").fail(f"repeats an assumption id: {sorted(i for i in ids if ids.count(i) > 1)[0]!r}")
-    return GameData(components, rules, ice_cream, names, spinstons, robots, boosts, planets, tuple(assumptions))
+    return GameData(components, rules, ice_cream, cards, spinstons, robots, boosts, planets, tuple(assumptions))
 
 
 def load_packaged() -> GameData:

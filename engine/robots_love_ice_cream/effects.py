@@ -3,7 +3,8 @@
 Robot abilities run in the robot phase: `ROBOT_ABILITIES[name](state, phase, column, level, params)`.
 Activated Boosts (bought as immediate effects, or used once per planet) list their choices and
 resolve one: `ACTIVATED[name].choices(state, seat, params)` and `.resolve(state, seat, params,
-choice)`; a choice is the part of the action beyond `{"type": "use_boost", "boost": id}`.
+choice)`; a choice is the part of the action beyond `{"type": "use_boost_in_play", "boost": id}` (or
+`resolve_bought_boost`).
 Passive Boosts are read where the rule they change is applied: `attack_bonus` and
 `extra_attack_allows` here, the amounts and guards through `RobotsState.passive_amount`,
 `has_passive` and `use_trigger`.
@@ -15,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.robots_love_ice_cream.planet import open_space_for_hop, open_space_for_summon
+from engine.robots_love_ice_cream.data import DATA
+from engine.robots_love_ice_cream.planet import ABOVE_TRACK, open_space_for_hop, open_space_for_summon
 from engine.robots_love_ice_cream.schema import ANY, EFFECTS, SPRINKLETONIUM
 
 if TYPE_CHECKING:
@@ -38,22 +40,22 @@ class RobotPhase:
 def advance_ice_cream(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Spinston: 'Move an Ice Cream token up one level.' (a Deflector Shield may turn a move off the track down)."""
     for _ in range(params["levels"]):
-        height = state.token_height(params["token"])
-        if height is None:
+        token_level = state.token_level(params["token"])
+        if token_level is None:
             state.event("no Ice Cream token is left on the track to move")
             return
-        if height == len(state.track) - 1 and _deflected(state, height):
+        if token_level == 1 and _deflected(state):
             continue
         state.advance_token(params["token"])
-        state.event(f"an Ice Cream token moves up one level (track {state.track}, above {state.above})")
+        state.event(f"an Ice Cream token moves up one level ({state.track_text()})")
 
 
-def _deflected(state: RobotsState, height: int) -> bool:
+def _deflected(state: RobotsState) -> bool:
     """Deflector Shield: a token about to leave the top of the track moves down one level instead (once per planet)."""
     shield = next((s for s in state.seats_from_first() if state.use_trigger(s, "deflect_advance")), None)
     if shield is None:
         return False
-    state.move_token(height, height - 1)
+    state.move_token(1, 2)
     state.event(f"seat {shield}'s Deflector Shield deflects the beam: an Ice Cream token moves down one level")
     return True
 
@@ -85,7 +87,7 @@ def summon(state: RobotsState, phase: RobotPhase, column: int, level: int, param
         else:
             robot = state.robot_discard.pop() if state.robot_discard else None
         if robot is None:
-            state.event(f"no robot card is left in the robot {params['source']} to summon")
+            state.event(f"no robot is summoned: the robot {params['source']} is empty")
             return
         to_column, to_level = spot
         state.columns[to_column].slots[to_level - 1] = robot
@@ -115,7 +117,7 @@ def discard_random(state: RobotsState, phase: RobotPhase, column: int, level: in
             if card is None:
                 break
             state.discard(seat, card)
-            state.event(f"seat {seat} discards a random card: {card}")
+            state.event(f"seat {seat} discards a random card: {DATA.title(card)}")
 
 
 def lose_sprinkletonium(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
@@ -234,7 +236,7 @@ def _take_from_discard(state: RobotsState, seat: int, params: Params, choice: Ch
         index = len(state.ice_discard) - 1 - state.ice_discard[::-1].index(params["ice_cream"])
         state.add_to_hand(seat, [state.ice_discard.pop(index)])
         taken += 1
-    state.event(f"seat {seat} takes {taken} {params['ice_cream']} from the discard pile")
+    state.event(f"seat {seat} takes {taken} {DATA.title(params['ice_cream'])} from the discard pile")
 
 
 def _steal_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
@@ -250,7 +252,7 @@ def _steal(state: RobotsState, seat: int, params: Params, choice: Choice) -> Non
     state.spares[choice["target"]].remove(choice["upgrade"])
     state.spares[seat].append(choice["upgrade"])
     state.spares[seat].sort()
-    state.event(f"seat {seat} takes {choice['upgrade']} from seat {choice['target']}")
+    state.event(f"seat {seat} takes {DATA.title(choice['upgrade'])} from seat {choice['target']}")
 
 
 def _destroy_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
@@ -270,15 +272,15 @@ def _destroy(state: RobotsState, seat: int, params: Params, choice: Choice) -> N
 
 
 def _lower_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
-    return [{}] if state.above or any(state.track[1:]) else []
+    return [{}] if state.above or any(state.track_levels[:-1]) else []
 
 
 def _lower(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
     """Beam Jammer: move the highest token (above the track included) `levels` levels down, to the bottom at most."""
-    height = len(state.track) if state.above else state.token_height("highest")
-    assert height is not None
-    state.move_token(height, height - params["levels"])
-    state.event(f"seat {seat} lowers an Ice Cream token (track {state.track}, above {state.above})")
+    level = ABOVE_TRACK if state.above else state.token_level("highest")
+    assert level is not None
+    state.move_token(level, level + params["levels"])
+    state.event(f"seat {seat} lowers an Ice Cream token ({state.track_text()})")
 
 
 def _jam_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
@@ -292,7 +294,7 @@ def _jam_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
 def _jam(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
     """Sticky Syrup: the column's robots, its Spinston included, skip their abilities until the planet ends."""
     state.jammed = sorted({*state.jammed, choice["column"]})
-    state.event(f"seat {seat} jams column {choice['column']}")
+    state.event(f"seat {seat} pours Sticky Syrup on column {choice['column']}: its robots are stuck on this planet")
 
 
 ACTIVATED: dict[str, Activated] = {

@@ -74,6 +74,7 @@ INFO = GameInfo(
     simultaneous=False,
     options=OPTIONS,
     assumptions=DATA.assumptions,
+    cards=tuple(DATA.cards()),
 )
 
 

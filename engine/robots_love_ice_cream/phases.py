@@ -69,8 +69,7 @@ def prepare_planet(state: RobotsState) -> None:
         for level in column.robots:
             state.columns[index].slots[level - 1] = state.draw_robot()
     # 'Place Ice Cream victory tokens, equal to the number of Spinstons on that planet ... at the bottom'
-    state.track = [len(card.columns)] + [0] * (RULES.track_levels - 1)
-    state.above = 0
+    state.place_tokens(len(card.columns))
     state.used, state.jammed = [], []
     state.round = 1
     state.event(f"planet {state.planet} ({card.id}) is invaded by {len(card.columns)} Spinstons")
@@ -139,7 +138,7 @@ def keep(state: RobotsState, seat: int, cards: list[str]) -> None:
     state.ice_discard += rest
     state.drawn = []
     state.step = ACT
-    state.event(f"seat {seat} keeps {len(cards)} and discards {rest}")
+    state.event(f"seat {seat} keeps {len(cards)} and discards {DATA.titles(rest)}")
 
 
 def refill_cost(state: RobotsState, seat: int) -> int:
@@ -206,7 +205,7 @@ def robot_phase(state: RobotsState) -> None:
         ROBOT_ABILITIES[robot.ability.effect](state, phase, column, level, robot.ability.params)
     # B2: 'The man holding the crate and the remaining Ice Cream tokens move together up the track.'
     state.move_beam_up()
-    state.event(f"the beam moves up: track {state.track}, above the track {state.above}")
+    state.event(f"the beam moves up: {state.track_text()}")
     # B3: 'If any Ice Cream tokens remain on the track, a new player phase begins'
     if state.round < RULES.rounds_per_planet and state.tokens_on_track():
         state.round += 1
@@ -219,8 +218,7 @@ def end_planet(state: RobotsState) -> None:
     """B4 Escape: tokens above the track are captured; 'All remaining robots on the planet escape'."""
     lost = state.above + state.tokens_on_track()  # a token left below the top is lost too (assumption planet-end)
     state.captured += lost
-    state.track = [0] * RULES.track_levels
-    state.above = 0
+    state.place_tokens(0)
     for column in state.columns:
         state.robot_discard += column.robots()
     state.columns = []
@@ -259,14 +257,17 @@ def buying_order(state: RobotsState) -> list[int]:
     )
 
 
-def purchase_allowed(state: RobotsState) -> bool:
-    """Variant F: 'players may only purchase 1 Boost card' per store phase."""
-    return not state.options["boost_limit"] or state.bought < RULES.variants.boost_purchase_limit
+def purchase_allowed(state: RobotsState, more: int = 0) -> bool:
+    """Variant F: 'players may only purchase 1 Boost card' per store phase (after `more` purchases, if given)."""
+    return not state.options["boost_limit"] or state.bought + more < RULES.variants.boost_purchase_limit
 
 
-def can_flush(state: RobotsState, seat: int) -> bool:
-    """'Pay 1 Sprinkletonium to discard the face up Boost cards and draw 3 new' (under F only before purchasing)."""
-    return state.sprinkles[seat] >= RULES.flush_cost and purchase_allowed(state)
+def can_flush(state: RobotsState, seat: int, spent: int = 0, more: int = 0) -> bool:
+    """'Pay 1 Sprinkletonium to discard the face up Boost cards and draw 3 new' (under F only before purchasing).
+
+    `spent` and `more`: after spending that much and buying that many more Boosts.
+    """
+    return state.sprinkles[seat] - spent >= RULES.flush_cost and purchase_allowed(state, more)
 
 
 def affordable(state: RobotsState, seat: int) -> list[str]:
@@ -307,17 +308,22 @@ def buy(state: RobotsState, seat: int, boost_id: str) -> None:
         state.effects[seat] = sorted([*state.effects[seat], boost_id])
     else:
         # 'Any play immediately effects are resolved at the time of purchase.'
-        choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
-        if len(choices) == 1 and not choices[0]:
-            resolve_immediate(state, seat, boost_id, {})
-            return
-        if not choices:
-            state.event(f"{boost.title} has nothing to act on")
-            state.boost_discard.append(boost_id)
-        else:
+        if waits_for_choice(state, seat, boost_id):
             state.pending = boost_id
             return
+        if ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params):
+            resolve_immediate(state, seat, boost_id, {})
+            return
+        state.event(f"{boost.title} has nothing to act on")
+        state.boost_discard.append(boost_id)
     next_buyer(state)
+
+
+def waits_for_choice(state: RobotsState, seat: int, boost_id: str) -> bool:
+    """Whether an immediate Boost bought now waits for its buyer's choice (it has more than the one plain way)."""
+    boost = DATA.boosts[boost_id]
+    choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
+    return bool(choices) and choices != [{}]
 
 
 def resolve_immediate(state: RobotsState, seat: int, boost_id: str, choice: dict[str, object]) -> None:
@@ -370,7 +376,7 @@ def equip(state: RobotsState, seat: int, upgrades: list[str]) -> None:
     for upgrade in upgrades:
         owned.remove(upgrade)
     state.equipped[seat], state.spares[seat] = sorted(upgrades), owned
-    state.event(f"seat {seat} equips {sorted(upgrades)}")
+    state.event(f"seat {seat} equips {DATA.titles(sorted(upgrades))}")
     state.queue.pop(0)
     if not state.queue:
         after_equip(state)
@@ -400,7 +406,8 @@ def share(state: RobotsState, cards: list[str | None]) -> None:
     for seat, card in enumerate(cards):
         if card is not None:
             state.add_to_hand(seat, [card])
-    state.event(f"the Ice Cream Social gives {cards}")
+    given = "; ".join(f"seat {seat}: {DATA.title(card) if card else 'nothing'}" for seat, card in enumerate(cards))
+    state.event(f"the Ice Cream Social gives {given}")
     state.social = []
 
 

@@ -3,6 +3,12 @@
 'Use matching sets ... to attack a single robot in the lowest occupied position of any column.'
 Level 0 is the Spinston atop the column; it is the lowest occupied position once no robot is left
 below it.
+
+Levels count down from the top everywhere, as the rulebook counts robot rows ('The lowest row (4th
+level)'): a column's robots from level 1 (just below its Spinston, level 0) to 4, and the Spinston
+Beam Track's tokens from level 1 (its top card) to 3 (its bottom card, where they start), level 0
+being above the track. A token moving up goes from level 3 towards 0. (The set-up numbers the
+beam's cards the other way, '1 being at the bottom'.)
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 SPINSTON_LEVEL = 0
+ABOVE_TRACK = 0  # the Spinston Beam Track's level above its top card: tokens there are captured
 LEVELS = (1, 2, 3, 4)
 FOURTH = 4  # 'The lowest row (4th level) is only considered to be open space during 4 player games'
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import CorruptState
-from engine.protocol import Action, GameState, View
+from engine.protocol import ENUMERATED, Action, GameState, View
 from engine.result import Result
 from engine.rng import Rng
 from engine.robots_love_ice_cream import actions, phases, views
 from engine.robots_love_ice_cream.data import DATA, Boost, Robot
-from engine.robots_love_ice_cream.planet import SPINSTON_LEVEL, Column
+from engine.robots_love_ice_cream.planet import ABOVE_TRACK, SPINSTON_LEVEL, Column
 from engine.robots_love_ice_cream.schema import SPRINKLETONIUM
 
 RULES = DATA.rules
@@ -53,8 +53,8 @@ class RobotsState(GameState):
     sprinkles: list[int] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)  # Ice Cream tokens saved by each player
     captured: int = 0
-    track: list[int] = field(default_factory=list)  # tokens on the track's levels 1 (bottom) to 3
-    above: int = 0  # tokens moved above the track: captured when the planet ends
+    track_levels: list[int] = field(default_factory=list)  # tokens on the track's levels 1 (top) to 3 (bottom)
+    above: int = 0  # tokens moved above the track (level 0): captured when the planet ends
     columns: list[Column] = field(default_factory=list)
     attacks: int = 0  # regular attacks made this turn
     extras: list[str] = field(default_factory=list)  # upgrades whose extra attack was used this turn
@@ -88,7 +88,7 @@ class RobotsState(GameState):
             spares=per_seat(),
             equipped=per_seat(),
             effects=per_seat(),
-            track=[0] * RULES.track_levels,
+            track_levels=[0] * RULES.track_levels,
         )
 
     # --- the numbers that depend on the player count and the variants ---------------------------
@@ -238,50 +238,59 @@ class RobotsState(GameState):
         self.sprinkles[seat] -= amount
         self.supply += amount
 
-    # --- the Spinston Beam Track ----------------------------------------------------------------
+    # --- the Spinston Beam Track (levels count down from the top: see planet.py) -------------------
     def tokens_on_track(self) -> int:
         """Ice Cream tokens still on the track."""
-        return sum(self.track)
+        return sum(self.track_levels)
 
-    def token_height(self, which: str) -> int | None:
-        """Where the lowest (or highest) token on the track is: 0 the bottom level; None when the track is empty."""
-        heights = [height for height, count in enumerate(self.track) if count]
-        if not heights:
+    def token_level(self, which: str) -> int | None:
+        """The level of the lowest (or highest) token on the track; None when the track is empty."""
+        levels = [level for level, count in enumerate(self.track_levels, 1) if count]
+        if not levels:
             return None
-        return heights[0] if which == "lowest" else heights[-1]
+        return levels[-1] if which == "lowest" else levels[0]
 
     def move_token(self, start: int, end: int) -> None:
-        """Move one token between heights: 0 (the bottom level) up to len(track), above the track (the end clamped)."""
-        top = len(self.track)
-        if start == top:
+        """Move one token from level `start` to level `end` (ABOVE_TRACK up top; never below the bottom level)."""
+        if start == ABOVE_TRACK:
             self.above -= 1
         else:
-            self.track[start] -= 1
-        end = max(0, min(top, end))
-        if end == top:
+            self.track_levels[start - 1] -= 1
+        end = min(end, len(self.track_levels))
+        if end <= ABOVE_TRACK:
             self.above += 1
         else:
-            self.track[end] += 1
+            self.track_levels[end - 1] += 1
 
     def advance_token(self, which: str) -> None:
         """Move the lowest (or highest) token on the track up one level; off the top it is above the track."""
-        height = self.token_height(which)
-        if height is not None:
-            self.move_token(height, height + 1)
+        level = self.token_level(which)
+        if level is not None:
+            self.move_token(level, level - 1)
 
     def claim_token(self, seat: int) -> bool:
         """'the player additionally claims 1 Ice Cream token from the Spinston Beam Track' (the highest one)."""
-        height = self.token_height("highest")
-        if height is None:
+        level = self.token_level("highest")
+        if level is None:
             return False
-        self.track[height] -= 1
+        self.track_levels[level - 1] -= 1
         self.tokens[seat] += 1
         return True
 
+    def place_tokens(self, count: int) -> None:
+        """'Place Ice Cream victory tokens ... onto the card at the bottom of the Spinston Beam Track.'"""
+        self.track_levels = [0] * (RULES.track_levels - 1) + [count]
+        self.above = 0
+
     def move_beam_up(self) -> None:
         """'The man holding the crate and the remaining Ice Cream tokens move together up the track.'"""
-        self.above += self.track[-1]
-        self.track = [0, *self.track[:-1]]
+        self.above += self.track_levels[0]
+        self.track_levels = [*self.track_levels[1:], 0]
+
+    def track_text(self) -> str:
+        """Where the tokens are, in words for the events: above the track, then level by level from the top."""
+        levels = ", ".join(str(count) for count in self.track_levels)
+        return f"{self.above} above the track; levels 1 (top) to {len(self.track_levels)}: {levels}"
 
     # --- robots --------------------------------------------------------------------------------
     def robot(self, column: int, level: int) -> Robot:
@@ -321,6 +330,11 @@ class RobotsState(GameState):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action the seat may take now."""
         return actions.legal_actions(self, seat)
+
+    def action_space(self, seat: int) -> dict[str, Any]:
+        """Every legal action, and `ends_turn`: for each one, whether it ends the seat's turn (`actions.ends_turn`)."""
+        listed = self.legal_actions(seat)
+        return {"kind": ENUMERATED, "actions": listed, "ends_turn": [actions.ends_turn(self, seat, a) for a in listed]}
 
     def default_action(self, seat: int) -> Action:
         """The seat's pass, or its first choice where the step has no pass (see `actions.default_action`)."""
@@ -364,7 +378,7 @@ class RobotsState(GameState):
             list(self.sprinkles),
             list(self.tokens),
             self.captured,
-            list(self.track),
+            list(self.track_levels),
             self.above,
             [column.copy() for column in self.columns],
             self.attacks,

@@ -4,6 +4,9 @@
 Boosts, and the face-up discard piles (so the card discarded from a draw is seen by all, the one
 kept is not). A weaponized Sprinkletonium in a hand shows its own card back, so its count is public.
 The option `open_hands` shows every hand, since 'Players are allowed to discuss their plans'.
+
+Cards are named by id; the catalog (`GameInfo.cards`) gives each card's title, type, price, text.
+Levels count down from the top, on the planet and on the track alike (see planet.py).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def view(state: RobotsState, viewer: int | None) -> View:
         "active": active,
         "queue": list(state.queue),
         "columns": [_column(state, index) for index in range(len(state.columns))],
-        "track": list(state.track),
+        "track_levels": list(state.track_levels),
         "above_track": state.above,
         "captured": state.captured,
         "saved": sum(state.tokens),
@@ -58,7 +61,7 @@ def view(state: RobotsState, viewer: int | None) -> View:
         "robot_discard": list(state.robot_discard),
         "boost_deck_count": len(state.boost_deck),
         "boost_discard": list(state.boost_discard),
-        "store_row": [DATA.boosts[b].to_json() for b in state.store_row],
+        "store_row": list(state.store_row),
         "bought_this_store": state.bought,
         "pending_boost": state.pending,
         "social": list(state.social),
@@ -69,8 +72,8 @@ def view(state: RobotsState, viewer: int | None) -> View:
 def _column(state: RobotsState, index: int) -> dict[str, Any]:
     column = state.columns[index]
     return {
-        "spinston": DATA.robot(column.spinston).to_json() if column.spinston else None,
-        "robots": [DATA.robot(r).to_json() if (r := column.slots[level - 1]) else None for level in LEVELS],
+        "spinston": column.spinston,
+        "robots": [column.robot_at(level) for level in LEVELS],
         "fourth_level_open": column.fourth,
         "target_level": column.lowest(),
         "jammed": index in state.jammed,
@@ -90,6 +93,7 @@ def _seat(state: RobotsState, viewer: int | None, seat: int, points: int) -> dic
         "spare_upgrades": list(state.spares[seat]),
         "effects": list(state.effects[seat]),
         "upgrade_slots": state.upgrade_slots(seat),
+        "refill_to": state.refill_target(seat),
     }
 
 
@@ -97,9 +101,9 @@ def redact_action(state: RobotsState, seat: int, action: Action, viewer: int | N
     """The kept cards of a draw, and a card given away, are hidden from the other seats."""
     if sees_hand(state, viewer, seat):
         return action
-    if action.get("type") == "keep":
-        return {"type": "keep", "cards": None}
-    gift = action.get("type") == "use_boost" and "card" in action and action["card"] != SPRINKLETONIUM
+    if action.get("type") == "keep_drawn":
+        return {"type": "keep_drawn", "cards": None}
+    gift = action.get("type") == "use_boost_in_play" and "card" in action and action["card"] != SPRINKLETONIUM
     if gift and viewer != action.get("target"):
         return {**action, "card": None}
     return action

@@ -32,6 +32,7 @@ from engine.robots_love_ice_cream.schema import ICE_CREAM_TYPES
 from engine.robots_love_ice_cream.sets import attack_slots, cards_needed
 from engine.robots_love_ice_cream.state import RobotsState
 from tests.ai.test_agents import without_rng
+from tests.engine import test_robots_love_ice_cream_helpers as helpers
 
 GAME = "robots_love_ice_cream"
 KNOWLEDGE = RobotsLoveIceCreamKnowledge()
@@ -244,6 +245,21 @@ def test_the_loss_tables_are_distributions() -> None:
 
 
 # --- teams ---------------------------------------------------------------------------------------
+def test_the_policy_lowers_a_token_about_to_leave_and_sticks_a_spinston_early() -> None:
+    """Beam Jammer when a token is at the top in round 2 (it would leave at the beam's move); Sticky Syrup in round 1
+    on the live Spinston with the most robots below it (it keeps that token on the track until round 3)."""
+    state = helpers.table(2)
+    helpers.planet(state, ("blue_spinston", []), ("green_spinston", ["pewboty", "lil_chip"]))
+    state.effects[0] = ["beam_jammer", "sticky_syrup"]
+    helpers.turn(state, 0, [])
+    state.round = 1
+    assert policy_action(state, 0) == {"type": "use_boost_in_play", "boost": "sticky_syrup", "column": 1}
+    state.used, state.round, state.track_levels = ["sticky_syrup"], 2, [1, 0, 0]
+    assert policy_action(state, 0) == {"type": "use_boost_in_play", "boost": "beam_jammer"}
+    state.track_levels = [0, 1, 0]
+    assert policy_action(state, 0) == {"type": "end_turn"}  # no token leaves at this beam move: keep it
+
+
 def test_an_easy_team_succeeds_where_a_random_team_does_not() -> None:
     easy = measure(2, "easy", 8, {})
     random = measure(2, "random", 8, {})

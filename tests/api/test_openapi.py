@@ -81,7 +81,7 @@ ROCKEM_SOCKEM_LINE: list[tuple[int, dict[str, Any]]] = [
 # column 0's Spinston with four, and ends its turn.
 ROBOTS_SEED = "robots-9"
 ROBOTS_LINE: list[tuple[int, dict[str, Any]]] = [
-    (0, {"type": "keep", "cards": ["boomsicle"]}),
+    (0, {"type": "keep_drawn", "cards": ["boomsicle"]}),
     (0, {"type": "attack", "column": 0, "cards": ["boomsicle"] * 4, "upgrade": None}),
     (0, {"type": "end_turn"}),
 ]
@@ -267,7 +267,7 @@ class RobotsLoveIceCreamContract:
             elif url.partition("?")[0].endswith("/log"):
                 for entry in body["entries"]:
                     self.check("RobotsLoveIceCreamLoggedAction", entry["action"])
-                    if entry["action"]["type"] == "keep" and entry["action"]["cards"] is None:
+                    if entry["action"]["type"] == "keep_drawn" and entry["action"]["cards"] is None:
                         self.checked["hidden keep"] += 1
             elif "view" in body:
                 self.check("RobotsLoveIceCreamView", body["view"])
@@ -598,13 +598,14 @@ def test_robots_love_ice_cream_examples_are_real_positions() -> None:
     log = examples["log"]
     assert [(e["version"], e["seat"]) for e in log["entries"]] == [(1, 0), (2, 0), (3, 0)] and log["viewer"] is None
     shown = [state.redact_action(seat, action, log["viewer"]) for seat, action in ROBOTS_LINE]
-    assert [e["action"] for e in log["entries"]] == shown and shown[0] == {"type": "keep", "cards": None}
+    assert [e["action"] for e in log["entries"]] == shown and shown[0] == {"type": "keep_drawn", "cards": None}
     for example in (match, log):
         assert example["seed_commitment"] == hashlib.sha256(ROBOTS_SEED.encode()).hexdigest()
 
     after_keep = game.replay(2, {}, ROBOTS_SEED, ROBOTS_LINE[:1])
     attacks = examples["attacks"]
     assert attacks["version"] == 1 and attacks["actions"] == after_keep.legal_actions(attacks["seat"])
+    assert attacks["ends_turn"] == after_keep.action_space(attacks["seat"])["ends_turn"] == [False, False, True]
     for name, version in (("keep_request", 0), ("attack_request", 1)):
         request = examples[name]
         assert request["expected_version"] == version and (0, request["action"]) == ROBOTS_LINE[version]
@@ -624,8 +625,9 @@ def test_robots_love_ice_cream_examples_are_real_positions() -> None:
 
     entry = catalog_entry(game)
     catalog = examples["game"]
-    assert {**catalog, "assumptions": entry["assumptions"]} == entry
+    assert {**catalog, "assumptions": entry["assumptions"], "cards": entry["cards"]} == entry
     assert all(assumption in entry["assumptions"] for assumption in catalog["assumptions"])
+    assert all(card in entry["cards"] for card in catalog["cards"])
     options = examples["options"]["properties"]
     defaults = {option["name"]: option["default"] for option in entry["options"]}
     assert {name: spec["default"] for name, spec in options.items()} == defaults

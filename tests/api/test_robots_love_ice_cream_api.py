@@ -28,6 +28,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from engine import GameState, get_game
+from engine.robots_love_ice_cream.game import INFO
 from tests.api.conftest import bearer, whole_log
 from tests.api.test_sundae_split_api import Opener
 
@@ -56,7 +57,7 @@ VIEW_KEYS = frozenset(
         "active",
         "queue",
         "columns",
-        "track",
+        "track_levels",
         "above_track",
         "captured",
         "saved",
@@ -94,8 +95,11 @@ SEAT_KEYS = frozenset(
         "spare_upgrades",
         "effects",
         "upgrade_slots",
+        "refill_to",
     ]
 )
+CARDS = {card["id"]: card for card in INFO.to_json()["cards"]}
+"""The catalog's cards by id (views name cards by id)."""
 SECRET_KEYS = frozenset({"rng", "ice_deck", "robot_deck", "boost_deck", "hands", "state", "record", "token_hashes"})
 LOG_EVERY = 7  # every seat and the public read their logs after every 7th action (and at the end)
 
@@ -113,7 +117,7 @@ def team_policy(view: dict[str, Any], seat: int, actions: list[dict[str, Any]], 
     kinds = {action["type"] for action in actions}
     if "draw_up" in kinds:
         return {"type": "draw_up"}
-    if "keep" in kinds:
+    if "keep_drawn" in kinds:
         hand = Counter(view["seats"][seat]["hand"])
         return max(actions, key=lambda a: sum(10 if card in WILD else hand[card] for card in a["cards"]))
     attacks = [action for action in actions if action["type"] == "attack"]
@@ -126,18 +130,18 @@ def team_policy(view: dict[str, Any], seat: int, actions: list[dict[str, Any]], 
             return column["target_level"] == 0, -robots, -sum(card in WILD for card in action["cards"])
 
         return max(attacks, key=aim)
-    uses = [action for action in actions if action["type"] == "use_boost"]
+    uses = [action for action in actions if action["type"] == "use_boost_in_play"]
     if uses:
         return rng.choice(uses)
-    refills = [action for action in actions if action["type"] == "refill"]
+    refills = [action for action in actions if action["type"] == "refill_hand"]
     if refills:
         return refills[-1]  # weaponize when Variant B allows it
-    buys = [action for action in actions if action["type"] == "buy"]
+    buys = [action for action in actions if action["type"] == "buy_boost"]
     if buys:
         return rng.choice(buys)
-    if "equip" in kinds:
+    if "equip_upgrades" in kinds:
         return max(actions, key=lambda a: len(a["upgrades"]))
-    for kind in ("share_randomly", "end_turn", "pass"):
+    for kind in ("share_social_randomly", "end_turn", "stop_buying"):
         if kind in kinds:
             return {"type": kind}
     return rng.choice(actions)
@@ -219,9 +223,9 @@ def redacted(seat: int, action: dict[str, Any], viewer: int | None, open_hands: 
     """A logged action as a viewer may see it while the match runs: a keep's cards and a gift only to the seat."""
     if open_hands or viewer == seat:
         return action
-    if action["type"] == "keep":
-        return {"type": "keep", "cards": None}
-    gift = action["type"] == "use_boost" and "card" in action and action["card"] != SPRINKLETONIUM
+    if action["type"] == "keep_drawn":
+        return {"type": "keep_drawn", "cards": None}
+    gift = action["type"] == "use_boost_in_play" and "card" in action and action["card"] != SPRINKLETONIUM
     if gift and viewer != action["target"]:
         return {**action, "card": None}
     return action
@@ -351,7 +355,7 @@ class Table:
             action = POLICIES[self.policy](me.last["view"], active, legal["actions"], rngs[active])
             assert action in legal["actions"]
             self.send(active, action, legal["version"], me.last["view"])
-            if step % LOG_EVERY == 0 or action["type"] == "use_boost":
+            if step % LOG_EVERY == 0 or action["type"] == "use_boost_in_play":
                 self.check_logs()
         raise AssertionError("the match did not end")
 
@@ -364,7 +368,7 @@ class Table:
         assert response.headers["ETag"] == f'"{version + 1}"'
         self.check_match(seat, answer)
         self.moves.append((seat, action))
-        if action["type"] == "keep":
+        if action["type"] == "keep_drawn":
             rest = list((Counter(seen["drawn"]) - Counter(action["cards"])).elements())
             self.keeps.append(Keep(version + 1, seat, list(action["cards"]), rest))
         return answer
@@ -410,7 +414,8 @@ class Table:
                 continue
             secret = set(keep.kept) - set(keep.rest)
             text = " ".join(events)
-            assert not [card for card in secret if card in text], f"the kept {keep.kept} shown to {viewer}: {events}"
+            named = [card for card in secret if card in text or CARDS[card]["title"] in text]
+            assert not named, f"the kept {keep.kept} shown to {viewer}: {events}"
 
     def check_logs(self) -> None:
         """Every viewer's log: every action so far, a keep's cards and a gift hidden from the others."""
@@ -453,6 +458,8 @@ class Table:
                 checked += 1
             elif "actions" in body:
                 assert body["actions"] == json.loads(json.dumps(at.legal_actions(body["seat"]))), answer.what
+                if body["actions"]:
+                    assert body["ends_turn"] == at.action_space(body["seat"])["ends_turn"], answer.what
                 checked += 1
         return checked
 
@@ -505,18 +512,18 @@ def variant_seen(name: str, table: Table, views: list[dict[str, Any]]) -> bool:
         on_planet = sum(robot is not None for column in start["columns"] for robot in column["robots"])
         return bool(start["robot_deck_count"] + on_planet == 44)
     if name == "B":  # a refill pulls a Sprinkletonium into the hand as a wild card
-        return any(a == {"type": "refill", "weaponize": True} for a in actions)
+        return any(a == {"type": "refill_hand", "weaponize": True} for a in actions)
     if name == "C":  # 'All Spinstons are Red Spinston 2.0.'
-        spinstons = [c["spinston"]["id"] for v in views for c in v["columns"] if c["spinston"]]
+        spinstons = [c["spinston"] for v in views for c in v["columns"] if c["spinston"]]
         return bool(spinstons) and set(spinstons) == {"red_spinston_2"}
     if name == "D":  # the Ice Cream Social shares face-up cards after each equip phase
-        return any(a["type"] in ("share", "share_randomly") for a in actions) or any(
+        return any(a["type"] in ("share_social_cards", "share_social_randomly") for a in actions) or any(
             "Ice Cream Social" in event for v in views for event in v["events"]
         )
     if name == "E":  # two regular attacks in one turn
         return any(v["attacks_made"] == 2 for v in views)
     # F: 'players may only purchase 1 Boost card' per store phase
-    return any(a["type"] == "buy" for a in actions) and all(v["bought_this_store"] <= 1 for v in views)
+    return any(a["type"] == "buy_boost" for a in actions) and all(v["bought_this_store"] <= 1 for v in views)
 
 
 # (players, seed, bot, variants by letter or other options): found by `simulate` to reach what each shows.
@@ -525,7 +532,7 @@ MATCHES = [
     pytest.param(2, "two", "random", {}, id="2p"),
     pytest.param(3, "three", "random", {}, id="3p"),
     pytest.param(4, "four", "random", {}, id="4p"),
-    pytest.param(2, "team-2", "team", {}, id="2p-team"),
+    pytest.param(2, "team-2-1", "team", {}, id="2p-team"),
     pytest.param(4, "team-4", "team", {}, id="4p-team"),
     pytest.param(2, "variant-a", "random", {"A"}, id="2p-A"),
     pytest.param(3, "variant-b", "team", {"B"}, id="3p-B"),
@@ -550,7 +557,7 @@ def test_whole_match_by_separate_seats(
     if policy == "team" and not variants:
         assert final["result"]["team_success"], "the team plan saves 10 tokens with this seed"
     if players > 1:
-        assert table.hidden_in_logs["keep"] > 0, "other seats saw keeps in the log, redacted"
+        assert table.hidden_in_logs["keep_drawn"] > 0, "other seats saw keeps in the log, redacted"
 
 
 def whole_match(
@@ -571,9 +578,9 @@ def whole_match(
 def test_a_card_given_away_is_hidden_from_the_third_seat(client: FlaskClient) -> None:
     """Team Player: the gift's card shows only to the giver and the receiver while the match runs."""
     table, final = whole_match(client, 3, "gift-3-2", "team", {})
-    gifts = [(seat, a) for seat, a in table.moves if a["type"] == "use_boost" and "card" in a]
+    gifts = [(seat, a) for seat, a in table.moves if a["type"] == "use_boost_in_play" and "card" in a]
     assert gifts and final["result"]["team_success"]
-    assert table.hidden_in_logs["use_boost"] > 0, "a third seat's log showed a gift, its card hidden"
+    assert table.hidden_in_logs["use_boost_in_play"] > 0, "a third seat's log showed a gift, its card hidden"
 
 
 def test_open_hands_shows_every_hand_and_every_keep(client: FlaskClient) -> None:
@@ -627,8 +634,8 @@ def test_the_leak_checks_find_a_shown_hand_and_a_logged_keep() -> None:
     told["view"]["events"] = ["seat 0 keeps funday"]
     with pytest.raises(AssertionError, match="kept"):
         table.check_match(None, told)
-    assert redacted(0, {"type": "keep", "cards": ["funday"]}, 1, False) == {"type": "keep", "cards": None}
-    gift = {"type": "use_boost", "boost": "team_player", "target": 2, "card": "funday"}
+    assert redacted(0, {"type": "keep_drawn", "cards": ["funday"]}, 1, False) == {"type": "keep_drawn", "cards": None}
+    gift = {"type": "use_boost_in_play", "boost": "team_player", "target": 2, "card": "funday"}
     assert redacted(0, gift, 1, False) == {**gift, "card": None} and redacted(0, gift, 2, False) == gift
     assert secret_keys({"view": {"rng": 5, "x": [{"ice_deck": []}]}}) == [".view.rng", ".view.x[0].ice_deck"]
 
@@ -656,25 +663,25 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
     me, other = table.seats[active], table.seats[1 - active]
     seen, legal = me.read(), me.legal()
     version = legal["version"]
-    assert seen["view"]["step"] == "keep" and legal["actions"][0]["type"] == "keep"
+    assert seen["view"]["step"] == "keep" and legal["actions"][0]["type"] == "keep_drawn"
 
     # Out of turn: 409 before any rule is looked at.
     assert "may not act now" in problem(other.act(legal["actions"][0], version), 409, "not-your-turn")
     assert problem(other.act({"type": "end_turn"}, version), 409, "not-your-turn")
     # The wrong step, the wrong cards, a stale version, a malformed body.
     detail = problem(me.act({"type": "end_turn"}, version), 422, "illegal-action")
-    assert "keep step" in detail and "keep" in detail
+    assert "keep step" in detail and "keep_drawn" in detail
     drawn = seen["view"]["drawn"]
     absent = next(card for card in ("single_serve", "rapid_pop", "boomsicle", "funday") if card not in drawn)
     assert "keep exactly 1 of the cards you drew" in problem(
-        me.act({"type": "keep", "cards": [absent]}, version), 422, "illegal-action"
+        me.act({"type": "keep_drawn", "cards": [absent]}, version), 422, "illegal-action"
     )
-    problem(me.act({"type": "keep", "cards": drawn}, version), 422, "illegal-action")
-    problem(me.act({"type": "buy", "boost": "power_pack"}, version), 422, "illegal-action")
+    problem(me.act({"type": "keep_drawn", "cards": drawn}, version), 422, "illegal-action")
+    problem(me.act({"type": "buy_boost", "boost": "power_pack"}, version), 422, "illegal-action")
     problem(me.act(legal["actions"][0], version + 1), 409, "stale-version")
     bad = client.post(
         f"/v1/matches/{table.match_id}/actions",
-        json={"action": "keep", "expected_version": version},
+        json={"action": "keep_drawn", "expected_version": version},
         headers=bearer(me.token or ""),
     )
     assert bad.status_code == 400 and bad.get_json()["code"] == "invalid-request"
@@ -686,7 +693,7 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
     hand = Counter(view["seats"][me.seat]["hand"])
     column = next(n for n, c in enumerate(view["columns"]) if c["target_level"] is not None)
     target = view["columns"][column]
-    robot = target["spinston"] if target["target_level"] == 0 else target["robots"][target["target_level"] - 1]
+    robot = CARDS[target["spinston"] if target["target_level"] == 0 else target["robots"][target["target_level"] - 1]]
     # A set the hand holds but of the wrong size (8 cards of 5 kinds: some kind is held twice).
     kind, held = hand.most_common(1)[0]
     wrong = [kind] * (2 if robot["defense"] == 1 else 1)
@@ -696,7 +703,7 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
         return {"type": "attack", "column": on, "cards": cards, "upgrade": None}
 
     detail = problem(me.act(attack(wrong), version), 422, "illegal-action")
-    assert f"{robot['name']} has defense {robot['defense']}" in detail
+    assert f"{robot['title']} has defense {robot['defense']}" in detail
     assert "'the set must be equal in number to the defense value'" in detail
     too_many = attack([kind] * (held + 1))
     assert f"you do not hold ['{kind}']" in problem(me.act(too_many, version), 422, "illegal-action")
@@ -705,7 +712,7 @@ def test_refused_actions_name_the_rule(client: FlaskClient) -> None:
     assert "list the cards in sorted order" in problem(me.act(attack([high, low]), version), 422, "illegal-action")
     assert "no column 9" in problem(me.act(attack([kind], 9), version), 422, "illegal-action")
     assert "an attack is" in problem(me.act({"type": "attack", "column": column}, version), 422, "illegal-action")
-    assert "Variant B" in problem(me.act({"type": "refill", "weaponize": True}, version), 422, "illegal-action")
+    assert "Variant B" in problem(me.act({"type": "refill_hand", "weaponize": True}, version), 422, "illegal-action")
     # Nothing was applied by any refusal; the same seat may still end its turn.
     assert table.public.read()["version"] == version and len(table.public.log()["entries"]) == version
     table.send(me.seat, {"type": "end_turn"}, version, view)
@@ -726,7 +733,7 @@ def test_an_attack_destroys_the_lowest_robot_of_the_column(client: FlaskClient) 
     attack = attacks[0]
     column = view["columns"][attack["column"]]
     level = column["target_level"]
-    robot = column["spinston"] if level == 0 else column["robots"][level - 1]
+    robot = CARDS[column["spinston"] if level == 0 else column["robots"][level - 1]]
     after = table.send(seat, attack, legal["version"], view)["view"]
     assert len(attack["cards"]) == robot["defense"]
     hand_before, hand_after = Counter(view["seats"][seat]["hand"]), Counter(after["seats"][seat]["hand"])
@@ -788,6 +795,26 @@ def test_catalog_lists_the_game_with_its_variants_and_assumptions(client: FlaskC
     assert {"first-player", "planet-layouts", "exact-set", "discard-face-up", "robot:lil_chip"} <= ids
     assert all(assumption["choice"] and assumption["reason"] for assumption in entry["assumptions"])
     assert entry in client.get("/v1/games").get_json()["items"]
+    assert {card["id"]: card for card in entry["cards"]} == CARDS
     created = client.post("/v1/matches", json={"game": GAME, "players": 1})
     assert created.status_code == 201
     assert created.get_json()["options"] == {name: option["default"] for name, option in options.items()}
+
+
+def test_the_catalog_gives_every_card_its_title_type_price_and_text(client: FlaskClient) -> None:
+    """Views name cards by id; the catalog has each one (a Boost with its price), and every invented one is assumed."""
+    cards = {card["id"]: card for card in client.get(f"/v1/games/{GAME}").get_json()["cards"]}
+    assumed = {a["id"] for a in client.get(f"/v1/games/{GAME}").get_json()["assumptions"]}
+    decks = Counter(card["deck"] for card in cards.values())
+    assert decks == {"ice_cream": 5, "sprinkletonium": 1, "robot": 13, "boost": 27}
+    for card in cards.values():
+        assert card["title"] and card["type"] and card["text"]
+        assert ("price" in card) == (card["deck"] == "boost")
+        assert card["assumed"] == (f"{card['deck']}:{card['id']}" in assumed), card
+    assert cards["power_pack"]["text"].startswith("Add 1 to any attack value") and not cards["power_pack"]["assumed"]
+    assert cards["deflector_shield"]["assumed"] and cards["free_sample"]["price"] == 3
+    table = Table.create(client, 2, "cards-named")
+    view = table.seats[0].read()["view"]
+    named = {robot for column in view["columns"] for robot in (column["spinston"], *column["robots"]) if robot}
+    named |= {*view["seats"][0]["hand"], *view["robot_discard"], *view["store_row"]}
+    assert named and named <= set(cards)

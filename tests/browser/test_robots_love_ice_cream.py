@@ -13,7 +13,15 @@ from playwright.sync_api import Page
 from tests.browser.conftest import PHONE, PageFactory
 from tests.browser.ui import click_action, create_match, wait_for_seed_check, wait_for_turn_or_end
 
-WEIGHTS = {"attack": 20.0, "buy": 6.0, "use_boost": 3.0, "keep": 1.0, "draw_up": 1.0, "refill": 1.0, "pass": 1.0}
+WEIGHTS = {
+    "attack": 20.0,
+    "buy_boost": 6.0,
+    "use_boost_in_play": 3.0,
+    "keep_drawn": 1.0,
+    "draw_up": 1.0,
+    "refill_hand": 1.0,
+    "stop_buying": 1.0,
+}
 """How much more the test likes each move than the rest (end the turn, flush, decline), so robots get fought."""
 
 
@@ -39,8 +47,8 @@ def equip_with_the_picker(page: Page, played: list[str]) -> bool:
     pressed = picker.locator('.rl-toggle[aria-pressed="true"]').count()
     button = picker.locator("[data-action]")
     assert len(json.loads(button.get_attribute("data-action") or "{}")["upgrades"]) == pressed
-    click_action(page, lambda actions: [a["type"] for a in actions].index("equip"))
-    played.append("equip")
+    click_action(page, lambda actions: [a["type"] for a in actions].index("equip_upgrades"))
+    played.append("equip_upgrades")
     return True
 
 
@@ -54,10 +62,10 @@ def share_with_the_picker(page: Page, played: list[str]) -> bool:
     selects.nth(0).select_option(second)
     selects.nth(1).select_option(first)
     share = json.loads(picker.locator("[data-action]").first.get_attribute("data-action") or "{}")
-    assert share["type"] == "share"
+    assert share["type"] == "share_social_cards"
     assert share["cards"][:2] == [second or None, first or None]
-    click_action(page, lambda actions: [a["type"] for a in actions].index("share"))
-    played.append("share")
+    click_action(page, lambda actions: [a["type"] for a in actions].index("share_social_cards"))
+    played.append("share_social_cards")
     return True
 
 

@@ -133,11 +133,11 @@ def test_sundae_split_makes_the_example_split_and_takes_the_first_open_pile(play
 
 RLIC_DEFAULTS = {
     (phases.PLAYER, phases.DRAW_UP): "decline_draw_up",
-    (phases.PLAYER, phases.KEEP): "keep",
+    (phases.PLAYER, phases.KEEP): "keep_drawn",
     (phases.PLAYER, phases.ACT): "end_turn",
-    (phases.STORE, ""): "pass",
-    (phases.EQUIP, ""): "equip",
-    (phases.SOCIAL, ""): "share_randomly",
+    (phases.STORE, ""): "stop_buying",
+    (phases.EQUIP, ""): "equip_upgrades",
+    (phases.SOCIAL, ""): "share_social_randomly",
 }
 
 
@@ -155,7 +155,11 @@ def test_robots_love_ice_cream_passes_wherever_the_step_allows() -> None:
         assert isinstance(state, RobotsState)
         while not state.is_over():
             seat = state.waiting_for()[0]
-            expected = "use_boost" if state.phase == phases.STORE and state.pending else RLIC_DEFAULTS[rlic_step(state)]
+            expected = (
+                "resolve_bought_boost"
+                if state.phase == phases.STORE and state.pending
+                else RLIC_DEFAULTS[rlic_step(state)]
+            )
             default = state.default_action(seat)
             assert default["type"] == expected
             if rlic_step(state) == (phases.EQUIP, ""):
@@ -184,4 +188,4 @@ def test_robots_love_ice_cream_ends_when_every_seat_times_out() -> None:
         played.append(play_default(state, state.waiting_for()[0])["type"])
     result = state.result()
     assert result is not None and result.to_json()["team_success"] is False
-    assert {"decline_draw_up", "keep", "end_turn"} <= set(played)
+    assert {"decline_draw_up", "keep_drawn", "end_turn"} <= set(played)

@@ -29,7 +29,7 @@ def covers(*boosts: str) -> None:
 def store(players: int = 2, sprinkles: list[int] | None = None, options: dict[str, bool] | None = None) -> RobotsState:
     """A position at the start of a store phase, with this Sprinkletonium and the default Boost deck order."""
     state = table(players, options)
-    state.columns, state.track = [], [0, 0, 0]
+    state.columns, state.track_levels = [], [0, 0, 0]
     state.sprinkles = list(sprinkles or [10] * players)
     state.supply = 40 - sum(state.sprinkles)
     phases.start_store(state)
@@ -81,14 +81,14 @@ def test_buy_pay_replace_and_buy_again() -> None:
     assert state.acting_seats() == (1,)  # seat 0 has no Sprinkletonium and is skipped
     set_row(state, "power_pack", "bigger_tires", "chocolate_shell")
     next_card = state.boost_deck[-1]
-    state.play(1, {"type": "buy", "boost": "bigger_tires"})
+    state.play(1, {"type": "buy_boost", "boost": "bigger_tires"})
     assert state.store_row == ["power_pack", next_card, "chocolate_shell"]
     assert state.sprinkles[1] == 5 and state.supply == 40 - 5 and state.spares[1] == ["bigger_tires"]
     assert state.acting_seats() == (1,)
-    state.play(1, {"type": "buy", "boost": "chocolate_shell"})
+    state.play(1, {"type": "buy_boost", "boost": "chocolate_shell"})
     assert state.spares[1] == ["bigger_tires", "chocolate_shell"] and state.sprinkles[1] == 2
     with pytest.raises(IllegalAction, match="costs 5 Sprinkletonium"):
-        state.play(1, {"type": "buy", "boost": "power_pack"})
+        state.play(1, {"type": "buy_boost", "boost": "power_pack"})
 
 
 def test_flush_for_one_sprinkletonium() -> None:
@@ -96,7 +96,7 @@ def test_flush_for_one_sprinkletonium() -> None:
     state = store(2, [4, 4])
     row, top = list(state.store_row), state.boost_deck[-3:][::-1]
     buyer = state.acting_seats()[0]
-    state.play(buyer, {"type": "flush"})
+    state.play(buyer, {"type": "flush_store"})
     assert state.store_row == top and state.boost_discard[-3:] == row and state.sprinkles[buyer] == 3
 
 
@@ -105,7 +105,7 @@ def test_the_store_closes_and_the_leftovers_are_discarded() -> None:
     state = store(2, [3, 3])
     row = list(state.store_row)
     for _ in range(2):
-        state.play(state.acting_seats()[0], {"type": "pass"})
+        state.play(state.acting_seats()[0], {"type": "stop_buying"})
     assert state.store_row == [] and state.boost_discard[-3:] == row
     assert state.planet == 2  # no upgrades to equip: the next planet
 
@@ -115,13 +115,13 @@ def test_variant_f_one_purchase_per_store_phase_and_flush_only_before() -> None:
     to flush the cards before purchasing.'"""
     state = store(2, [0, 12], {"boost_limit": True})
     set_row(state, "chocolate_shell", "sprinkle_vault", "line_cutter")
-    assert {"type": "flush"} in state.legal_actions(1)
-    state.play(1, {"type": "buy", "boost": "sprinkle_vault"})
+    assert {"type": "flush_store"} in state.legal_actions(1)
+    state.play(1, {"type": "buy_boost", "boost": "sprinkle_vault"})
     # nothing left to do: the store closes (seat 1 has upgrades to equip now)
     assert state.phase == phases.EQUIP and state.acting_seats() == (1,)
     state = store(2, [0, 12], {"boost_limit": True})
     state.store_row = ["chocolate_shell", "power_pack", "line_cutter"]
-    state.play(1, {"type": "buy", "boost": "power_pack"})
+    state.play(1, {"type": "buy_boost", "boost": "power_pack"})
     assert state.phase == phases.EQUIP
 
 
@@ -130,9 +130,9 @@ def test_variant_f_refuses_a_second_purchase_with_the_rule() -> None:
     set_row(state, "chocolate_shell", "sprinkle_vault", "line_cutter")
     state.bought = 1
     with pytest.raises(IllegalAction, match="only purchase 1 Boost"):
-        state.play(1, {"type": "buy", "boost": "line_cutter"})
+        state.play(1, {"type": "buy_boost", "boost": "line_cutter"})
     with pytest.raises(IllegalAction, match="before purchasing"):
-        state.play(1, {"type": "flush"})
+        state.play(1, {"type": "flush_store"})
 
 
 def test_remains_in_play_effects_go_in_front_of_the_player() -> None:
@@ -140,7 +140,7 @@ def test_remains_in_play_effects_go_in_front_of_the_player() -> None:
     remain in play for later use.'"""
     state = store(2, [0, 9])
     set_row(state, "free_sample", "extra_scoop", "yoink")
-    state.play(1, {"type": "buy", "boost": "free_sample"})
+    state.play(1, {"type": "buy_boost", "boost": "free_sample"})
     assert state.effects[1] == ["free_sample"] and state.spares[1] == []
 
 
@@ -158,12 +158,12 @@ def test_equip_at_most_two_upgrades_and_save_the_rest() -> None:
     choices = [a["upgrades"] for a in state.legal_actions(1)]
     assert max(len(c) for c in choices) == 2 and len(choices) == 1 + 3 + 3
     with pytest.raises(IllegalAction, match="at most 2"):
-        state.clone().play(1, {"type": "equip", "upgrades": ["bigger_tires", "chocolate_shell", "power_pack"]})
-    state.play(1, {"type": "equip", "upgrades": ["bigger_tires", "power_pack"]})
+        state.clone().play(1, {"type": "equip_upgrades", "upgrades": ["bigger_tires", "chocolate_shell", "power_pack"]})
+    state.play(1, {"type": "equip_upgrades", "upgrades": ["bigger_tires", "power_pack"]})
     assert state.equipped[1] == ["bigger_tires", "power_pack"] and state.spares[1] == ["chocolate_shell"]
     # the next equip phase may swap them
     phases.start_equip(state)
-    state.play(state.acting_seats()[0], {"type": "equip", "upgrades": ["chocolate_shell"]})
+    state.play(state.acting_seats()[0], {"type": "equip_upgrades", "upgrades": ["chocolate_shell"]})
     assert state.equipped[1] == ["chocolate_shell"] and state.spares[1] == ["bigger_tires", "power_pack"]
 
 
@@ -177,7 +177,7 @@ def test_solo_equips_three_and_expanded_capacity_adds_one() -> None:
     state.spares[0] = ["bigger_tires", "chocolate_shell", "power_pack"]
     state.first_player = 0
     phases.start_equip(state)
-    state.play(0, {"type": "equip", "upgrades": ["bigger_tires", "chocolate_shell", "power_pack"]})
+    state.play(0, {"type": "equip_upgrades", "upgrades": ["bigger_tires", "chocolate_shell", "power_pack"]})
     assert len(state.equipped[0]) == 3
 
 
@@ -187,7 +187,7 @@ def test_remains_in_play_effects_are_unlimited() -> None:
     state = store(2, [0, 30])
     for boost in ("free_sample", "team_player", "sprinkle_rain", "deflector_shield"):
         set_row(state, boost, "extra_scoop", "yoink")
-        state.play(1, {"type": "buy", "boost": boost})
+        state.play(1, {"type": "buy_boost", "boost": boost})
     assert len(state.effects[1]) == 4 and state.phase == phases.STORE
 
 
@@ -197,7 +197,7 @@ def test_the_first_player_card_passes_clockwise_after_the_equip_phase() -> None:
     state.first_player = 2
     state.spares[0] = ["power_pack"]
     phases.start_equip(state)
-    state.play(0, {"type": "equip", "upgrades": ["power_pack"]})
+    state.play(0, {"type": "equip_upgrades", "upgrades": ["power_pack"]})
     assert state.first_player == 0 and state.planet == 2 and state.acting_seats() == (0,)
 
 
@@ -226,8 +226,8 @@ def test_ice_cream_social_shares_face_up_cards_after_equipping() -> None:
         and state.social == ["boomsicle", "funday", "rapid_pop"]
     )
     shares = state.legal_actions(1)
-    assert len(shares) == 6 + 1 and shares[-1] == {"type": "share_randomly"}
-    state.play(1, {"type": "share", "cards": ["rapid_pop", "boomsicle", "funday"]})
+    assert len(shares) == 6 + 1 and shares[-1] == {"type": "share_social_randomly"}
+    state.play(1, {"type": "share_social_cards", "cards": ["rapid_pop", "boomsicle", "funday"]})
     assert state.hands == [["rapid_pop"], ["boomsicle"], ["funday"]] and state.social == []
     assert state.first_player == 2 and state.planet == 2
 
@@ -239,7 +239,7 @@ def test_ice_cream_social_random_distribution() -> None:
         state = table(2, {"ice_cream_social": True}, seed=f"social-{seed}")
         state.ice_deck += ["funday", "rapid_pop"]
         phases.start_equip(state)
-        state.play(state.first_player, {"type": "share_randomly"})
+        state.play(state.first_player, {"type": "share_social_randomly"})
         dealt.add((state.hands[0][0], state.hands[1][0]))
     assert dealt == {("funday", "rapid_pop"), ("rapid_pop", "funday")}
 
@@ -255,8 +255,8 @@ def test_weaponized_sprinkletonium_is_a_brain_freeze_in_hand() -> None:
     planet(state, ("blue_spinston", ["pewboty"]))
     turn(state, 0, ["funday", "funday"])
     state.sprinkles[0], state.supply = 2, 38
-    assert {"type": "refill", "weaponize": True} in state.legal_actions(0)
-    state.play(0, {"type": "refill", "weaponize": True})
+    assert {"type": "refill_hand", "weaponize": True} in state.legal_actions(0)
+    state.play(0, {"type": "refill_hand", "weaponize": True})
     assert len(state.hands[0]) == 6 and state.weaponized[0] == 1 and state.sprinkles[0] == 0
     assert state.supply == 39
     turn(state, 0, ["funday", "funday"])
@@ -271,12 +271,12 @@ def test_weaponizing_needs_the_variant_and_two_sprinkletonium() -> None:
     turn(state, 0, ["funday"])
     state.sprinkles[0] = 2
     with pytest.raises(IllegalAction, match="Variant B"):
-        state.play(0, {"type": "refill", "weaponize": True})
+        state.play(0, {"type": "refill_hand", "weaponize": True})
     state = table(2, {"weaponized_sprinkletonium": True})
     planet(state, ("blue_spinston", ["pewboty"]))
     turn(state, 0, ["funday"])
     state.sprinkles[0] = 1
-    assert {"type": "refill", "weaponize": True} not in state.legal_actions(0)
+    assert {"type": "refill_hand", "weaponize": True} not in state.legal_actions(0)
 
 
 # --- every Boost card ---------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def test_freezer_chest_refills_one_higher() -> None:
     state.equipped[0] = ["freezer_chest"]
     turn(state, 0, ["funday"] * 7)
     state.sprinkles[0] = 1
-    state.play(0, {"type": "refill", "weaponize": False})
+    state.play(0, {"type": "refill_hand", "weaponize": False})
     assert len(state.hands[0]) == 8
 
 
@@ -433,11 +433,11 @@ def test_refill_station_refills_free_once_per_planet() -> None:
     planet(state, ("blue_spinston", ["pewboty"]))
     state.equipped[0] = ["refill_station"]
     turn(state, 0, ["funday"])
-    assert {"type": "refill", "weaponize": False} in state.legal_actions(0)
-    state.play(0, {"type": "refill", "weaponize": False})
+    assert {"type": "refill_hand", "weaponize": False} in state.legal_actions(0)
+    state.play(0, {"type": "refill_hand", "weaponize": False})
     assert len(state.hands[0]) == 7 and state.sprinkles[0] == 0 and state.used == ["refill_station"]
     turn(state, 0, ["funday"])
-    assert {"type": "refill", "weaponize": False} not in state.legal_actions(0)
+    assert {"type": "refill_hand", "weaponize": False} not in state.legal_actions(0)
 
 
 def test_deflector_shield_turns_one_move_off_the_track_down_per_planet() -> None:
@@ -449,13 +449,13 @@ def test_deflector_shield_turns_one_move_off_the_track_down_per_planet() -> None
     state.effects[1] = ["deflector_shield"]
     params = DATA.spinstons["blue_spinston"].ability.params
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, params)
-    assert state.track == [1, 1, 0] and state.used == []
-    state.track = [0, 0, 2]
+    assert state.track_levels == [0, 1, 1] and state.used == []
+    state.track_levels = [2, 0, 0]
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, params)
-    assert state.track == [0, 1, 1] and state.above == 0 and state.used == ["deflector_shield"]
-    state.track = [0, 0, 2]
+    assert state.track_levels == [1, 1, 0] and state.above == 0 and state.used == ["deflector_shield"]
+    state.track_levels = [2, 0, 0]
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 1, 0, params)
-    assert state.track == [0, 0, 1] and state.above == 1  # once per planet
+    assert state.track_levels == [1, 0, 0] and state.above == 1  # once per planet
 
 
 def test_free_sample_takes_a_random_card_once_per_planet() -> None:
@@ -467,13 +467,13 @@ def test_free_sample_takes_a_random_card_once_per_planet() -> None:
     state.effects[0] = ["free_sample"]
     state.hands[2] = ["boomsicle"]
     turn(state, 0, [])
-    uses = [a for a in state.legal_actions(0) if a["type"] == "use_boost"]
-    assert uses == [{"type": "use_boost", "boost": "free_sample", "target": 2}]
+    uses = [a for a in state.legal_actions(0) if a["type"] == "use_boost_in_play"]
+    assert uses == [{"type": "use_boost_in_play", "boost": "free_sample", "target": 2}]
     state.play(0, uses[0])
     assert state.hands[0] == ["boomsicle"] and state.hands[2] == []
     state.hands[1] = ["funday"]
     with pytest.raises(IllegalAction, match="once per planet"):
-        state.play(0, {"type": "use_boost", "boost": "free_sample", "target": 1})
+        state.play(0, {"type": "use_boost_in_play", "boost": "free_sample", "target": 1})
     state.planet = 1
     phases.prepare_planet(state)
     assert "free_sample" not in state.used
@@ -485,7 +485,7 @@ def test_team_player_gives_a_card() -> None:
     planet(state, ("blue_spinston", ["pewboty"]))
     state.effects[0] = ["team_player"]
     turn(state, 0, ["funday", "rapid_pop"])
-    state.play(0, {"type": "use_boost", "boost": "team_player", "target": 1, "card": "rapid_pop"})
+    state.play(0, {"type": "use_boost_in_play", "boost": "team_player", "target": 1, "card": "rapid_pop"})
     assert state.hands == [["funday"], ["rapid_pop"]]
 
 
@@ -495,7 +495,7 @@ def test_sprinkle_rain_draws_two() -> None:
     planet(state, ("blue_spinston", ["pewboty"]))
     state.effects[0] = ["sprinkle_rain"]
     turn(state, 0, [])
-    state.play(0, {"type": "use_boost", "boost": "sprinkle_rain"})
+    state.play(0, {"type": "use_boost_in_play", "boost": "sprinkle_rain"})
     assert len(state.hands[0]) == 2
 
 
@@ -505,8 +505,8 @@ def test_cherry_bomb_destroys_a_small_lowest_robot() -> None:
     planet(state, ("blue_spinston", ["scrambles"]), ("green_spinston", ["pewboty"]), ("red_spinston", []))
     state.effects[0] = ["cherry_bomb"]
     turn(state, 0, [])
-    uses = [a for a in state.legal_actions(0) if a["type"] == "use_boost"]
-    assert uses == [{"type": "use_boost", "boost": "cherry_bomb", "column": 0}]
+    uses = [a for a in state.legal_actions(0) if a["type"] == "use_boost_in_play"]
+    assert uses == [{"type": "use_boost_in_play", "boost": "cherry_bomb", "column": 0}]
     state.play(0, uses[0])
     assert state.columns[0].robots() == [] and state.sprinkles[0] == DATA.robots["scrambles"].reward
     assert state.attacks == 0  # not an attack
@@ -518,19 +518,19 @@ def test_beam_jammer_lowers_the_highest_token_two_levels() -> None:
     covers("beam_jammer")
     state = table(2)
     planet(state, ("blue_spinston", ["pewboty"]), ("green_spinston", []))
-    state.track, state.above = [0, 1, 0], 1
+    state.track_levels, state.above = [0, 1, 0], 1
     state.effects[0] = ["beam_jammer"]
     turn(state, 0, [])
-    state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
-    assert state.above == 0 and state.track == [0, 2, 0]
-    state.track, state.used = [0, 1, 1], []
-    state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
-    assert state.track == [1, 1, 0]  # one token, from the top to the bottom
-    state.track, state.used = [1, 1, 0], []
-    state.play(0, {"type": "use_boost", "boost": "beam_jammer"})
-    assert state.track == [2, 0, 0]  # at most to the bottom
+    state.play(0, {"type": "use_boost_in_play", "boost": "beam_jammer"})
+    assert state.above == 0 and state.track_levels == [0, 2, 0]
+    state.track_levels, state.used = [1, 1, 0], []
+    state.play(0, {"type": "use_boost_in_play", "boost": "beam_jammer"})
+    assert state.track_levels == [0, 1, 1]  # one token, from the top to the bottom
+    state.track_levels, state.used = [0, 1, 1], []
+    state.play(0, {"type": "use_boost_in_play", "boost": "beam_jammer"})
+    assert state.track_levels == [0, 0, 2]  # at most to the bottom
     state.used = []
-    assert not [a for a in state.legal_actions(0) if a["type"] == "use_boost"]
+    assert not [a for a in state.legal_actions(0) if a["type"] == "use_boost_in_play"]
 
 
 def test_sticky_syrup_stops_a_column_until_the_planet_ends() -> None:
@@ -542,10 +542,10 @@ def test_sticky_syrup_stops_a_column_until_the_planet_ends() -> None:
     state.effects[0] = ["sticky_syrup"]
     state.hands = [["funday"], ["funday"]]
     turn(state, 0, ["funday"])
-    state.play(0, {"type": "use_boost", "boost": "sticky_syrup", "column": 0})
+    state.play(0, {"type": "use_boost_in_play", "boost": "sticky_syrup", "column": 0})
     state.round = 1
     phases.robot_phase(state)
-    assert state.hands == [["funday"], ["funday"]] and state.track == [0, 1, 1] and state.jammed == [0]
+    assert state.hands == [["funday"], ["funday"]] and state.track_levels == [1, 1, 0] and state.jammed == [0]
     state.queue = []
     phases.robot_phase(state)  # round 2: still stuck; only the green Spinston moves a token
     assert "Scrambles (column 0) is stuck in Sticky Syrup" in state.events
@@ -597,13 +597,13 @@ def test_deflector_shield_alone_saves_the_token() -> None:
 
 def test_beam_jammer_alone_saves_the_token() -> None:
     """Used in round 2, it takes the token from the top to the bottom; the move and the beam bring it back up."""
-    use = {"type": "use_boost", "boost": "beam_jammer"}
+    use = {"type": "use_boost_in_play", "boost": "beam_jammer"}
     assert tokens_saved_by_a_round_3_kill(["beam_jammer"], use, use_round=2) == 1
 
 
 def test_sticky_syrup_alone_saves_the_token() -> None:
     """Used in round 1, the Spinston moves nothing on this planet: only the beam moves the token, up twice."""
-    use = {"type": "use_boost", "boost": "sticky_syrup", "column": 0}
+    use = {"type": "use_boost_in_play", "boost": "sticky_syrup", "column": 0}
     assert tokens_saved_by_a_round_3_kill(["sticky_syrup"], use, use_round=1) == 1
 
 
@@ -611,7 +611,7 @@ def immediate(boost: str, players: int = 2) -> RobotsState:
     """Seat 1 buys an immediate Boost in a fresh store."""
     state = store(players, [0] * (players - 1) + [9])
     set_row(state, boost, "chocolate_shell", "sprinkle_vault")
-    state.play(players - 1, {"type": "buy", "boost": boost})
+    state.play(players - 1, {"type": "buy_boost", "boost": boost})
     return state
 
 
@@ -632,7 +632,7 @@ def test_brain_freeze_delivery_takes_one_from_the_discard_pile() -> None:
     state = store(2, [0, 9])
     state.ice_discard = ["brain_freeze", "funday"]
     set_row(state, "brain_freeze_delivery", "chocolate_shell", "sprinkle_vault")
-    state.play(1, {"type": "buy", "boost": "brain_freeze_delivery"})
+    state.play(1, {"type": "buy_boost", "boost": "brain_freeze_delivery"})
     assert state.hands[1] == ["brain_freeze"] and state.ice_discard == ["funday"]
 
 
@@ -642,11 +642,13 @@ def test_yoink_takes_a_spare_upgrade_after_a_choice() -> None:
     state.spares[0] = ["power_pack"]
     state.equipped[1] = ["bigger_tires"]
     set_row(state, "yoink", "chocolate_shell", "sprinkle_vault")
-    state.play(2, {"type": "buy", "boost": "yoink"})
+    state.play(2, {"type": "buy_boost", "boost": "yoink"})
     assert state.pending == "yoink"
-    assert state.legal_actions(2) == [{"type": "use_boost", "boost": "yoink", "target": 0, "upgrade": "power_pack"}]
+    assert state.legal_actions(2) == [
+        {"type": "resolve_bought_boost", "boost": "yoink", "target": 0, "upgrade": "power_pack"}
+    ]
     with pytest.raises(IllegalAction, match="first resolve Yoink"):
-        state.clone().play(2, {"type": "pass"})
+        state.clone().play(2, {"type": "stop_buying"})
     state.play(2, state.legal_actions(2)[0])
     assert state.spares == [[], [], ["power_pack"]] and state.pending is None and state.boost_discard[-1] == "yoink"
 

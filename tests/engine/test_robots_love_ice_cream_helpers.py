@@ -49,8 +49,7 @@ def planet(state: RobotsState, *columns: tuple[str | None, list[str | None]], fo
         Column(spinston, [*robots, *([None] * (4 - len(robots)))], fourth and state.players == 4)
         for spinston, robots in columns
     ]
-    state.track = [sum(1 for spinston, _ in columns if spinston), 0, 0]
-    state.above = 0
+    state.place_tokens(sum(1 for spinston, _ in columns if spinston))
 
 
 def turn(state: RobotsState, seat: int, hand: list[str] | None = None) -> None:
@@ -91,5 +90,5 @@ def test_builders_make_a_running_position() -> None:
     turn(state, 1, ["funday"])
     assert state.acting_seats() == (1,)
     assert state.target(0) == (1, state.robot(0, 1)) and state.target(1) == (0, state.robot(1, 0))
-    assert state.track == [2, 0, 0] and state.options == OPTIONS.resolve(None)
+    assert state.track_levels == [0, 0, 2] and state.options == OPTIONS.resolve(None)
     assert {"type": "end_turn"} in state.legal_actions(1)

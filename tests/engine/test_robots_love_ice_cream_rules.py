@@ -128,7 +128,7 @@ def test_spinstons_and_robots_go_where_the_planet_card_shows(players: int) -> No
             occupied = [level for level in (1, 2, 3, 4) if column.slots[level - 1] is not None]
             assert occupied == list(shown.robots)
         assert deck_before - len(state.robot_deck) == sum(len(c.robots) for c in card.columns)
-        assert state.track == [len(card.columns), 0, 0] and state.above == 0
+        assert state.track_levels == [0, 0, len(card.columns)] and state.above == 0
 
 
 def test_the_fourth_level_is_open_only_in_four_player_games_where_shown() -> None:
@@ -164,10 +164,10 @@ def test_draw_two_keep_one_the_other_is_discarded() -> None:
     seat = state.first_player
     assert state.step == phases.KEEP and len(state.drawn) == 2
     keeps = state.legal_actions(seat)
-    assert keeps == [{"type": "keep", "cards": [card]} for card in sorted(set(state.drawn))]
+    assert keeps == [{"type": "keep_drawn", "cards": [card]} for card in sorted(set(state.drawn))]
     kept, other = state.drawn[0], state.drawn[1]
     hand, discard = list(state.hands[seat]), list(state.ice_discard)
-    state.play(seat, {"type": "keep", "cards": [kept]})
+    state.play(seat, {"type": "keep_drawn", "cards": [kept]})
     assert state.hands[seat] == sorted([*hand, kept]) and state.ice_discard == [*discard, other]
     assert state.step == phases.ACT and state.drawn == []
 
@@ -177,9 +177,9 @@ def test_keeping_a_card_not_drawn_is_refused() -> None:
     seat = state.first_player
     missing = next(card for card in DATA.ice_cream if card not in state.drawn)
     with pytest.raises(IllegalAction, match="keep exactly 1"):
-        state.play(seat, {"type": "keep", "cards": [missing]})
+        state.play(seat, {"type": "keep_drawn", "cards": [missing]})
     with pytest.raises(IllegalAction, match="keep exactly 1"):
-        state.play(seat, {"type": "keep", "cards": list(state.drawn)})
+        state.play(seat, {"type": "keep_drawn", "cards": list(state.drawn)})
 
 
 def test_solo_draws_three_and_keeps_two() -> None:
@@ -300,11 +300,11 @@ def test_a_destroyed_spinston_gives_an_ice_cream_token_and_is_set_aside() -> Non
     Track'; 'setting aside the Spinstons for use on future planets'. Assumption claim-token: the highest token."""
     state = table(2)
     planet(state, ("blue_spinston", []), ("green_spinston", []))
-    state.track = [1, 1, 0]
+    state.track_levels = [0, 1, 1]
     turn(state, 0, ["funday"] * 4)
     state.robot_discard = []
     state.play(0, attack(0, ["funday"] * 4))
-    assert state.tokens[0] == 1 and state.track == [1, 0, 0]
+    assert state.tokens[0] == 1 and state.track_levels == [0, 0, 1]
     assert state.sprinkles[0] == DATA.spinstons["blue_spinston"].reward == 3
     assert state.columns[0].spinston is None and state.robot_discard == []
 
@@ -327,8 +327,8 @@ def test_spend_one_sprinkletonium_to_refill_to_seven_and_end_the_turn() -> None:
     planet(state, ("blue_spinston", ["scrambles"]))
     turn(state, 0, ["funday", "funday", "rapid_pop"])
     state.sprinkles[0], state.supply = 2, 38
-    assert {"type": "refill", "weaponize": False} in state.legal_actions(0)
-    state.play(0, {"type": "refill", "weaponize": False})
+    assert {"type": "refill_hand", "weaponize": False} in state.legal_actions(0)
+    state.play(0, {"type": "refill_hand", "weaponize": False})
     assert len(state.hands[0]) == 7 and state.sprinkles[0] == 1 and state.supply == 39
     assert state.acting_seats() == (1,)  # the turn ended
 
@@ -338,11 +338,11 @@ def test_refill_is_refused_without_sprinkletonium_or_with_a_full_hand() -> None:
     planet(state, ("blue_spinston", ["scrambles"]))
     turn(state, 0, ["funday"] * 3)
     with pytest.raises(IllegalAction, match="costs 1 Sprinkletonium"):
-        state.clone().play(0, {"type": "refill", "weaponize": False})
+        state.clone().play(0, {"type": "refill_hand", "weaponize": False})
     state.sprinkles[0] = 1
     state.hands[0] = ["funday"] * 7
     with pytest.raises(IllegalAction, match="already holds 7"):
-        state.play(0, {"type": "refill", "weaponize": False})
+        state.play(0, {"type": "refill_hand", "weaponize": False})
 
 
 def test_solo_refills_to_eight() -> None:
@@ -351,7 +351,7 @@ def test_solo_refills_to_eight() -> None:
     planet(state, ("blue_spinston", ["pewboty"]))
     turn(state, 0, ["funday"])
     state.sprinkles[0] = 1
-    state.play(0, {"type": "refill", "weaponize": False})
+    state.play(0, {"type": "refill_hand", "weaponize": False})
     assert len(state.hands[0]) == 8 and state.round == 2
 
 
@@ -389,22 +389,22 @@ def test_robots_attack_lowest_row_first_left_to_right_spinstons_last() -> None:
     assert robot_phase_order(state) == [(2, 3), (0, 2), (2, 2), (0, 1), (1, 1), (2, 1), (0, 0), (1, 0), (2, 0)]
 
 
-@pytest.mark.parametrize(("which", "after"), [("lowest", [1, 1, 0]), ("highest", [1, 0, 1])])
+@pytest.mark.parametrize(("which", "after"), [("lowest", [0, 1, 1]), ("highest", [1, 0, 1])])
 def test_spinston_moves_an_ice_cream_token_up_one_level(which: str, after: list[int]) -> None:
     """Spinston: 'Move an Ice Cream token up one level.' (assumption spinston-token: the lowest one)."""
     state = table(2)
     planet(state, ("blue_spinston", []))
-    state.track = [2, 0, 0] if which == "lowest" else [1, 1, 0]
+    state.track_levels = [0, 0, 2] if which == "lowest" else [0, 1, 1]
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, {"levels": 1, "token": which})
-    assert state.track == after
+    assert state.track_levels == after
     assert DATA.spinstons["blue_spinston"].ability.params == {"levels": 1, "token": "lowest"}
 
 
 def test_a_token_moved_off_the_top_is_above_the_track() -> None:
     state = table(2)
-    state.track = [0, 0, 1]
+    state.track_levels = [1, 0, 0]
     ROBOT_ABILITIES["advance_ice_cream"](state, RobotPhase(), 0, 0, {"levels": 1, "token": "lowest"})
-    assert state.track == [0, 0, 0] and state.above == 1
+    assert state.track_levels == [0, 0, 0] and state.above == 1
 
 
 def test_lil_chip_moves_to_the_highest_open_space_of_the_column_to_the_right() -> None:
@@ -449,7 +449,7 @@ def test_a_moved_robot_does_not_act_twice_in_one_robot_phase() -> None:
     """Assumption robot-order: each robot acts once; Lil Chip moving into a later spot does not act again."""
     state = table(2)
     planet(state, ("blue_spinston", ["lil_chip"]), ("green_spinston", []))
-    state.track, state.round = [0, 0, 0], 1
+    state.track_levels, state.round = [0, 0, 0], 1
     phases.robot_phase(state)
     lil_chip_turns = [e for e in state.events if e.startswith("Lil Chip (column")]
     assert len(lil_chip_turns) == 1
@@ -585,11 +585,11 @@ def test_the_beam_moves_the_remaining_tokens_up_each_round() -> None:
     """B2: 'The man holding the crate and the remaining Ice Cream tokens move together up the track.' (assumption
     beam-track)."""
     state = table(2)
-    state.track, state.above = [2, 1, 0], 0
+    state.track_levels, state.above = [0, 1, 2], 0
     state.move_beam_up()
-    assert state.track == [0, 2, 1]
+    assert state.track_levels == [1, 2, 0]
     state.move_beam_up()
-    assert state.track == [0, 0, 2] and state.above == 1
+    assert state.track_levels == [2, 0, 0] and state.above == 1
 
 
 def test_tokens_are_captured_after_the_third_round_and_the_robots_escape() -> None:
@@ -618,7 +618,7 @@ def test_a_planet_ends_early_when_no_token_is_left_on_the_track() -> None:
     planet(state, ("blue_spinston", []), ("green_spinston", []))
     state.round = 1
     phases.robot_phase(state)
-    assert state.track == [0, 0, 2] and state.round == 2  # both tokens moved once, then the beam moved
+    assert state.track_levels == [2, 0, 0] and state.round == 2  # both tokens moved once, then the beam moved
     phases.robot_phase(state)
     assert state.captured == 2 and state.planet == 2
 
@@ -723,7 +723,7 @@ def test_stop_when_lost_ends_once_four_tokens_are_captured() -> None:
     """Option stop_when_lost: the mission cannot succeed once more than 13 - 10 tokens are captured."""
     state = table(2, {"stop_when_lost": True})
     planet(state, ("blue_spinston", []))
-    state.captured, state.above, state.track = 3, 1, [0, 0, 0]
+    state.captured, state.above, state.track_levels = 3, 1, [0, 0, 0]
     phases.end_planet(state)
     result = state.result()
     assert result is not None and result.team_success is False and state.planet == 1
@@ -733,7 +733,7 @@ def test_stop_when_lost_ends_once_four_tokens_are_captured() -> None:
 def test_play_on_after_the_mission_is_lost_by_default() -> None:
     state = table(2)
     planet(state, ("blue_spinston", []))
-    state.captured, state.above, state.track = 3, 1, [0, 0, 0]
+    state.captured, state.above, state.track_levels = 3, 1, [0, 0, 0]
     phases.end_planet(state)
     assert state.result() is None and state.captured == 4
 

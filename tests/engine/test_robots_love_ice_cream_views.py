@@ -27,7 +27,11 @@ def test_each_seat_sees_its_own_hand_and_the_whole_table() -> None:
             assert entry["hand"] == (state.hands[seat] if seat == viewer else None)
             assert entry["hand_count"] == len(state.hands[seat])
         assert seen["drawn"] == (state.drawn if viewer == active else None) and seen["drawn_count"] == 2
-        assert seen["columns"] and seen["track"] == state.track and seen["ice_cream_deck_count"] == len(state.ice_deck)
+        assert (
+            seen["columns"]
+            and seen["track_levels"] == state.track_levels
+            and seen["ice_cream_deck_count"] == len(state.ice_deck)
+        )
         assert "rng" not in json.dumps(seen) and "ice_deck" not in seen
 
 
@@ -46,8 +50,8 @@ def test_what_a_seat_kept_is_hidden_from_the_others() -> None:
     action = state.legal_actions(seat)[0]
     state.play(seat, action)
     assert state.redact_action(seat, action, seat) == action
-    assert state.redact_action(seat, action, 1 - seat) == {"type": "keep", "cards": None}
-    assert state.redact_action(seat, action, None) == {"type": "keep", "cards": None}
+    assert state.redact_action(seat, action, 1 - seat) == {"type": "keep_drawn", "cards": None}
+    assert state.redact_action(seat, action, None) == {"type": "keep_drawn", "cards": None}
     assert state.redact_log([(seat, action), (seat, {"type": "end_turn"})], None)[1] == {"type": "end_turn"}
     opened = start(2, {"open_hands": True}, seed="keep")
     assert opened.redact_action(seat, action, None) == action
@@ -55,7 +59,7 @@ def test_what_a_seat_kept_is_hidden_from_the_others() -> None:
 
 def test_a_card_given_away_is_seen_only_by_giver_and_receiver() -> None:
     state = table(3)
-    action = {"type": "use_boost", "boost": "team_player", "target": 2, "card": "funday"}
+    action = {"type": "use_boost_in_play", "boost": "team_player", "target": 2, "card": "funday"}
     assert state.redact_action(0, action, 0) == action and state.redact_action(0, action, 2) == action
     assert state.redact_action(0, action, 1) == {**action, "card": None}
     sprinkle = {**action, "card": "sprinkletonium"}  # a Sprinkletonium card back is public
@@ -117,10 +121,10 @@ def test_the_checked_path_names_the_step_and_refuses_other_seats() -> None:
     turn(state, 0, ["funday"])
     with pytest.raises(NotYourTurn):
         state.play(1, {"type": "end_turn"})
-    with pytest.raises(IllegalAction, match="you may send: attack, use_boost, refill, end_turn"):
-        state.play(0, {"type": "buy", "boost": "power_pack"})
+    with pytest.raises(IllegalAction, match="you may send: attack, use_boost_in_play, refill_hand, end_turn"):
+        state.play(0, {"type": "buy_boost", "boost": "power_pack"})
     with pytest.raises(IllegalAction, match="is not in play in front of you"):
-        state.play(0, {"type": "use_boost", "boost": "free_sample", "target": 1})
+        state.play(0, {"type": "use_boost_in_play", "boost": "free_sample", "target": 1})
     with pytest.raises(IllegalAction, match="an attack is"):
         state.play(0, {"type": "attack", "column": 0})
     with pytest.raises(IllegalAction, match="there is no column 5"):
@@ -150,7 +154,7 @@ def test_only_the_canonical_form_is_accepted() -> None:
     for wrong in (
         {"type": "attack", "column": True, "cards": ["funday"], "upgrade": None},
         {"type": "attack", "column": 1.0, "cards": ["funday"], "upgrade": None},
-        {"type": "refill", "weaponize": 0},
+        {"type": "refill_hand", "weaponize": 0},
         {"type": "end_turn", "extra": 1},
     ):
         with pytest.raises(IllegalAction):

@@ -52,9 +52,9 @@ def test_a_team_of_ai_seats_plays_to_the_end(
     entries = assert_log_is_a_game(client, match.id)
     assert {entry["seat"] for entry in entries} == set(range(players))
     kinds = {entry["action"]["type"] for entry in entries}
-    assert {"keep", "end_turn"} <= kinds or {"keep", "attack"} <= kinds
+    assert {"keep_drawn", "end_turn"} <= kinds or {"keep_drawn", "attack"} <= kinds
     if options.get("ice_cream_social"):
-        assert {"equip", "share", "share_randomly"} & kinds or any(
+        assert {"equip_upgrades", "share_social_cards", "share_social_randomly"} & kinds or any(
             "Ice Cream Social" in event for event in over["view"]["events"]
         )
     # The seed and the log replay the match the workers played.
@@ -104,7 +104,7 @@ def test_a_human_plays_beside_ai_teammates_and_sees_only_their_counts(
         if turns % 5 == 0:  # the AI seats' keeps are hidden from the human while the match runs
             log = human.log()
             for entry in log["entries"]:
-                if entry["action"]["type"] == "keep":
+                if entry["action"]["type"] == "keep_drawn":
                     assert (entry["action"]["cards"] is None) == (entry["seat"] != 1), entry
     else:
         pytest.fail("the match with a human and AI teammates did not finish")

@@ -2,6 +2,8 @@
 // target of an attack marked, the sets that can destroy it), the Spinston Beam Track, the team's
 // Ice Cream tokens, the viewer's hand and draw, every truck (upgrade slots, effects, spares), the
 // store and equip phases, Variant D's Ice Cream Social, and what the last action set off.
+// Views name cards by id; each card's title, type, price and text come from the catalog's `cards`.
+// Levels count down from the top, on the planet and on the track alike (0: a Spinston, above the track).
 
 import { h } from "../dom.js";
 import {
@@ -63,27 +65,29 @@ export function describe(action, ctx) {
       return "draws up to 7 cards";
     case "decline_draw_up":
       return "does not draw up";
-    case "keep":
+    case "keep_drawn":
       return action.cards ? `keeps ${cardsText(action.cards)}` : "keeps a card from the draw";
     case "attack":
       return `fires ${cardsText(action.cards)} at column ${action.column + 1}${action.upgrade ? ` (${boostTitle(ctx, action.upgrade)})` : ""}`;
-    case "use_boost":
+    case "use_boost_in_play":
       return `uses ${boostTitle(ctx, action.boost)}${action.card === null ? ": gives a card" : boostChoiceText(ctx, action) === "Use it" ? "" : `: ${boostChoiceText(ctx, action)}`}`;
-    case "refill":
+    case "resolve_bought_boost":
+      return `resolves ${boostTitle(ctx, action.boost)}: ${boostChoiceText(ctx, action)}`;
+    case "refill_hand":
       return action.weaponize ? "refills the hand with a weaponized Sprinkletonium" : "refills the hand";
     case "end_turn":
       return "ends the turn";
-    case "buy":
+    case "buy_boost":
       return `buys ${boostTitle(ctx, action.boost)}`;
-    case "flush":
+    case "flush_store":
       return "flushes the store";
-    case "pass":
+    case "stop_buying":
       return "is done buying";
-    case "equip":
+    case "equip_upgrades":
       return action.upgrades.length ? `equips ${action.upgrades.map((id) => boostTitle(ctx, id)).join(", ")}` : "equips nothing";
-    case "share":
+    case "share_social_cards":
       return `shares the social out: ${action.cards.map((card, seat) => `${seatLabel(ctx, seat)}: ${card ? words(card) : "nothing"}`).join(", ")}`;
-    case "share_randomly":
+    case "share_social_randomly":
       return "shares the social out at random";
     default:
       return JSON.stringify(action);
@@ -127,7 +131,7 @@ function phaseText(ctx, view) {
 
 /** The co-operative goal: tokens saved by the team, captured by the Spinstons, still in play, out of 13. */
 function teamBar(view) {
-  const inPlay = view.track.reduce((a, b) => a + b, 0) + view.above_track;
+  const inPlay = view.track_levels.reduce((a, b) => a + b, 0) + view.above_track;
   const later = Math.max(0, TOTAL_TOKENS - view.saved - view.captured - inPlay);
   const segment = (count, cls, text) => (count ? h("span", { class: `rl-seg ${cls}`, style: `flex: ${count}`, title: text }, String(count)) : null);
   const label = `Team: ${view.saved} Ice Cream tokens saved of ${view.tokens_needed} needed; ${view.captured} captured; ${inPlay} on this planet; ${later} on planets to come`;
@@ -156,8 +160,8 @@ function teamBar(view) {
 
 function beamTrack(view) {
   const levels = [
-    ["above", "Above the track: captured when the planet ends", view.above_track],
-    ...[3, 2, 1].map((level) => [level, `Level ${level}`, view.track[level - 1]]),
+    ["above", "Above the track (level 0): captured when the planet ends", view.above_track],
+    ...view.track_levels.map((count, index) => [index + 1, `Level ${index + 1}${index === view.track_levels.length - 1 ? " (the bottom, where tokens start)" : ""}`, count]),
   ];
   return h(
     "section",
@@ -200,8 +204,8 @@ function planetColumn(ctx, column, index, attacks) {
     "div",
     { class: `rl-column${column.jammed ? " rl-jammed" : ""}`, role: "group", "aria-label": `Column ${index + 1}` },
     h("div", { class: "rl-column-head" }, `Column ${index + 1}`, column.jammed && h("span", { class: "rl-pill rl-syrup" }, "Sticky Syrup")),
-    robotSpot(column.spinston, 0, column.target_level === 0),
-    levels.map((level) => robotSpot(column.robots[level - 1], level, column.target_level === level)),
+    robotSpot(catalogCard(ctx, column.spinston), 0, column.target_level === 0),
+    levels.map((level) => robotSpot(catalogCard(ctx, column.robots[level - 1]), level, column.target_level === level)),
     attacks.length > 0 && attackChoices(ctx, column, index, attacks),
   );
 }
@@ -214,13 +218,13 @@ function robotSpot(robot, level, targeted) {
     {
       class: `rl-spot rl-robot${targeted ? " rl-target" : ""}`,
       style: `--band: ${colour}`,
-      "aria-label": `${robot.name}${robot.colour ? ` (${robot.colour})` : ""}, defense ${robot.defense}, reward ${robot.reward}${targeted ? ", the target of an attack on this column" : ""}`,
+      "aria-label": `${robot.title}${robot.colour ? ` (${robot.colour})` : ""}, level ${level}, defense ${robot.defense}, reward ${robot.reward}${targeted ? ", the target of an attack on this column" : ""}`,
     },
     h(
       "div",
       { class: "rl-robot-band" },
       h("span", { class: "rl-defense", title: "defense: the size of the matching set" }, `♥${robot.defense}`),
-      h("span", { class: "rl-robot-name" }, robot.name),
+      h("span", { class: "rl-robot-name" }, robot.title),
       h("span", { class: "rl-reward", title: "Sprinkletonium reward" }, `✦${robot.reward}`),
     ),
     h("p", { class: "rl-robot-text" }, robot.text),
@@ -229,7 +233,7 @@ function robotSpot(robot, level, targeted) {
 }
 
 function attackChoices(ctx, column, index, attacks) {
-  const target = column.target_level === 0 ? column.spinston : column.robots[column.target_level - 1];
+  const target = catalogCard(ctx, column.target_level === 0 ? column.spinston : column.robots[column.target_level - 1]);
   return h(
     "div",
     { class: "rl-attacks" },
@@ -237,7 +241,7 @@ function attackChoices(ctx, column, index, attacks) {
     attacks.map((action) =>
       actionButton(ctx, action, [cardRun(action.cards), action.upgrade && h("small", {}, ` (${boostTitle(ctx, action.upgrade)})`)], {
         class: "rl-fire",
-        "aria-label": `Fire ${cardsText(action.cards)} at ${target?.name ?? "the robot"} in column ${index + 1}${action.upgrade ? `, the extra attack of ${boostTitle(ctx, action.upgrade)}` : ""}`,
+        "aria-label": `Fire ${cardsText(action.cards)} at ${target?.title ?? "the robot"} in column ${index + 1}${action.upgrade ? `, the extra attack of ${boostTitle(ctx, action.upgrade)}` : ""}`,
       }),
     ),
   );
@@ -271,7 +275,7 @@ function handCards(seat) {
 }
 
 function drawn(ctx, view) {
-  const keeps = actionsOfType(ctx, "keep");
+  const keeps = actionsOfType(ctx, "keep_drawn");
   if (!view.drawn || view.active !== perspective(ctx) || view.step !== "keep") return null;
   return h(
     "div",
@@ -287,8 +291,9 @@ function drawn(ctx, view) {
 }
 
 function turnButtons(ctx, view) {
-  const refills = actionsOfType(ctx, "refill").map((action) =>
-    actionButton(ctx, action, action.weaponize ? "Refill, one card a weaponized Sprinkletonium (ends turn)" : "Refill your hand (ends turn)", {
+  const refillTo = view.active === null ? 7 : view.seats[view.active].refill_to;
+  const refills = actionsOfType(ctx, "refill_hand").map((action) =>
+    actionButton(ctx, action, withTurnEnd(ctx, action, action.weaponize ? `Refill to ${refillTo}, one card a weaponized Sprinkletonium` : `Refill your hand to ${refillTo}`), {
       title: "Spend 1 Sprinkletonium (none with an unused Refill Station) to fill your hand back up",
     }),
   );
@@ -296,11 +301,13 @@ function turnButtons(ctx, view) {
     draw_up: "Draw up to 7 cards",
     decline_draw_up: "Don't draw up",
     end_turn: "End turn",
-    flush: "Flush the store (1 Sprinkletonium)",
-    pass: "Done buying",
+    flush_store: "Flush the store (1 Sprinkletonium)",
+    stop_buying: "Done buying",
   };
   const buttons = [
-    ...Object.entries(simple).flatMap(([type, label]) => actionsOfType(ctx, type).map((action) => actionButton(ctx, action, label, { class: type === "draw_up" ? "rl-main" : "" }))),
+    ...Object.entries(simple).flatMap(([type, label]) =>
+      actionsOfType(ctx, type).map((action) => actionButton(ctx, action, type === "end_turn" ? label : withTurnEnd(ctx, action, label), { class: type === "draw_up" ? "rl-main" : "" })),
+    ),
     ...refills,
   ];
   return buttons.length ? h("div", { class: "rl-buttons" }, buttons) : null;
@@ -308,7 +315,7 @@ function turnButtons(ctx, view) {
 
 /** The Boosts the viewer may use now, each with its choices (a seat, a card, a column, an upgrade). */
 function boostUses(ctx) {
-  const uses = actionsOfType(ctx, "use_boost");
+  const uses = [...actionsOfType(ctx, "use_boost_in_play"), ...actionsOfType(ctx, "resolve_bought_boost")];
   if (!uses.length) return null;
   const byBoost = new Map();
   for (const action of uses) byBoost.set(action.boost, [...(byBoost.get(action.boost) ?? []), action]);
@@ -319,9 +326,9 @@ function boostUses(ctx) {
       h(
         "div",
         { class: "rl-boost-use" },
-        h("strong", {}, `Use ${boostTitle(ctx, boost)}`),
+        h("strong", {}, `${actions[0].type === "resolve_bought_boost" ? "Resolve" : "Use"} ${boostTitle(ctx, boost)}`),
         h("span", { class: "rl-quiet" }, ` ${boostText(ctx, boost)}`),
-        h("div", { class: "rl-buttons" }, actions.map((action) => actionButton(ctx, action, boostChoiceText(ctx, action), { "aria-label": `Use ${boostTitle(ctx, boost)}: ${boostChoiceText(ctx, action)}` }))),
+        h("div", { class: "rl-buttons" }, actions.map((action) => actionButton(ctx, action, withTurnEnd(ctx, action, boostChoiceText(ctx, action)), { "aria-label": `Use ${boostTitle(ctx, boost)}: ${boostChoiceText(ctx, action)}` }))),
       ),
     ),
   );
@@ -362,7 +369,7 @@ function equipPicker(root, ctx, view, me) {
         }),
       ),
     ),
-    builtActionButton(ctx, { type: "equip", upgrades: chosen }, chosen.length ? `Equip ${chosen.length} upgrade${chosen.length === 1 ? "" : "s"}` : "Equip nothing", {
+    builtActionButton(ctx, { type: "equip_upgrades", upgrades: chosen }, chosen.length ? `Equip ${chosen.length} upgrade${chosen.length === 1 ? "" : "s"}` : "Equip nothing", {
       class: "rl-main",
       "data-focus-key": "rl-equip",
     }),
@@ -371,7 +378,7 @@ function equipPicker(root, ctx, view, me) {
 
 /** Variant D: choose which of the social's face-up cards each seat gets, then share them out. */
 function sharePicker(root, ctx, view) {
-  const shares = actionsOfType(ctx, "share");
+  const shares = actionsOfType(ctx, "share_social_cards");
   if (!shares.length) return null;
   const key = `${ctx.match.id}:${view.planet}:${view.social.join(",")}`;
   const chosen = sharePicks.get(key, () => [...shares[0].cards]);
@@ -403,8 +410,8 @@ function sharePicker(root, ctx, view) {
     h(
       "div",
       { class: "rl-buttons" },
-      builtActionButton(ctx, { type: "share", cards: chosen }, "Share them out", { class: "rl-main", "data-focus-key": "rl-share" }),
-      actionsOfType(ctx, "share_randomly").map((action) => actionButton(ctx, action, "Share at random")),
+      builtActionButton(ctx, { type: "share_social_cards", cards: chosen }, "Share them out", { class: "rl-main", "data-focus-key": "rl-share" }),
+      actionsOfType(ctx, "share_social_randomly").map((action) => actionButton(ctx, action, "Share at random")),
     ),
     h("p", { class: "rl-quiet" }, "Every card goes to one player; a choice that does not give each card out once cannot be sent."),
   );
@@ -419,7 +426,7 @@ function waitingNote(ctx, view) {
 // --- the store -----------------------------------------------------------------------------------
 
 function store(ctx, view) {
-  const buys = new Map(actionsOfType(ctx, "buy").map((action) => [action.boost, action]));
+  const buys = new Map(actionsOfType(ctx, "buy_boost").map((action) => [action.boost, action]));
   return h(
     "section",
     { class: "rl-store", "aria-label": "The store" },
@@ -433,14 +440,14 @@ function store(ctx, view) {
     h(
       "div",
       { class: "rl-store-row" },
-      view.store_row.map((boost) =>
+      view.store_row.map((id) => catalogCard(ctx, id)).map((boost) =>
         h(
           "article",
           { class: `rl-boost rl-${boost.type}` },
           h("div", { class: "rl-boost-head" }, h("strong", {}, boost.title), h("span", { class: "rl-price" }, `✦${boost.price}`)),
           h("div", { class: "rl-boost-kind" }, boost.type === "upgrade" ? "Truck Upgrade" : "Game Effect", ` · ${boost.timing}${boost.once_per_planet ? " · once per planet" : ""}`),
           h("p", {}, boost.text),
-          buys.has(boost.id) && actionButton(ctx, buys.get(boost.id), `Buy for ${boost.price}`, { class: "rl-main", "aria-label": `Buy ${boost.title} for ${boost.price} Sprinkletonium` }),
+          buys.has(boost.id) && actionButton(ctx, buys.get(boost.id), withTurnEnd(ctx, buys.get(boost.id), `Buy for ${boost.price}`), { class: "rl-main", "aria-label": `Buy ${boost.title} for ${boost.price} Sprinkletonium` }),
         ),
       ),
     ),
@@ -559,22 +566,25 @@ function without(cards, removed) {
   return rest;
 }
 
-/** A Boost's card (title and text): from the store row when it lies there, else from the catalog's recorded assumptions. */
-function boostCard(ctx, id) {
-  const inStore = ctx.match.view.store_row?.find((boost) => boost.id === id);
-  if (inStore) return { title: inStore.title, text: inStore.text };
-  const assumed = ctx.game?.assumptions?.find((a) => a.id === `boost:${id}`)?.choice ?? "";
-  const match = assumed.match(/^(.+?) \(([^)]*)\): (.*)$/);
-  if (match) return { title: match[1], text: match[3] };
-  return { title: words(id).replace(/\b\w/g, (c) => c.toUpperCase()), text: "" };
+/** A card from the catalog's `cards` by id (null for no id); an id the catalog lacks gets its words as its title. */
+function catalogCard(ctx, id) {
+  if (!id) return null;
+  const found = ctx.game?.cards?.find((entry) => entry.id === id);
+  return found ?? { id, title: words(id).replace(/\b\w/g, (c) => c.toUpperCase()), type: "", text: "", defense: "?", reward: "?", price: "?" };
+}
+
+/** A button label, with "(ends turn)" when legal-actions flags the action as ending the seat's turn. */
+function withTurnEnd(ctx, action, label) {
+  const index = ctx.legal?.actions?.indexOf(action) ?? -1;
+  return index >= 0 && ctx.legal.ends_turn?.[index] ? `${label} (ends turn)` : label;
 }
 
 function boostTitle(ctx, id) {
-  return boostCard(ctx, id).title;
+  return catalogCard(ctx, id).title;
 }
 
 function boostText(ctx, id) {
-  return boostCard(ctx, id).text;
+  return catalogCard(ctx, id).text;
 }
 
 const CSS = `
