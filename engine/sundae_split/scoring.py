@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
@@ -54,12 +55,18 @@ def score_without_bananas(card_ids: Sequence[str]) -> Breakdown:
     }
 
 
+@functools.lru_cache(maxsize=4096)
+def kept_score_without_bananas(card_ids: tuple[str, ...]) -> Breakdown:
+    """`score_without_bananas` of a sundae, kept: every view shows every sundae's score. Do not change it."""
+    return score_without_bananas(card_ids)
+
+
 def score_sundaes(sundaes: Sequence[Sequence[str]]) -> list[Breakdown]:
     """Each player's scorepad column, with its total."""
     bananas = [sum(CARD_BY_ID[c].name == BANANA for c in sundae) for sundae in sundaes]
     sheets = []
     for sundae, bonus in zip(sundaes, banana_bonuses(bananas), strict=True):
-        sheet = {"bananas": bonus, **score_without_bananas(sundae)}
+        sheet = {"bananas": bonus, **kept_score_without_bananas(tuple(sundae))}
         sheet["total"] = sum(sheet.values())
         sheets.append(sheet)
     return sheets
