@@ -80,6 +80,7 @@ class MatchRecord:
     owner_hash: str | None = None  # SHA-256 of the creator's owner token; None for the server's own matches
     tournament: str | None = None  # the id of the tournament that started the match (its AI seats queue apart)
     fair_until_ms: int = 0  # the end of the latest timer downtime its deadlines were moved for (epoch ms)
+    rules_version: int = 1  # the game's GameInfo.rules_version when the match was created
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)

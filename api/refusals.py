@@ -93,3 +93,9 @@ class QuotaExceeded(Refusal):
 
     code = "quota-exceeded"
     retry_after = 60  # when something held ends is unknown; a client that retries on 429 waits a minute, not a loop
+
+
+class RulesChanged(Refusal):
+    """The match was stored under an earlier version of its game's rules: it can no longer be shown or played."""
+
+    code = "rules-changed"

@@ -48,7 +48,8 @@ import redis
 from api import jsoncodec
 from api.bots.record import ASK, BotEvent, BotRecord, SeatNotice
 from api.names import fold_name
-from api.record import MatchRecord
+from api.record import ABORTED, MatchRecord
+from engine import get_game
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT, KeyT, StreamIdT
@@ -142,6 +143,23 @@ def is_store_full(error: redis.RedisError) -> bool:
 CHANGES_CHANNEL = "parlour:changes"
 """The pub/sub channel every stored change is announced on (the commit script names it too)."""
 _MATCH_KEY_PREFIX = "parlour:match:{"
+
+
+RULES_CHANGED = "rules-changed"
+"""The abort reason of a match stored under earlier rules of its game (see `stored_record`)."""
+
+
+def stored_record(raw: str | bytes) -> MatchRecord:
+    """A match as stored; one stored under earlier rules of its game reads as aborted for `rules-changed`.
+
+    Its state cannot be trusted under the new rules, so nothing may play it on: every part of the
+    service treats it as over (no AI turn, no timer, no action), and `engine_state` refuses to read it.
+    """
+    record = MatchRecord.from_json(jsoncodec.loads(raw))
+    game = get_game(record.game)
+    if game is not None and record.rules_version != game.info.rules_version and not record.ended:
+        record.status, record.abort_reason = ABORTED, RULES_CHANGED
+    return record
 
 
 def match_key(match_id: str) -> str:
@@ -295,7 +313,7 @@ class MatchStore:
     def load(self, match_id: str) -> MatchRecord | None:
         """The stored match, or None if there is none (or it expired)."""
         raw = self.client.hget(match_key(match_id), "record")
-        return MatchRecord.from_json(jsoncodec.loads(raw)) if raw else None
+        return stored_record(raw) if raw else None
 
     def commit(
         self,
@@ -435,7 +453,7 @@ class MatchStore:
         pipe = self.client.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hget(match_key(match_id), "record")
-        return [MatchRecord.from_json(jsoncodec.loads(raw)) if raw else None for raw in pipe.execute()]
+        return [stored_record(raw) if raw else None for raw in pipe.execute()]
 
     def ids_in(self, status: str) -> list[str]:
         """Every indexed match id of a status (all games), oldest first; an index, so some may be gone."""

@@ -43,6 +43,8 @@ class GameInfo:
     assumptions: tuple[Assumption, ...] = ()
     cards: tuple[dict[str, Any], ...] = ()
     """Every card of a card game, as its views name them by id (only games that list their cards)."""
+    rules_version: int = 1
+    """Raised whenever a change of the rules or of the stored state means a stored match no longer reads true."""
 
     def to_json(self) -> dict[str, Any]:
         """The catalog entry served by the API."""
@@ -58,5 +60,6 @@ class GameInfo:
             "simultaneous": self.simultaneous,
             "options": self.options.to_json(),
             "assumptions": [a.to_json() for a in self.assumptions],
+            "rules_version": self.rules_version,
             **({"cards": [dict(card) for card in self.cards]} if self.cards else {}),
         }

@@ -18,12 +18,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from api.matches.service import moves_of
+from api.matches.service import game_of, moves_of
 from api.record import MatchRecord
 from api.refusals import Conflict, NotFound
 from api.store import MatchStore
 from engine import Game, GameState
-from engine.registry import get_game
 
 SNAPSHOT_EVERY = 32
 """Steps between the states kept of a replayed match."""
@@ -92,8 +91,7 @@ def replay_json(store: MatchStore, record: MatchRecord, step: int, viewer: int |
         raise Conflict("match-not-over", "a match is replayed once it is over (its seed is still secret)")
     if viewer is not None and viewer >= record.players:
         raise NotFound(f"the match has no seat {viewer}")
-    game = get_game(record.game)
-    assert game is not None, f"stored match of unregistered game {record.game}"
+    game = game_of(record)
     replayed = CACHE.get(store, record, game)
     entries = replayed.entries
     if step > len(entries):

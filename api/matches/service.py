@@ -17,7 +17,16 @@ from api.bots import service as bots
 from api.bots.record import BotRecord
 from api.config import DEFAULT_CHALLENGE_SECONDS
 from api.record import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
-from api.refusals import Conflict, Forbidden, IdempotencyKeyReused, InvalidRequest, NotFound, StaleVersion, Unauthorized
+from api.refusals import (
+    Conflict,
+    Forbidden,
+    IdempotencyKeyReused,
+    InvalidRequest,
+    NotFound,
+    RulesChanged,
+    StaleVersion,
+    Unauthorized,
+)
 from api.store import CommitOutcome, Idempotent, MatchStore
 from api.timers import deadlines_json, iso, next_deadlines, parse_iso
 from api.tokens import (
@@ -60,9 +69,19 @@ def load_match(store: MatchStore, match_id: str) -> MatchRecord:
 
 def engine_state(record: MatchRecord) -> GameState:
     """The engine state of a stored match."""
+    return game_of(record).state_from_json(record.state)
+
+
+def game_of(record: MatchRecord) -> Game:
+    """The game a stored match plays; RulesChanged if it was stored under earlier rules (`store.stored_record`)."""
     game = get_game(record.game)
     assert game is not None, f"stored match of unregistered game {record.game}"
-    return game.state_from_json(record.state)
+    if record.rules_version != game.info.rules_version:
+        raise RulesChanged(
+            f"this match was stored under version {record.rules_version} of {game.info.name}'s rules and this server"
+            f" plays version {game.info.rules_version}: it can no longer be shown or played (its log stays readable)"
+        )
+    return game
 
 
 # --- creating and joining --------------------------------------------------------------------
@@ -179,6 +198,7 @@ def store_new_match(
         turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
         owner_hash=owner_hash,
         tournament=new.tournament,
+        rules_version=game.info.rules_version,
     )
     record.status = ACTIVE if record.ready() else WAITING
     if record.status == WAITING and bots_asked:

@@ -91,6 +91,7 @@ INFO = GameInfo(
     simultaneous=False,
     options=OPTIONS,
     assumptions=ASSUMPTIONS,
+    rules_version=2,  # 2: the FREEZE! window, own lines, the extra cone's choice, relabelled flavours (issue 18)
 )
 
 

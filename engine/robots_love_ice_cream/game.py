@@ -75,6 +75,7 @@ INFO = GameInfo(
     options=OPTIONS,
     assumptions=DATA.assumptions,
     cards=tuple(DATA.cards()),
+    rules_version=2,  # 2: the Boosts redesigned, levels counted from the top, actions renamed (issue 18)
 )
 
 
