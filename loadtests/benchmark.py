@@ -3,13 +3,16 @@
     .venv/bin/python -m loadtests.benchmark [--runs 3] [--users 50] [--spawn-rate 10] [--seconds 30]
 
 Starts an embedded Redis in a temporary folder, the API twice (with its rate limiter, and with
-`PARLOUR_LIMITS=0`) and `loadtests/baseline_app.py` under gunicorn on free loopback ports, runs
+`PARLOUR_LIMITS=0`) and `loadtests/baseline_app.py` under gunicorn on free loopback ports (its bare
+counters, and its 5 KB JSON documents as a second baseline), runs
 Locust headless against each in turn (rotating which goes first), and prints requests/s, p50, p95
 and failures as medians over the runs, with the Parlour/baseline ratio and the limiter's cost
-(Parlour against Parlour without limits). A load test is no honest client (50 users from one
-address at full speed), so both APIs get limits and quotas it cannot reach: the limiter does all
-its work (its counters, its headers) and refuses nothing. Everything it starts, it stops; every
-Locust run has a time limit.
+(Parlour against Parlour without limits). Since Locust shares the cores with the servers, it also
+prints the CPU time each request cost the server (its gunicorn processes), Redis and Locust itself,
+in microseconds: what each server does per request, whatever share of the cores it was left. A
+load test is no honest client (50 users from one address at full speed), so both APIs get limits
+and quotas it cannot reach: the limiter does all its work (its counters, its headers) and refuses
+nothing. Everything it starts, it stops; every Locust run has a time limit.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -27,7 +31,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 
@@ -70,6 +74,32 @@ class Sample:
     p95_ms: float
     requests: int
     failures: int
+    server_us: float = 0.0  # CPU microseconds per request: the server's gunicorn processes
+    redis_us: float = 0.0  # ... Redis
+    locust_us: float = 0.0  # ... the load generator
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and every live process below it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:  # it exited meanwhile
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / tick + sum(cpu_seconds(int(child)) for child in children)
+
+
+def children_cpu_seconds() -> float:
+    """User and system CPU seconds of this process's children that have exited and been waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def with_cpu(sample: Sample, server: float, redis_cpu: float, locust: float) -> Sample:
+    """The sample with the CPU seconds its run cost, per request."""
+    per = 1e6 / max(1, sample.requests)
+    return replace(sample, server_us=server * per, redis_us=redis_cpu * per, locust_us=locust * per)
 
 
 def free_port() -> int:
@@ -189,6 +219,9 @@ def median_sample(samples: Sequence[Sample]) -> Sample:
         p95_ms=statistics.median(s.p95_ms for s in samples),
         requests=round(statistics.median(s.requests for s in samples)),
         failures=round(statistics.median(s.failures for s in samples)),
+        server_us=statistics.median(s.server_us for s in samples),
+        redis_us=statistics.median(s.redis_us for s in samples),
+        locust_us=statistics.median(s.locust_us for s in samples),
     )
 
 
@@ -201,17 +234,23 @@ def report(
     results: dict[str, list[Sample]], parlour: str, baselines: Sequence[str], unlimited: str | None = None
 ) -> str:
     """The table of medians, Parlour's ratio to each baseline and, given `unlimited`, the limiter's cost."""
-    lines = [f"{'':<24}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"]
+    lines = [
+        f"{'':<24}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'failures':>10}{'requests':>10}"
+        f"{'server us':>11}{'redis us':>10}{'locust us':>11}"
+    ]
     medians = {name: median_sample(samples) for name, samples in results.items()}
     for name, m in medians.items():
         numbers = f"{m.requests_per_second:>10.1f}{m.p50_ms:>10.0f}{m.p95_ms:>10.0f}{m.failures:>10}{m.requests:>10}"
-        lines.append(f"{name:<24}{numbers}")
+        cpu = f"{m.server_us:>11.0f}{m.redis_us:>10.0f}{m.locust_us:>11.0f}"
+        lines.append(f"{name:<24}{numbers}{cpu}")
     p = medians[parlour]
     for baseline in baselines:
         b = medians[baseline]
         lines.append(
             f"{f'Parlour/{baseline}':<24}{ratio(p.requests_per_second, b.requests_per_second):>10}"
-            f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}"
+            f"{ratio(p.p50_ms, b.p50_ms):>10}{ratio(p.p95_ms, b.p95_ms):>10}{'':>20}"
+            f"{ratio(p.server_us, b.server_us):>11}{ratio(p.redis_us, b.redis_us):>10}"
+            f"{ratio(p.locust_us, b.locust_us):>11}"
         )
     if unlimited is not None:
         u = medians[unlimited]
@@ -226,7 +265,8 @@ def run_sample_line(name: str, run: int, sample: Sample) -> str:
     """One run's numbers, printed as it finishes."""
     return (
         f"  run {run} {name:<13} {sample.requests_per_second:8.1f} req/s  p50 {sample.p50_ms:4.0f} ms  "
-        f"p95 {sample.p95_ms:4.0f} ms  failures {sample.failures}/{sample.requests}"
+        f"p95 {sample.p95_ms:4.0f} ms  failures {sample.failures}/{sample.requests}  "
+        f"CPU us/request: server {sample.server_us:.0f}, redis {sample.redis_us:.0f}, locust {sample.locust_us:.0f}"
     )
 
 
@@ -275,7 +315,11 @@ def benchmark(args: argparse.Namespace) -> int:
             shift = (run - 1) % len(targets)
             for target in targets[shift:] + targets[:shift]:
                 redis.Redis.from_url(embedded.url).flushall()
+                server_pid, redis_pid = supervisor.processes[target.name].pid, embedded.process.pid
+                before = cpu_seconds(server_pid), cpu_seconds(redis_pid), children_cpu_seconds()
                 sample = run_locust(target, args, out / f"{target.name.lower()}-run{run}")
+                after = cpu_seconds(server_pid), cpu_seconds(redis_pid), children_cpu_seconds()
+                sample = with_cpu(sample, *(end - start for start, end in zip(before, after, strict=True)))
                 results[target.name].append(sample)
                 print(run_sample_line(target.name, run, sample), flush=True)
                 dead = supervisor.dead_child()
