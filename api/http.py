@@ -54,8 +54,16 @@ def load(schema_class: type[Schema], data: Any) -> dict[str, Any]:
 
 
 def load_query(schema_class: type[Schema]) -> dict[str, Any]:
-    """Validate the query string with a marshmallow schema."""
+    """Validate the query string with a marshmallow schema (an empty one is its defaults, worked out once)."""
+    if not request.args:
+        return dict(empty_query(schema_class))
     return load(schema_class, request.args.to_dict())
+
+
+@cache
+def empty_query(schema_class: type[Schema]) -> dict[str, Any]:
+    """What a query schema (scalars only) loads from an empty query: its defaults (most requests send none)."""
+    return load(schema_class, {})
 
 
 def bearer_token(required: bool) -> Credential | None:
