@@ -264,47 +264,48 @@ class RobotsLoveIceCreamPlayer(MatchPlayer):
         return random.choice(attacks) if attacks else super().choose_action(legal)
 
 
-class BaselineUser(FastHttpUser):
-    """Creates a counter and does read + compare-and-set increments on it, like a match's turns."""
+class CompareAndSetUser(FastHttpUser):
+    """Creates a resource of the baseline app and does read + compare-and-set writes on it, like a match's turns."""
 
+    abstract = True
     wait_time = constant(0)
+    resource = ""  # the collection's path
+    write = ""  # the write's path below one resource
+
+    def version_of(self, body: dict[str, Any]) -> int:
+        """The version a read answered."""
+        return int(body["version"])
 
     @task
-    def play_counter(self) -> None:
-        """One counter: create, then BASELINE_STEPS rounds of GET version and POST increment."""
-        with self.client.post("/counters", name="/counters", catch_response=True) as response:
+    def play_resource(self) -> None:
+        """One resource: create, then BASELINE_STEPS rounds of GET it and POST a write at its version."""
+        with self.client.post(self.resource, name=self.resource, catch_response=True) as response:
             if response.status_code != 201:
                 response.failure(f"{response.status_code}")
                 return
-            counter_id = response.json()["id"]
+            resource_id = response.json()["id"]
+        url, name = f"{self.resource}/{resource_id}", f"{self.resource}/[id]"
         for _ in range(BASELINE_STEPS):
-            got = self.client.get(f"/counters/{counter_id}", name="/counters/[id]")
+            got = self.client.get(url, name=name)
             if got.status_code != 200:
                 return  # Locust has counted the failure
-            body = {"expected_version": got.json()["version"]}
-            posted = self.client.post(f"/counters/{counter_id}/increment", name="/counters/[id]/increment", json=body)
+            body = {"expected_version": self.version_of(got.json())}
+            posted = self.client.post(f"{url}/{self.write}", name=f"{name}/{self.write}", json=body)
             if posted.status_code != 200:
                 return
 
 
-class DocumentBaselineUser(FastHttpUser):
-    """Creates a 5 KB JSON document and does read + compare-and-set moves on it, like a match's turns."""
+class BaselineUser(CompareAndSetUser):
+    """Bare counters: read the version, increment it with compare-and-set."""
 
-    wait_time = constant(0)
+    resource, write = "/counters", "increment"
 
-    @task
-    def play_document(self) -> None:
-        """One document: create, then BASELINE_STEPS rounds of GET it and POST a move."""
-        with self.client.post("/documents", name="/documents", catch_response=True) as response:
-            if response.status_code != 201:
-                response.failure(f"{response.status_code}")
-                return
-            document_id = response.json()["id"]
-        for _ in range(BASELINE_STEPS):
-            got = self.client.get(f"/documents/{document_id}", name="/documents/[id]")
-            if got.status_code != 200:
-                return  # Locust has counted the failure
-            body = {"expected_version": got.json()["state"]["version"]}
-            posted = self.client.post(f"/documents/{document_id}/moves", name="/documents/[id]/moves", json=body)
-            if posted.status_code != 200:
-                return
+
+class DocumentBaselineUser(CompareAndSetUser):
+    """5 KB JSON documents: read one whole, move it on with compare-and-set."""
+
+    resource, write = "/documents", "moves"
+
+    def version_of(self, body: dict[str, Any]) -> int:
+        """The version inside the document."""
+        return int(body["state"]["version"])
