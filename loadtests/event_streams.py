@@ -10,8 +10,10 @@ separate asyncio process), waits until every stream has its first event, then pl
 actions round robin over the matches from one client (legal actions, then the timed POST), so
 each action is an event for N / matches streams. It prints the POST latency's p50 and p95
 (medians over the runs), their ratio to the baseline, how many events the streams received
-against how many they should have, and the memory a held stream takes: the growth of the API
-worker's resident set from the run's baseline to when all N streams are held, divided by N.
+against how many they should have, the memory a held stream takes (the growth of the API
+worker's resident set from the run's baseline to when all N streams are held, divided by N), and
+the CPU time per action of the API's processes and of the stream holder while the actions were
+played (the holder shares the cores: what it takes, the server cannot have).
 Everything it starts, it stops.
 """
 
@@ -38,7 +40,7 @@ from typing import Any
 
 from api.redis_server import start_embedded_redis
 from api.service import WORKER_CLASSES, Child, Supervisor, gunicorn_command
-from loadtests.benchmark import free_port
+from loadtests.benchmark import cpu_seconds, free_port
 from loadtests.limits import LOAD_TEST_LIMITS
 
 HOST = "127.0.0.1"
@@ -191,6 +193,8 @@ class Step:
     expected_events: int
     failed: int
     rss_bytes: int  # the API worker's resident set while the streams were held
+    server_ms: float = 0.0  # CPU milliseconds per action: the API's processes, while the actions were played
+    holder_ms: float = 0.0  # ... the stream holder
 
 
 def worker_rss(master_pid: int) -> int:
@@ -218,9 +222,13 @@ def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.
     if holder is not None and ready is None:  # the held streams took every worker: nothing else is served
         return Step(streams, math.inf, math.inf, 0, 0, streams, 0)
     rss = worker_rss(master_pid)
+    holder_pid = holder.process.pid if holder else None
+    before = cpu_seconds(master_pid), cpu_seconds(holder_pid) if holder_pid else 0.0
     try:
         latencies = play(base, tables, args.actions, seed)
         time.sleep(SETTLE)
+        server_cpu = cpu_seconds(master_pid) - before[0]
+        holder_cpu = (cpu_seconds(holder_pid) if holder_pid else 0.0) - before[1]
     finally:
         counts = holder.stop() if holder else {"events": 0, "failed": 0, "ready": 0}
     per_table = [t.state["version"] for t in tables]
@@ -235,6 +243,8 @@ def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.
         expected,
         ready["failed"] if ready else streams,
         rss,
+        1000 * server_cpu / max(1, len(latencies)),
+        1000 * holder_cpu / max(1, len(latencies)),
     )
 
 
@@ -252,6 +262,8 @@ def summarize(steps: list[Step], runs: int) -> dict[int, dict[str, float]]:
             "p95x": statistics.median(step.p95_ms / base.p95_ms for step, base in mine),
             "delivered": sum(step.events for step, _ in mine) / max(1, sum(step.expected_events for step, _ in mine)),
             "failed": sum(step.failed for step, _ in mine),
+            "server_ms": statistics.median(step.server_ms for step, _ in mine),
+            "holder_ms": statistics.median(step.holder_ms for step, _ in mine),
             "kb_per_stream": statistics.median(
                 (step.rss_bytes - base.rss_bytes) / 1024 / max(1, step.streams) for step, base in mine
             ),
@@ -268,7 +280,7 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
     )
     print(
         f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}"
-        f" {'KB/stream':>10}"
+        f" {'KB/stream':>10} {'server CPU ms/action':>21} {'holder CPU ms/action':>21}"
     )
     for count, row in table.items():
         p50x, p95x = row["p50x"], row["p95x"]
@@ -279,6 +291,7 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
         print(
             f"{count:>8} {row['p50']:>8.1f} {row['p95']:>8.1f} {p50x:>7.2f} {p95x:>7.2f} {delivered:>8} "
             f"{int(row['failed']):>7} {row['kb_per_stream'] if count else math.nan:>10.1f}"
+            f" {row['server_ms']:>21.2f} {row['holder_ms']:>21.2f}"
         )
 
 

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 HEARTBEAT = ": heartbeat\n\n"
 RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
+RENDER_WAIT = 5.0
+"""Seconds a stream waits for another's render of the same version before it looks again."""
 TEXTS_KEPT = 8
 """Event texts one render keeps (for different `after`s): enough for the streams that keep up."""
 LOG_WINDOW = 100
@@ -127,24 +129,45 @@ class Renders:
         self.reads = reads
         self.size = size
         self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
+        self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
         self._lock = threading.Lock()
 
     def get(self, store: MatchStore, match_id: str, version: int | None, viewer: int | None) -> Rendered | None:
-        """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone."""
+        """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone.
+
+        A change wakes every stream of the match at once: the first to ask renders, and the others
+        wait for its render instead of each reading and rendering the same version again.
+        """
         if version is None:
             return None
         key = (match_id, version, viewer)
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None:
-                self._kept.move_to_end(key)
-                return kept
+        while True:
+            with self._lock:
+                kept = self._kept.get(key)
+                if kept is not None:
+                    self._kept.move_to_end(key)
+                    return kept
+                rendering = self._rendering.get(key)
+                if rendering is None:
+                    rendering = self._rendering[key] = threading.Event()
+                    break
+            rendering.wait(RENDER_WAIT)  # then look again: kept, or render it ourselves if that render failed
+        try:
+            return self._render(store, key)
+        finally:
+            with self._lock:
+                del self._rendering[key]
+            rendering.set()
+
+    def _render(self, store: MatchStore, key: tuple[str, int, int | None]) -> Rendered | None:
+        """Read and render the match, kept under the version asked for and the version read."""
+        match_id, _, viewer = key
         record = store.load(match_id)
         if record is None:
             return None
         rendered = render(store, self.reads, record, viewer)
         with self._lock:  # a stored version never changes, so its render can be kept
-            self._kept[(match_id, rendered.version, viewer)] = rendered
+            self._kept[key] = self._kept[(match_id, rendered.version, viewer)] = rendered
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return rendered
