@@ -36,8 +36,8 @@ from api.matches import service
 from api.matches.reads import Reads
 from api.matches.schemas import LOG_PAGE_MAX
 from api.record import MatchRecord
-from api.refusals import NotFound
-from api.store import MatchStore
+from api.refusals import NotFound, RulesChanged
+from api.store import RULES_CHANGED, MatchStore
 
 log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
@@ -203,7 +203,11 @@ class EventStream:
         last = self.after
         version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
         while True:
-            rendered = self.renders.get(self.store, self.match_id, version, self.viewer)
+            try:
+                rendered = self.renders.get(self.store, self.match_id, version, self.viewer)
+            except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
+                yield sse("end", compact({"version": last, "reason": RULES_CHANGED}))
+                return
             if rendered is None:
                 yield sse("end", compact({"version": last, "reason": "expired"}))
                 return

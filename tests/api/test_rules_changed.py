@@ -54,3 +54,13 @@ def test_no_ai_turn_is_queued_for_it(app: ParlourApp, client: FlaskClient) -> No
     store_under_earlier_rules(app, match.id)
     assert app.services.ai_turns.sweep(grace=0) == []
     assert match.id not in app.services.store.ai_matches()
+
+
+def test_its_event_stream_ends_saying_why(app: ParlourApp, client: FlaskClient) -> None:
+    match = create_match(client, seed="rules-stream")
+    store_under_earlier_rules(app, match.id)
+    stream = client.get(match.url("/events"), buffered=False)
+    assert stream.status_code == 200
+    text = b"".join(stream.response).decode()
+    assert "event: end" in text and f'"reason":"{RULES_CHANGED}"' in text
+    assert "event: match" not in text
