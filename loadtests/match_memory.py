@@ -28,17 +28,8 @@ from api.config import Settings
 from api.limits import LimitSettings
 from api.redis_server import start_embedded_redis
 from api.store import log_key, match_key
+from loadtests.engine_costs import GAMES
 
-GAMES = (
-    "icecream:2",
-    "sundae_split:2",
-    "sundae_split:5",
-    "freeze_factory:2",
-    "freeze_factory:4",
-    "rockem_sockem:2",
-    "robots_love_ice_cream:2",
-    "robots_love_ice_cream:4",
-)
 BASELINE_BYTES = 5000
 
 
