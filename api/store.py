@@ -256,6 +256,39 @@ class Idempotent:
     answer: str
 
 
+class PendingCommit:
+    """A compare-and-set sent on a connection of its own, whose reply is read when it is needed."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        connection: Any,
+        record: MatchRecord,
+        previous_status: str,
+        call: tuple[list[KeyT], list[EncodableT]],
+    ) -> None:
+        self.store = store
+        self.connection = connection
+        self.record = record
+        self.previous_status = previous_status
+        self.call = call
+
+    def outcome(self) -> CommitOutcome:
+        """Read the reply (once), as `MatchStore.commit` answers."""
+        pool = self.store.client.connection_pool
+        try:
+            kind, value = self.connection.read_response()
+        except redis.exceptions.NoScriptError:  # a Redis that restarted forgot the script: it did not run
+            keys, args = self.call
+            kind, value = self.store._commit(keys=keys, args=args)
+        except BaseException:
+            self.connection.disconnect()  # what it was in the middle of reading is of no use to the next user
+            raise
+        finally:
+            pool.release(self.connection)
+        return self.store._committed(self.record, self.previous_status, kind, value)
+
+
 class MatchStore:
     """Reads and writes matches in Redis; the only module that knows the key names."""
 
@@ -325,7 +358,33 @@ class MatchStore:
         previous_status: str | None = None,
     ) -> CommitOutcome:
         """Write the record (and log entry) only if the stored version is still `expected_version`."""
-        keys = [match_key(record.id), log_key(record.id)]
+        keys, args = self._commit_arguments(record, expected_version, log_entry, idempotent, seat)
+        kind, value = self._commit(keys=keys, args=args)
+        return self._committed(record, previous_status, kind, value)
+
+    def send_commit(
+        self, record: MatchRecord, expected_version: int, log_entry: dict[str, Any], previous_status: str
+    ) -> PendingCommit:
+        """`commit`, sent now and its reply read later (`PendingCommit.outcome`), so work can go on meanwhile."""
+        keys, args = self._commit_arguments(record, expected_version, log_entry, None, None)
+        connection: Any = self.client.connection_pool.get_connection()  # redis-py leaves send_command untyped
+        try:
+            connection.send_command("EVALSHA", self._commit.sha, len(keys), *keys, *args)
+        except BaseException:
+            self.client.connection_pool.release(connection)
+            raise
+        return PendingCommit(self, connection, record, previous_status, (keys, args))
+
+    def _commit_arguments(
+        self,
+        record: MatchRecord,
+        expected_version: int,
+        log_entry: dict[str, Any] | None,
+        idempotent: Idempotent | None,
+        seat: int | None,
+    ) -> tuple[list[KeyT], list[EncodableT]]:
+        """The commit script's keys and arguments."""
+        keys: list[KeyT] = [match_key(record.id), log_key(record.id)]
         if idempotent is not None and seat is not None:
             keys.append(idempotency_key(record.id, seat, idempotent.key))
         args: list[EncodableT] = [
@@ -337,7 +396,10 @@ class MatchStore:
             idempotent.answer if idempotent else "",
             self.idempotency_ttl,
         ]
-        kind, value = self._commit(keys=keys, args=args)
+        return keys, args
+
+    def _committed(self, record: MatchRecord, previous_status: str | None, kind: str, value: str) -> CommitOutcome:
+        """The outcome of the commit script's reply; the listings follow a stored change of status."""
         if kind == "replay":
             return CommitOutcome("replay", replayed=value)
         if kind == "ok" and previous_status != record.status:

@@ -11,7 +11,11 @@ the level's time cap), so the cores are theirs. Tournament turns wait for a runn
 
 Where only AI seats of one match may act (an all-AI match, both racers of a Rock'em round), one
 turn job plays their turns one after another (`Relay`), each still its own compare-and-set, version
-and events, instead of queueing a job per move.
+and events, instead of queueing a job per move. While Redis stores a move, the job already searches
+the next one on its own copy of the new state, so the round trip no longer leaves the core idle; it
+does so only at levels quick enough to need no claim (`may_outlast_sweep_grace`), since the move's
+listeners run once the store answers. A move searched ahead is played only if the match is at the
+version it was searched for: it is exactly the move a search after the commit would have found.
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from ai.levels import choose, level_named
 from ai.play import ai_seed, next_actor
 from api.ai_turns import SWEEP_GRACE
 from api.jobs.queue import LIVE_QUEUE, JobQueue
-from api.matches.service import apply_action, engine_state, seat_may_act
+from api.matches.service import Move, apply_action, checked_move, engine_state, seat_may_act, send_move
 from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
 from api.services import Services
+from api.store import CommitOutcome
 from engine import ActionRejected, GameState
 from engine.rng import Rng
 from workers.context import context
@@ -43,8 +48,12 @@ TIME_SLICE = 0.5
 """Seconds a turn job plays its match's consecutive AI turns before it hands over to the queue."""
 LIVE_LOOK = 0.05
 """Seconds between a tournament's run of turns' looks at the live queue (one LLEN and one ZCARD)."""
-Following = tuple[int, MatchRecord]
-"""The seat a turn job plays next, and the match as the job stored it."""
+Following = tuple[int, MatchRecord, GameState]
+"""The seat a turn job plays next, and the match as the job stored it, with its state."""
+Acting = tuple[int, list[int]]
+"""The AI seat a relay plays next, and every seat that may act (all of them AI seats of the match)."""
+Ahead = tuple[int, int, dict[str, Any]]
+"""A move searched ahead: the seat, the version it is for, and the action."""
 YIELD_POLL = 0.01
 """Seconds between a requested move's looks at the live queue (a look is one LLEN and one ZCARD)."""
 
@@ -57,44 +66,55 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
     relay = Relay(ctx, job_id, job.origin if job is not None else LIVE_QUEUE)
     played = 0
     record = ctx.store.load(match_id)
+    stored: GameState | None = None
     while True:
-        answer, following = play_one_turn(ctx, relay, record, match_id, seat, version)
+        answer, following = play_one_turn(ctx, relay, record, match_id, seat, version, stored)
         played += answer["outcome"] == "applied"
         if following is None:
             return {**answer, "moves": played}
-        seat, record = following  # the match as this job stored it: no need to read it again
+        seat, record, stored = following  # the match as this job stored it: no need to read it again
         version = record.version
 
 
 def play_one_turn(
-    ctx: Services, relay: Relay, record: MatchRecord | None, match_id: str, seat: int, version: int
+    ctx: Services,
+    relay: Relay,
+    record: MatchRecord | None,
+    match_id: str,
+    seat: int,
+    version: int,
+    stored: GameState | None = None,
 ) -> tuple[dict[str, Any], Following | None]:
     """Play one AI turn from the record read (when the match moved on, the newer one unless another job has it),
-    and say what follows."""
+    and say what follows. `stored`: the state of `record` when this job stored it and knows the seat may act."""
     for _ in range(MAX_RECOMPUTES):
         if record is None or record.status != ACTIVE:
             return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}, None
         if record.version != version:
-            version = record.version
+            version, stored = record.version, None
             if not ctx.store.claim_ai_turn(match_id, seat, version, relay.job_id):
                 return {"outcome": "superseded", "match": match_id, "seat": seat, "version": version}, None
-        state = engine_state(record)
-        if not seat_may_act(record, state, seat):
+        state = engine_state(record) if stored is None else stored
+        if stored is None and not seat_may_act(record, state, seat):
             ctx.ai_turns.after_change(record, state)  # make sure the seats that may act now have their jobs
             return {"outcome": "nothing-to-do", "match": match_id, "seat": seat, "version": version}, None
         level = record.seats[seat].ai_level
         if level is None:
             return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}, None
-        action = choose(state, seat, level, ai_seed(record.seed, seat, record.version, level))
+        action = relay.searched_ahead(seat, record.version)
+        if action is None:
+            action = choose(state.clone(), seat, level, ai_seed(record.seed, seat, record.version, level))
         try:
-            apply_action(ctx.store, record, seat, action, record.version, None, on_commit=relay.on_commit)
-        except StaleVersion:
-            log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
-            record = ctx.store.load(match_id)
-            continue
+            outcome = relay.commit(checked_move(record, seat, action, record.version, state=state))
         except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
             return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}, None
-        log.info("match %s: AI seat %d (%s) moved at version %d", match_id, seat, level, version)
+        if outcome.kind == "stale":
+            log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
+            record, stored = ctx.store.load(match_id), None
+            continue
+        if outcome.kind != "ok":
+            return {"outcome": "match-over-or-gone", "match": match_id, "seat": seat}, None
+        log.debug("match %s: AI seat %d (%s) moved at version %d", match_id, seat, level, version)
         return {"outcome": "applied", "match": match_id, "seat": seat, "version": version}, relay.take_next()
     raise RuntimeError(f"match {match_id} kept changing while seat {seat} thought")
 
@@ -116,35 +136,58 @@ class Relay:
         self.queue = queue
         self.until = time.monotonic() + time_slice
         self.following: Following | None = None
+        self.ahead: Ahead | None = None
         self.next_look = 0.0
 
-    def on_commit(self, record: MatchRecord, state: GameState) -> None:
+    def commit(self, move: Move) -> CommitOutcome:
+        """Store the move (compare-and-set), searching meanwhile the next move this job would play, then run the
+        change's listeners once stored; the compare-and-set's outcome."""
+        acting = acting_ai_seats(move.after, move.state)
+        storing = send_move(self.ctx.store, move)
+        self.ahead = self.search_ahead(move.after, move.state, acting)
+        outcome = storing.outcome()
+        if outcome.kind == "ok":
+            self.on_commit(move.after, move.state, acting)
+        return outcome
+
+    def search_ahead(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Ahead | None:
+        """The move the first acting seat would play at this version, if this job plays it and needs no claim."""
+        if acting is None or time.monotonic() >= self.until:
+            return None
+        seat = acting[0]
+        level = record.seats[seat].ai_level
+        if level is None or any(may_outlast_sweep_grace(record.seats[other].ai_level) for other in acting[1]):
+            return None
+        seed = ai_seed(record.seed, seat, record.version, level)
+        return seat, record.version, choose(state.clone(), seat, level, seed)
+
+    def on_commit(self, record: MatchRecord, state: GameState, acting: Acting | None) -> None:
         """After a move is stored: claim the next turns if this job plays them, then run the change's listeners
         (the one that queues AI turns only when this job hands over: it plays them otherwise)."""
-        self.following = self.claim_next(record, state)
+        self.following = self.claim_next(record, state, acting)
         playing_on = self.following is not None
         self.ctx.after_change(record, state, skip=self.ctx.schedule_ai_turns if playing_on else None)
+
+    def searched_ahead(self, seat: int, version: int) -> dict[str, Any] | None:
+        """The move searched ahead for this seat at this version, if that is what was searched; once."""
+        ahead, self.ahead = self.ahead, None
+        return ahead[2] if ahead is not None and ahead[:2] == (seat, version) else None
 
     def take_next(self) -> Following | None:
         """The seat this job plays next and the match it plays it in, once; None to hand over."""
         following, self.following = self.following, None
         return following
 
-    def claim_next(self, record: MatchRecord, state: GameState) -> Following | None:
+    def claim_next(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Following | None:
         """Claim every AI seat's turn at the new version when only AI seats may act; the seat to play first."""
-        if time.monotonic() >= self.until or self.higher_priority_waits():
+        if acting is None or time.monotonic() >= self.until or self.higher_priority_waits():
             return None
-        acting = [seat.seat for seat in record.seats if seat_may_act(record, state, seat.seat)]
-        if not acting or any(record.seats[seat].ai_level is None for seat in acting):
-            return None
-        first = next_actor(state, Rng.from_seed(f"order:{record.seed}:{record.version}"))
-        if first not in acting:
-            return None
-        if not any(may_outlast_sweep_grace(record.seats[seat].ai_level) for seat in acting):
-            return first, record
+        first, seats = acting
+        if not any(may_outlast_sweep_grace(record.seats[seat].ai_level) for seat in seats):
+            return first, record, state
         # Every acting seat is held by this job; should another job hold one, compare-and-set sorts it out.
-        held = self.ctx.store.claim_ai_turns(record.id, record.version, dict.fromkeys(acting, self.job_id))
-        return (first, record) if first in held else None
+        held = self.ctx.store.claim_ai_turns(record.id, record.version, dict.fromkeys(seats, self.job_id))
+        return (first, record, state) if first in held else None
 
     def higher_priority_waits(self) -> bool:
         """True when a job of a queue served before this job's queue waits (looked at every LIVE_LOOK s)."""
@@ -156,6 +199,15 @@ class Relay:
         except redis.RedisError:
             return True
         return waiting > 0
+
+
+def acting_ai_seats(record: MatchRecord, state: GameState) -> Acting | None:
+    """When only AI seats of the match may act: the one that plays first (`next_actor`) and all of them; else None."""
+    acting = [seat.seat for seat in record.seats if seat_may_act(record, state, seat.seat)]
+    if not acting or any(record.seats[seat].ai_level is None for seat in acting):
+        return None
+    first = next_actor(state, Rng.from_seed(f"order:{record.seed}:{record.version}"))
+    return (first, acting) if first in acting else None
 
 
 def may_outlast_sweep_grace(level: str | None) -> bool:

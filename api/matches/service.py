@@ -27,7 +27,7 @@ from api.refusals import (
     StaleVersion,
     Unauthorized,
 )
-from api.store import CommitOutcome, Idempotent, MatchStore
+from api.store import CommitOutcome, Idempotent, MatchStore, PendingCommit
 from api.timers import deadlines_json, iso, next_deadlines, parse_iso
 from api.tokens import (
     BotToken,
@@ -597,25 +597,62 @@ def commit_action(
     timeout: bool = False,
 ) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
+    move = checked_move(record, seat, action, expected_version, timeout)
+    body = match_json(move.after, move.state, seat)
+    answer = None
+    if idempotency_key:
+        answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))
+    return Attempt(commit_move(store, move, answer), move.after, move.state, body)
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action checked and played on the record read: the record, state and log entry a compare-and-set writes."""
+
+    before: MatchRecord
+    after: MatchRecord
+    state: GameState
+    seat: int
+    entry: dict[str, Any]
+
+
+def checked_move(
+    record: MatchRecord,
+    seat: int,
+    action: dict[str, Any],
+    expected_version: int | None,
+    timeout: bool = False,
+    state: GameState | None = None,
+) -> Move:
+    """Check the action on the record read and play it (no I/O): what the next version would be.
+
+    `state`: the record's state when the caller has it already (it is played on); else it is read from the record.
+    """
     if record.status == WAITING:
         raise Conflict("match-not-started", waiting_detail(record))
     check_not_ended(record)
     if expected_version is not None and expected_version != record.version:
         raise StaleVersion(record.version)
-    state = engine_state(record)
+    state = engine_state(record) if state is None else state
     play_checked(state, seat, action)
     after = replace(record, version=record.version + 1, state=state.to_json(), updated_at=now_iso())
     after.status = FINISHED if state.is_over() else ACTIVE
     after.deadlines = next_deadlines(record, after, state, seat)
-    body = match_json(after, state, seat)
     entry: dict[str, Any] = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
     if timeout:
         entry["timeout"] = True
-    answer = None
-    if idempotency_key:
-        answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))
-    outcome = store.commit(after, record.version, entry, answer, seat, previous_status=record.status)
-    return Attempt(outcome, after, state, body)
+    return Move(record, after, state, seat, entry)
+
+
+def commit_move(store: MatchStore, move: Move, answer: Idempotent | None = None) -> CommitOutcome:
+    """Write a checked move if the stored version is still the one it was played on (compare-and-set)."""
+    before = move.before
+    return store.commit(move.after, before.version, move.entry, answer, move.seat, previous_status=before.status)
+
+
+def send_move(store: MatchStore, move: Move) -> PendingCommit:
+    """`commit_move` sent now, its outcome read later (`PendingCommit.outcome`)."""
+    return store.send_commit(move.after, move.before.version, move.entry, move.before.status)
 
 
 def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,16 +15,18 @@ from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
+from ai.levels import choose
+from ai.play import ai_seed
 from api.config import Settings
 from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE
 from api.matches.service import engine_state
 from api.record import MatchRecord
 from api.store import ai_turn_key
-from engine import GameState
+from engine import GameState, get_game
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
-from workers.jobs import Relay
+from workers.jobs import Relay, acting_ai_seats
 
 WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
 
@@ -105,6 +108,25 @@ def test_one_job_plays_a_run_of_ai_turns_each_its_own_version(
     assert len(answers) * 4 <= len(entries), f"{len(answers)} jobs for {len(entries)} moves"
 
 
+@pytest.mark.parametrize(("game", "players"), [("sundae_split", 3), ("robots_love_ice_cream", 2)])
+def test_each_relayed_move_is_the_one_its_level_finds_at_its_version(
+    client: FlaskClient, start_worker: StartWorker, game: str, players: int
+) -> None:
+    """A relay searches the next move while the last one is stored: what it plays must be what a search at the
+    stored version finds, with that version's seed (so a tournament plays the same on the server and in process)."""
+    start_worker("w1")
+    match = create_match(client, game=game, players=players, seed=f"ahead-{game}", seats=ai_seats(*["easy"] * players))
+    over = wait_for(lambda: finished(client, match.id), f"the all-easy {game} match to finish")
+    entries = assert_log_is_a_game(client, match.id)
+    state = get_game(game).start(players, over["options"], over["seed"])
+    for entry in entries:
+        seat, version = entry["seat"], entry["version"] - 1
+        expected = choose(state, seat, "easy", ai_seed(over["seed"], seat, version, "easy"))
+        assert entry["action"] == json.loads(json.dumps(expected)), f"version {version}"
+        state.play(seat, expected)
+    assert state.is_over()
+
+
 def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: Flask, redis_url: str) -> None:
     services = app.services
     assert not Relay(services, "turn-t", TOURNAMENT_QUEUE).higher_priority_waits()
@@ -127,18 +149,23 @@ def test_a_run_of_turns_stops_where_a_human_must_act_and_when_its_slice_is_spent
         state.play(0, {"type": "flip"})
         return record, state
 
+    def claim_next(relay: Relay, record: MatchRecord, state: GameState) -> tuple[int, MatchRecord, GameState] | None:
+        """What the relay plays next after a move to this state."""
+        return relay.claim_next(record, state, acting_ai_seats(record, state))
+
     human = create_match(client, game="rockem_sockem", seed="relay-h", seats=[*ai_seats("random"), {"type": "human"}])
-    assert Relay(app.services, "turn-h", LIVE_QUEUE).claim_next(*unclaimed(human)) is None
+    assert acting_ai_seats(*unclaimed(human)) is None
+    assert claim_next(Relay(app.services, "turn-h", LIVE_QUEUE), *unclaimed(human)) is None
     both = create_match(client, game="rockem_sockem", seed="relay-a", seats=ai_seats("random", "medium"))
-    assert Relay(app.services, "turn-s", LIVE_QUEUE, time_slice=0.0).claim_next(*unclaimed(both)) is None
+    assert claim_next(Relay(app.services, "turn-s", LIVE_QUEUE, time_slice=0.0), *unclaimed(both)) is None
     record, state = unclaimed(both)
-    seat, stored = Relay(app.services, "turn-a", LIVE_QUEUE).claim_next(record, state) or (None, None)
+    seat, stored, _ = claim_next(Relay(app.services, "turn-a", LIVE_QUEUE), record, state) or (None, None, None)
     assert stored is record and seat in (0, 1)
     # A `medium` move may outlast the sweep's grace: both racers' turns are held by the job.
     assert {store.ai_turn_claim(both.id, s, record.version) for s in (0, 1)} == {"turn-a"}
     quick = create_match(client, game="rockem_sockem", seed="relay-q", seats=ai_seats("random", "easy"))
     record, state = unclaimed(quick)
-    assert Relay(app.services, "turn-q", LIVE_QUEUE).claim_next(record, state) is not None
+    assert claim_next(Relay(app.services, "turn-q", LIVE_QUEUE), record, state) is not None
     assert {store.ai_turn_claim(quick.id, s, record.version) for s in (0, 1)} == {None}  # played sooner: no claim
 
 
