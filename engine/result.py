@@ -32,6 +32,27 @@ class Result:
         return cls(scores=tuple(scores), ranking=ranking, winners=ranking[0], reason=reason)
 
     @classmethod
+    def resignation(cls, players: int, seat: int) -> Result:
+        """A competitive game ended by `seat` resigning: every other seat tied first, the resigner last."""
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not one of {players} seats")
+        others = tuple(other for other in range(players) if other != seat)
+        scores = tuple(0.0 if other == seat else 1.0 for other in range(players))
+        ranking = (others, (seat,)) if others else ((seat,),)
+        return cls(scores=scores, ranking=ranking, winners=others, reason=f"seat {seat} resigned")
+
+    @classmethod
+    def gave_up(cls, players: int) -> Result:
+        """A co-operative game the team gave up: nobody wins, every seat shares one place."""
+        return cls(
+            scores=(0.0,) * players,
+            ranking=(tuple(range(players)),),
+            winners=(),
+            reason="the team gave up",
+            team_success=False,
+        )
+
+    @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
         """Read back a result written by `to_json`."""
         return cls(
