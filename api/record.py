@@ -81,6 +81,9 @@ class MatchRecord:
     tournament: str | None = None  # the id of the tournament that started the match (its AI seats queue apart)
     fair_until_ms: int = 0  # the end of the latest timer downtime its deadlines were moved for (epoch ms)
     rules_version: int = 1  # the game's GameInfo.rules_version when the match was created
+    result: dict[str, Any] | None = None  # a result decided outside the rules (a resignation, a give-up); Result JSON
+    unlisted: bool = False  # left out of the lobby listing; still readable and joinable by id
+    rematch: dict[str, Any] | None = None  # the rematch offer once a seat made one (see api/matches/lifecycle.py)
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)

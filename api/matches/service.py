@@ -41,7 +41,7 @@ from api.tokens import (
     owner_token_hash,
     token_hash,
 )
-from engine import EngineError, Game, GameState, IllegalAction, all_games, get_game, has_action
+from engine import EngineError, Game, GameState, IllegalAction, Result, all_games, get_game, has_action
 
 log = logging.getLogger(__name__)
 UNPINNED_ATTEMPTS = 20  # compare-and-set attempts for an action sent without expected_version
@@ -433,9 +433,16 @@ def created_json(created: CreatedMatch) -> dict[str, Any]:
     }
 
 
+def result_of(record: MatchRecord, state: GameState) -> Result | None:
+    """The match's result: a resignation's or a give-up's if it ended so, else the engine's (None while it runs)."""
+    if record.result is not None:
+        return Result.from_json(record.result)
+    return state.result()
+
+
 def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
     """The match as one viewer may see it."""
-    result = state.result()
+    result = result_of(record, state)
     return {
         **identity_json(record),
         "to_act": list(state.acting_seats()) if record.status == ACTIVE else [],
