@@ -13,6 +13,7 @@ from api.http import private_when_authorized
 from api.jobs import views as jobs
 from api.limits import RATE_LIMIT_HEADERS
 from api.limits import install as install_limits
+from api.matches import export as match_exports
 from api.matches import views as matches
 from api.services import ParlourApp, build_services
 from api.tournaments import views as tournaments
@@ -35,7 +36,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
-    blueprints = (health, games, matches, events, jobs, tournaments, bots, web)
+    blueprints = (health, games, matches, match_exports, events, jobs, tournaments, bots, web)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)

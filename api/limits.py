@@ -184,6 +184,7 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("bots.bot_events", "long_polls", identity, _bot_long_poll),
     RouteLimit("matches.get_match", "long_polls", identity, _long_poll),
     RouteLimit("matches.replay_step", "replays", client_address),
+    RouteLimit("match_exports.export_match", "replays", client_address),
 )
 TOKEN_ENDPOINTS = frozenset(
     {

@@ -1,8 +1,10 @@
-"""The `parlour` command: run a tournament on a Parlour server or in this process, and show its results.
+"""The `parlour` command: run a tournament on a Parlour server or in this process, and show its results;
+check a match export offline.
 
 parlour tournament rockem_sockem random easy medium --local --plot ratings.png
 parlour tournament sundae_split random easy easy medium hard --players 5 --server http://127.0.0.1:8000
 parlour tournament icecream easy medium bot:BOT_ID --turn-timer 10 --server http://127.0.0.1:8000
+parlour verify match.json
 """
 
 from __future__ import annotations
@@ -69,6 +71,15 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--plot", metavar="FILE.png", help="save a plot of the ratings and their 95%% intervals")
     run.add_argument("--json", action="store_true", help="print the whole result as JSON instead of tables")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    check = commands.add_parser(
+        "verify",
+        help="check a match export offline: its seed, every action and its result",
+        description="Replay a match export (GET /v1/matches/{id}/export) through the engine's checked path: "
+        "sha256(seed) against the commitment, every log entry in order, then the result. "
+        "Exit 0 when it verifies, 1 when something differs (the first bad entry is named), "
+        "2 when the file is not an export.",
+    )
+    check.add_argument("file", metavar="FILE", help="the export's JSON file, or - for standard input")
     return top
 
 
@@ -175,8 +186,13 @@ def run_server(url: str, request: dict[str, Any], quiet: bool) -> dict[str, Any]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; 0 on success, 1 for a tournament cancelled, 2 for a request the server or the plan refused."""
+    """Run the command; 0 on success, 1 for a tournament cancelled or an export that does not verify,
+    2 for a request the server or the plan refused or a file that is not an export."""
     args = parser().parse_args(argv)
+    if args.command == "verify":
+        from tournaments.verify import run as verify
+
+        return verify(args.file)
     request = request_of(args)
     try:
         result = run_server(args.server, request, args.quiet) if args.server else run_local(request, args.quiet)
