@@ -1,5 +1,8 @@
 """A finished match, step by step: the state after its first `step` log entries, rebuilt from the seed.
 
+A step may be a resignation (no action): the state stays as it was, and at the last step the
+result is the match's (`result_of`), a resignation's or a give-up's.
+
 Only a match that is over is replayed: its seed is revealed and its whole log is public, so any
 seat's view of any step is public too; a match still running would give away what its seats may
 not see yet (the next cards come from the seed).
@@ -18,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from api.matches.service import game_of, moves_of
+from api.matches.service import game_of, is_move, moves_of, result_of
 from api.record import MatchRecord
 from api.refusals import Conflict, NotFound
 from api.store import MatchStore
@@ -69,8 +72,9 @@ def replay_whole(store: MatchStore, record: MatchRecord, game: Game) -> Replayed
     entries = store.log_page(record.id, 0, max(record.version, 1), record.version).entries
     state = game.start(record.players, record.options, record.seed)
     snapshots = [json.dumps(state.to_json())]
-    for step, (seat, action) in enumerate(moves_of(entries), start=1):
-        state.play(seat, action)
+    for step, entry in enumerate(entries, start=1):
+        if is_move(entry):
+            state.play(entry["seat"], entry["action"])
         if step % SNAPSHOT_EVERY == 0:
             snapshots.append(json.dumps(state.to_json()))
     return Replayed(entries, snapshots)
@@ -97,7 +101,8 @@ def replay_json(store: MatchStore, record: MatchRecord, step: int, viewer: int |
     if step > len(entries):
         raise NotFound(f"the match has {len(entries)} steps; there is no step {step}")
     state = state_at(game, replayed, step)
-    result = state.result()
+    # A resignation or give-up ends the match at its last step, outside the rules the state follows.
+    result = result_of(record, state) if step == len(entries) else state.result()
     return {
         "id": record.id,
         "game": record.game,

@@ -86,6 +86,7 @@ class CreateMatchSchema(Schema):
         validate=validate.Length(min=1, max=MAX_SEATS),
     )
     turn_timer = fields.Nested(TurnTimerSchema, load_default=None, allow_none=True)
+    unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # JSON true or false only
 
     @validates_schema
     def seats_match_players(self, data: dict[str, Any], **kwargs: Any) -> None:

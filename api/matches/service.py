@@ -199,6 +199,7 @@ def store_new_match(
         owner_hash=owner_hash,
         tournament=new.tournament,
         rules_version=game.info.rules_version,
+        unlisted=bool(request.get("unlisted")),
     )
     record.status = ACTIVE if record.ready() else WAITING
     if record.status == WAITING and bots_asked:
@@ -428,6 +429,7 @@ def created_json(created: CreatedMatch) -> dict[str, Any]:
         **identity_json(record),
         "seed_commitment": record.seed_commitment,
         "open_seats": record.open_seats(),
+        "unlisted": record.unlisted,
         "tokens": [{"seat": token.seat, "token": token.text} for token in created.tokens],
         "owner_token": created.owner.text,
     }
@@ -438,6 +440,32 @@ def result_of(record: MatchRecord, state: GameState) -> Result | None:
     if record.result is not None:
         return Result.from_json(record.result)
     return state.result()
+
+
+PLAYING_KINDS = ("human", "bot")
+"""The kinds of seat that resign, leave and answer a rematch offer (an AI seat never does)."""
+
+
+def players_of(record: MatchRecord) -> list[int]:
+    """The seats held by a human or a bot: those that must answer a rematch offer."""
+    return [seat.seat for seat in record.seats if seat.kind in PLAYING_KINDS]
+
+
+def rematch_json(record: MatchRecord, viewer: int | None) -> dict[str, Any] | None:
+    """The rematch offer as the viewer may see it: who offered, who must still answer, the new match once
+    started, and the viewer's own seat and token in it (a human seat's token only to that seat)."""
+    offer = record.rematch
+    if offer is None:
+        return None
+    started = offer.get("match")
+    new_seat = (viewer - 1) % record.players if viewer is not None and started is not None else None
+    return {
+        "offered_by": offer["offered_by"],
+        "waiting_for": [seat for seat in players_of(record) if seat not in offer["offered_by"]],
+        "match": started,
+        "seat": new_seat,
+        "token": offer.get("tokens", {}).get(str(viewer)) if new_seat is not None else None,
+    }
 
 
 def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
@@ -458,6 +486,8 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "abort_reason": record.abort_reason,
         "start_by": record.start_by if record.status == WAITING else None,
         "tournament": record.tournament,
+        "unlisted": record.unlisted,
+        "rematch": rematch_json(record, viewer),
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -516,13 +546,19 @@ def redacted(
 ) -> list[dict[str, Any]]:
     """Log entries as the viewer sees them in the whole log while the match runs (`later`: the log's newest
     `log_tail` entries after them, which the game may need to tell what to hide)."""
-    shown = state.redact_log_page(moves_of(entries), moves_of(later), viewer)
-    return [{**entry, "action": action} for entry, action in zip(entries, shown, strict=True)]
+    shown = iter(state.redact_log_page(moves_of(entries), moves_of(later), viewer))
+    # A resignation has no action: it hides nothing and is shown as it is.
+    return [{**entry, "action": next(shown)} if is_move(entry) else entry for entry in entries]
+
+
+def is_move(entry: dict[str, Any]) -> bool:
+    """True for a log entry that plays an action; False for a resignation (the engine never sees it)."""
+    return "action" in entry
 
 
 def moves_of(entries: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    """The (seat, action) of each log entry."""
-    return [(entry["seat"], entry["action"]) for entry in entries]
+    """The (seat, action) of each log entry that plays one, in order (resignations left out)."""
+    return [(entry["seat"], entry["action"]) for entry in entries if is_move(entry)]
 
 
 # --- acting ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
 from api.http import bearer_token, json_answer, json_body, keep_private, load, load_query, with_query
 from api.limits import client_address
-from api.matches import service
+from api.matches import lifecycle, service
 from api.matches.replay import replay_json
 from api.matches.schemas import (
     ActionRequestSchema,
@@ -69,16 +69,36 @@ def list_matches() -> Response:
     after = Cursor.parse(query["cursor"]) if query["cursor"] else None
     if query["cursor"] and after is None:
         raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
-    rows = services().store.list_ids(query["game"], query["status"], query["limit"], after)
-    records = services().store.load_many([row.match_id for row in rows])
-    items = []
-    for row, record in zip(rows, records, strict=True):
-        if record is None:
-            services().store.forget_in(query["game"], query["status"], row.match_id)
-        elif query["status"] in (None, record.status):
-            items.append(service.summary_json(record))
-    next_cursor = rows[-1].text() if len(rows) == query["limit"] else None
-    return jsonify({"items": items, "next_cursor": next_cursor})
+    items, next_cursor = listed_page(query["game"], query["status"], query["limit"], after)
+    return jsonify({"items": items, "next_cursor": next_cursor.text() if next_cursor else None})
+
+
+LISTING_ROUNDS = 5
+"""Index reads one lobby page makes at most to fill itself past unlisted and expired matches."""
+
+
+def listed_page(
+    game: str | None, status: str | None, limit: int, after: Cursor | None
+) -> tuple[list[dict[str, Any]], Cursor | None]:
+    """Up to `limit` listed matches after the cursor, and the cursor of the next page (None at the end).
+
+    Unlisted matches are in the index (sweeps read it) but never in the lobby: a page skips them.
+    """
+    items: list[dict[str, Any]] = []
+    for _ in range(LISTING_ROUNDS):
+        rows = services().store.list_ids(game, status, limit, after)
+        records = services().store.load_many([row.match_id for row in rows])
+        for row, record in zip(rows, records, strict=True):
+            after = row
+            if record is None:
+                services().store.forget_in(game, status, row.match_id)
+            elif status in (None, record.status) and not record.unlisted:
+                items.append(service.summary_json(record))
+                if len(items) == limit:
+                    return items, row
+        if len(rows) < limit:
+            return items, None
+    return items, after
 
 
 @blueprint.get("/<match_id>")
@@ -196,3 +216,39 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
         202,
         {"Location": location},
     )
+
+
+@blueprint.post("/<match_id>/resign")
+def resign(match_id: str) -> Response:
+    """The token's seat resigns: the match ends with it last (a co-operative seat goes to the AI, or the team
+    gives up); answer with the match as that seat sees it."""
+    record = service.load_match(services().store, match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    after, state = lifecycle.resign(services().store, record.id, seat, on_commit=services().after_change)
+    return jsonify(service.match_json(after, state, seat))
+
+
+@blueprint.post("/<match_id>/leave")
+def leave(match_id: str) -> Response:
+    """The token's seat leaves a match that has not started: the seat opens again and the token stops working."""
+    record = service.load_match(services().store, match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    after = lifecycle.leave(services().store, record.id, seat, on_commit=services().after_change)
+    answer = {"id": after.id, "seat": seat, "version": after.version, "status": after.status}
+    return jsonify({**answer, "open_seats": after.open_seats()})
+
+
+@blueprint.post("/<match_id>/rematch")
+def rematch(match_id: str) -> Response:
+    """The token's seat offers a rematch of a finished match, or accepts the offer; the last acceptance
+    starts it. Answer with the offer as that seat sees it (its new seat token once the rematch started)."""
+    record = service.load_match(services().store, match_id)
+    seat = seat_of_request(record, required=True)
+    assert seat is not None
+    app = services()
+    done = lifecycle.offer_rematch(app.store, record.id, seat, app.after_change, app.settings.challenge_seconds)
+    after = done.record
+    answer = {"id": after.id, "version": after.version, "seat": seat, "rematch": service.rematch_json(after, seat)}
+    return keep_private(jsonify(answer))
