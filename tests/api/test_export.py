@@ -13,6 +13,7 @@ from api.services import ParlourApp
 from engine import get_game
 from engine.rng import Rng
 from tests.api.conftest import Match, bearer, create_match
+from tests.api.openapi_support import component_validator, load_document
 from tournaments.cli import main
 from tournaments.verify import FORMAT, FORMAT_VERSION
 
@@ -23,6 +24,8 @@ FIVE_GAMES = [
     ("rockem_sockem", 2, {}),
     ("robots_love_ice_cream", 2, {}),
 ]
+
+EXPORT = component_validator(load_document(), "Export")
 
 
 def play_out(client: FlaskClient, match: Match, seed: str) -> int:
@@ -45,13 +48,16 @@ def play_out(client: FlaskClient, match: Match, seed: str) -> int:
 
 
 def export_of(client: FlaskClient, match: Match) -> dict[str, Any]:
-    """GET .../export, checked to be a download."""
+    """GET .../export, checked to be a download that openapi.yaml's `Export` describes."""
     response = client.get(match.url("/export"))
     assert response.status_code == 200, response.get_json()
     assert response.headers["Content-Disposition"] == (
         f'attachment; filename="parlour-{match.body["game"]}-{match.id}.json"'
     )
-    return dict(response.get_json())
+    export = dict(response.get_json())
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in EXPORT.iter_errors(export)]
+    assert not errors, errors
+    return export
 
 
 def verify_file(tmp_path: Path, export: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

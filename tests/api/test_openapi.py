@@ -667,6 +667,7 @@ def scenario_full_match(contract: ContractClient) -> None:
     contract.get(url, headers={"If-None-Match": '"7", "0"', **bearer(tokens[0])}, expect=304, request_valid=True)
 
     contract.get(f"{url}/replay/0", expect=409, request_valid=True)  # its seed is still secret
+    contract.get(f"{url}/export", expect=409, request_valid=True)
     for step, (seat, action) in enumerate(WINNING_LINE):
         headers = bearer(tokens[seat])
         legal = contract.get(f"{url}/legal-actions", headers=headers, expect=200, request_valid=True).json
@@ -701,6 +702,8 @@ def scenario_full_match(contract: ContractClient) -> None:
     assert contract.get(f"{url}/replay/0?seat=1", expect=200, request_valid=True).json["viewer"] == 1
     contract.get(f"{url}/replay/{len(WINNING_LINE) + 1}", expect=404, request_valid=True)
     contract.get(f"{url}/replay/0?seat=9", expect=400)
+    exported = contract.get(f"{url}/export", expect=200, request_valid=True).json
+    assert exported["log"] == log["entries"] and exported["result"] == final["result"]
     assert [entry["version"] for entry in log["entries"]] == list(range(1, len(WINNING_LINE) + 1))
     # What the document promises: the seed and the log replay the match to the same result.
     game = get_game(final["game"])
