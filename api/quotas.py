@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import redis
 
@@ -247,17 +247,20 @@ class Lease:
             log.warning("stream lease of %s not given back: %s", self.holder, error)
 
 
-class HeldStream:
+Chunk = TypeVar("Chunk", str, bytes)
+
+
+class HeldStream(Generic[Chunk]):
     """A streaming response body that keeps its lease: renewed as chunks go out, given back on close.
 
     A WSGI server calls `close` when the client goes away, even before the first chunk.
     """
 
-    def __init__(self, chunks: Iterator[str], lease: Lease) -> None:
-        self.chunks = chunks
+    def __init__(self, chunks: Iterator[Chunk], lease: Lease) -> None:
+        self.chunks: Iterator[Chunk] = chunks
         self.lease = lease
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[Chunk]:
         for chunk in self.chunks:
             self.lease.renew_if_due()
             yield chunk

@@ -30,7 +30,7 @@ from typing import Any
 import redis
 
 from api import jsoncodec
-from api.events.feed import ChangeFeed, Watch
+from api.events.feed import ChangeFeed, Watch, requests_first
 from api.http import with_query
 from api.matches import service
 from api.matches.reads import Reads
@@ -43,10 +43,8 @@ log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
 HEARTBEAT = ": heartbeat\n\n"
 RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
-RENDER_WAIT = 5.0
-"""Seconds a stream waits for another's render of the same version before it looks again."""
-TEXTS_KEPT = 8
-"""Event texts one render keeps (for different `after`s): enough for the streams that keep up."""
+FRAMES_KEPT = 8
+"""Event frames one render keeps (for different `after`s): enough for the streams that keep up."""
 LOG_WINDOW = 100
 """The newest log entries a `match` event carries at most; earlier ones are read from `/log`."""
 
@@ -55,6 +53,11 @@ def sse(event: str, data: str, event_id: int | None = None) -> str:
     """One Server-Sent Event whose data is one line of JSON text (JSON never holds a raw newline)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def sse_bytes(event: str, data: str, event_id: int | None = None) -> bytes:
+    """`sse`, encoded as it goes on the wire (the server then writes it as is)."""
+    return sse(event, data, event_id).encode()
 
 
 def compact(value: Any) -> str:
@@ -74,23 +77,23 @@ class Rendered:
     entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
     before: int | None  # the version of the newest entry left out; None when the whole log is kept
 
-    texts: dict[tuple[int, str, int | None], str] = field(default_factory=dict, compare=False, repr=False)
-    """The event data written so far, per (after, log_url, seat): the streams of one viewer are mostly
-    at the same version, so one event's text serves them all."""
+    frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
+    """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
+    are mostly at the same version, so one event serves them all."""
 
-    def data(self, after: int | None, log_url: str, seat: int | None) -> str:
-        """The data of a `match` event for a client that has seen up to version `after` (nothing if None).
+    def frame(self, after: int | None, log_url: str, seat: int | None) -> bytes:
+        """The `match` event for a client that has seen up to version `after` (nothing if None).
 
         `log_url` is the match's `/log`, where the viewer (`seat`) reads the entries left out.
         """
         seen = after or 0
         key = (seen, log_url, seat)
-        text = self.texts.get(key)
-        if text is None:
-            text = self._data(seen, log_url, seat)
-            if len(self.texts) < TEXTS_KEPT:  # clients far behind each get their own, unkept
-                self.texts[key] = text
-        return text
+        frame = self.frames.get(key)
+        if frame is None:
+            frame = sse_bytes("match", self._data(seen, log_url, seat), self.version)
+            if len(self.frames) < FRAMES_KEPT:  # clients far behind each get their own, unkept
+                self.frames[key] = frame
+        return frame
 
     def _data(self, seen: int, log_url: str, seat: int | None) -> str:
         log = ",".join(self.entries[bisect.bisect_right(self.versions, seen) :])
@@ -151,7 +154,9 @@ class Renders:
                 if rendering is None:
                     rendering = self._rendering[key] = threading.Event()
                     break
-            rendering.wait(RENDER_WAIT)  # then look again: kept, or render it ourselves if that render failed
+            # No timeout (each would cost a timer): the render sets the event however it ends. Then look again:
+            # kept, or render it ourselves if that render failed.
+            rendering.wait()
         try:
             return self._render(store, key)
         finally:
@@ -186,11 +191,11 @@ class EventStream:
     heartbeat: float
     log_url: str  # the match's `/log`, for the entries an event leaves out
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[bytes]:
         """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
         watch = self.feed.watch(self.match_id)
         try:
-            yield f"retry: {RETRY_MS}\n\n"
+            yield f"retry: {RETRY_MS}\n\n".encode()
             yield from self._events(watch)
         except redis.RedisError as error:
             # The status line is sent already: end the stream, and the client resumes with Last-Event-ID.
@@ -198,7 +203,7 @@ class EventStream:
         finally:
             self.feed.unwatch(watch)
 
-    def _events(self, watch: Watch) -> Iterator[str]:
+    def _events(self, watch: Watch) -> Iterator[bytes]:
         """An event per change seen (a catch-up first if the client is behind), then `end`."""
         last = self.after
         version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
@@ -206,34 +211,35 @@ class EventStream:
             try:
                 rendered = self.renders.get(self.store, self.match_id, version, self.viewer)
             except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
-                yield sse("end", compact({"version": last, "reason": RULES_CHANGED}))
+                yield sse_bytes("end", compact({"version": last, "reason": RULES_CHANGED}))
                 return
             if rendered is None:
-                yield sse("end", compact({"version": last, "reason": "expired"}))
+                yield sse_bytes("end", compact({"version": last, "reason": "expired"}))
                 return
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
-                yield sse("match", rendered.data(last, self.log_url, self.viewer), rendered.version)
+                yield rendered.frame(last, self.log_url, self.viewer)
                 last = rendered.version
             if rendered.ended:
-                yield sse("end", compact({"version": last, "reason": rendered.status}))
+                yield sse_bytes("end", compact({"version": last, "reason": rendered.status}))
                 return
             version = yield from self._next_version(watch, last)
             if self.feed.stopping:
                 return
 
-    def _next_version(self, watch: Watch, version: int) -> Generator[str, None, int | None]:
+    def _next_version(self, watch: Watch, version: int) -> Generator[bytes, None, int | None]:
         """Heartbeats while the match stays at `version`; then its new version (None if it is gone)."""
         while True:
             announced = watch.wait(self.heartbeat)
             if self.feed.stopping:  # the server is shutting down: the client resumes elsewhere
                 return None
             if announced is None:
-                yield HEARTBEAT
+                yield HEARTBEAT.encode()
             # Without a version announced (a quiet spell, a lost connection) the store says which it is.
             current = announced if announced is not None and announced > version else None
             if current is None:
                 current = self.store.version(self.match_id)
             if current != version:
+                requests_first()
                 return current
 
 
