@@ -146,10 +146,9 @@ def game_of(export: dict[str, Any]) -> Game:
 
 def replay_log(game: Game, state: GameState, players: int, log: list[Any]) -> tuple[Result | None, int]:
     """Play every entry in order; the outcome (the game's, or a resignation's) and the entries replayed."""
-    previous = 0
+    versions = entry_versions(log)
     ended_by: Result | None = None
-    for index, entry in enumerate(log):
-        version = entry_version(entry, index, previous)
+    for entry, version in zip(log, versions, strict=True):
         if ended_by is not None or state.is_over():
             raise Mismatch("an entry after the match ended", version)
         seat = entry.get("seat")
@@ -164,18 +163,21 @@ def replay_log(game: Game, state: GameState, players: int, log: list[Any]) -> tu
                 raise Mismatch(f"seat {seat}'s action {entry['action']} is refused: {error}", version) from None
         else:
             raise Mismatch("neither an action nor a resignation", version)
-        previous = version
     return ended_by or state.result(), len(log)
 
 
-def entry_version(entry: Any, index: int, previous: int) -> int:
-    """The entry's version, checked to follow the one before it (joins also count versions, so gaps are fine)."""
-    version = entry.get("version") if isinstance(entry, dict) else None
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise Mismatch(f"log entry {index + 1} has no version", None)
-    if version <= previous:
-        raise Mismatch(f"out of order: it comes after version {previous} (a reordered log?)", version)
-    return version
+def entry_versions(log: list[Any]) -> list[int]:
+    """Each entry's version, checked to rise along the log before anything is played (joins also count
+    versions, so gaps are fine); a reordered log is named as such."""
+    versions: list[int] = []
+    for index, entry in enumerate(log):
+        version = entry.get("version") if isinstance(entry, dict) else None
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise Mismatch(f"log entry {index + 1} is not an object with a version")
+        if versions and version <= versions[-1]:
+            raise Mismatch(f"out of order: it comes after version {versions[-1]} (a reordered log?)", version)
+        versions.append(version)
+    return versions
 
 
 def resignation(game: Game, players: int, entry: dict[str, Any], version: int) -> Result | None:

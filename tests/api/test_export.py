@@ -130,3 +130,35 @@ def test_an_export_is_rate_limited_like_the_replays(app: ParlourApp, client: Fla
     """The route carries the replays' RateLimit headers."""
     response = client.get(match.url("/export"))
     assert response.headers["RateLimit-Policy"] == client.get(match.url("/replay/0")).headers["RateLimit-Policy"]
+
+
+def test_a_resigned_match_exports_and_verifies(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str], match: Match
+) -> None:
+    """A competitive resignation is logged without an action and verifies to the resigner last."""
+    legal = client.get(match.url("/legal-actions"), headers=bearer(match.tokens[0])).get_json()
+    body = {"action": legal["actions"][0], "expected_version": legal["version"]}
+    assert client.post(match.url("/actions"), json=body, headers=bearer(match.tokens[0])).status_code == 200
+    assert client.post(match.url("/resign"), headers=bearer(match.tokens[0])).status_code == 200
+    export = export_of(client, match)
+    assert export["log"][-1] | {"at": None} == {"version": 2, "seat": 0, "at": None, "resign": True}
+    assert export["result"] == client.get(match.url()).get_json()["result"]
+    assert export["result"]["ranking"] == [[1], [0]]
+    code, printed = verify_file(tmp_path, export, capsys)
+    assert code == 0 and "won by seat 1 (seat 0 resigned)" in printed, printed
+
+
+def test_a_cooperative_seat_handed_to_the_ai_then_a_give_up_verifies(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Robots Love Ice Cream: seat 1 resigns (the AI takes it, play goes on), then seat 0 (the team gives up)."""
+    match = create_match(client, game="robots_love_ice_cream", players=2, seed="handed")
+    for seat in (1, 0):
+        response = client.post(match.url("/resign"), headers=bearer(match.tokens[seat]))
+        assert response.status_code == 200, response.get_json()
+    export = export_of(client, match)
+    assert [("handed_to" in entry, entry["seat"]) for entry in export["log"]] == [(True, 1), (False, 0)]
+    assert export["seats"][1] | {"name": None} == {"seat": 1, "type": "ai", "name": None, "level": "easy", "bot": None}
+    assert export["result"] is not None and export["result"]["team_success"] is False
+    code, printed = verify_file(tmp_path, export, capsys)
+    assert code == 0 and "the team lost (the team gave up)" in printed, printed
