@@ -34,9 +34,11 @@ export function mount(root, route) {
   const viewSelect = h("select", { id: "replay-viewer" });
   const picture = h("div", { class: "picture", role: "region", "aria-label": "The match at this step" });
   const outcome = h("div", { class: "replay-result" });
+  // A match that is over as one file, for `parlour verify` (the server names it parlour-<game>-<id>.json).
+  const download = h("span", { class: "replay-export" });
   const page = h("div", { class: "replay-page", "data-match": id },
     h("header", { class: "match-head" }, title,
-      h("p", { class: "meta" }, h("a", { href: matchHref(id) }, "Back to the match page"))),
+      h("p", { class: "meta" }, h("a", { href: matchHref(id) }, "Back to the match page"), download)),
     h("div", { class: "replay-controls card" },
       h("div", { class: "replay-buttons" }, Object.values(buttons)),
       slider,
@@ -139,6 +141,7 @@ export function mount(root, route) {
       replace(where, h("span", { class: "error" }, "This match is still running: it can be replayed once it is over (its seed is secret until then)."));
       return;
     }
+    replace(download, " · ", h("a", { href: `/v1/matches/${encodeURIComponent(id)}/export`, download: "", id: "replay-export" }, "Download (export)"));
     go(step);
   }).catch((error) => replace(where, h("span", { class: "error" }, problemText(error))));
 
