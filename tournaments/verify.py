@@ -34,6 +34,10 @@ FORMAT_VERSION = 1
 VERIFIED, MISMATCH, NOT_AN_EXPORT = 0, 1, 2
 """Exit statuses of `parlour verify`."""
 
+PLAYING_KINDS = ("human", "bot")
+"""Seats a person or a bot plays: those that resign (an AI seat never does)."""
+SEAT_KINDS = ("human", "ai", "bot")
+
 REQUIRED: dict[str, type | tuple[type, ...]] = {
     "game": str,
     "rules_version": int,
@@ -102,9 +106,17 @@ def parse_export(text: str) -> dict[str, Any]:
     for name, kind in REQUIRED.items():
         if name not in data or not isinstance(data[name], kind) or isinstance(data[name], bool):
             raise NotAnExport(f"the export's {name!r} is missing or of the wrong type")
+    seats = data["seats"]
+    if len(seats) != data["players"] or not all(is_seat(seat, index) for index, seat in enumerate(seats)):
+        raise NotAnExport(f"the export's 'seats' are not {data['players']} seats, in order, each with its type")
     if data["status"] not in ENDED:
         raise NotAnExport(f"status {data['status']!r}: only a match that is over is exported")
     return data
+
+
+def is_seat(seat: Any, index: int) -> bool:
+    """True for an export's seat `index`: an object naming that seat and its type."""
+    return isinstance(seat, dict) and seat.get("seat") == index and seat.get("type") in SEAT_KINDS
 
 
 def verify(export: dict[str, Any]) -> Verified:
@@ -116,7 +128,7 @@ def verify(export: dict[str, Any]) -> Verified:
         state = game.start(export["players"], export["options"], export["seed"])
     except EngineError as error:
         raise Mismatch(f"the game does not start with these players and options: {error}") from None
-    result, entries = replay_log(game, state, export["players"], export["log"])
+    result, entries = replay_log(game, state, export["seats"], export["log"])
     claimed = export["result"]
     if export["status"] == FINISHED:
         if result is None:
@@ -144,9 +156,11 @@ def game_of(export: dict[str, Any]) -> Game:
     return game
 
 
-def replay_log(game: Game, state: GameState, players: int, log: list[Any]) -> tuple[Result | None, int]:
+def replay_log(game: Game, state: GameState, seats: list[dict[str, Any]], log: list[Any]) -> tuple[Result | None, int]:
     """Play every entry in order; the outcome (the game's, or a resignation's) and the entries replayed."""
     versions = entry_versions(log)
+    players = len(seats)
+    playing = playing_seats(seats, log)
     ended_by: Result | None = None
     for entry, version in zip(log, versions, strict=True):
         if ended_by is not None or state.is_over():
@@ -155,7 +169,7 @@ def replay_log(game: Game, state: GameState, players: int, log: list[Any]) -> tu
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise Mismatch(f"seat {seat!r} is not a seat of this match", version)
         if "resign" in entry:
-            ended_by = resignation(game, players, entry, version)
+            ended_by = resignation(game, seats, playing, entry, version)
         elif "action" in entry:
             try:
                 play_checked(state, seat, entry["action"])
@@ -180,18 +194,39 @@ def entry_versions(log: list[Any]) -> list[int]:
     return versions
 
 
-def resignation(game: Game, players: int, entry: dict[str, Any], version: int) -> Result | None:
-    """What a resignation does: ends the match (its result), or hands a co-operative seat to the AI (None)."""
+def playing_seats(seats: list[dict[str, Any]], log: list[Any]) -> set[int]:
+    """The seats a human or a bot held when play began: those still held so at the end, and those handed to the AI."""
+    handed = {entry.get("seat") for entry in log if isinstance(entry, dict) and "handed_to" in entry}
+    return {seat["seat"] for seat in seats if seat["type"] in PLAYING_KINDS} | {s for s in handed if isinstance(s, int)}
+
+
+def resignation(
+    game: Game, seats: list[dict[str, Any]], playing: set[int], entry: dict[str, Any], version: int
+) -> Result | None:
+    """What a resignation does, as the server decides it: a competitive match ends with the resigner last; a
+    co-operative seat goes to the AI while another human or bot seat plays on (None: the match goes on), else
+    the team gives up. `playing` loses a seat handed on."""
+    seat: int = entry["seat"]
     if entry["resign"] is not True:
         raise Mismatch(f"resign is {entry['resign']!r}, not true", version)
-    if "handed_to" in entry:
-        if not game.info.cooperative:
+    if seat not in playing:
+        raise Mismatch(f"seat {seat} is played by the AI, and only a human or bot seat resigns", version)
+    others = sorted(playing - {seat})
+    if not game.info.cooperative:
+        if "handed_to" in entry:
             raise Mismatch("a seat of a competitive game cannot be handed to the AI", version)
-        if not isinstance(entry["handed_to"], str):
-            raise Mismatch(f"handed_to {entry['handed_to']!r} is not an AI level", version)
-        return None
-    seat: int = entry["seat"]
-    return Result.gave_up(players) if game.info.cooperative else Result.resignation(players, seat)
+        return Result.resignation(len(seats), seat)
+    if "handed_to" not in entry:
+        if others:
+            raise Mismatch(f"seats {others} play on, so seat {seat} goes to the AI: the team does not give up", version)
+        return Result.gave_up(len(seats))
+    if not others:
+        raise Mismatch(f"seat {seat} was the last human or bot seat: the team gives up, no seat is handed on", version)
+    final = seats[seat]
+    if (final["type"], final.get("level")) != ("ai", entry["handed_to"]):
+        raise Mismatch(f"seat {seat} went to {entry['handed_to']!r} but the export's seat is not that AI", version)
+    playing.discard(seat)
+    return None
 
 
 def read_source(path: str, stdin: TextIO) -> str:

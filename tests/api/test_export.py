@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.services import ParlourApp
+from api.store import RULES_CHANGED
 from engine import get_game
 from engine.rng import Rng
 from tests.api.conftest import Match, bearer, create_match
@@ -162,3 +164,23 @@ def test_a_cooperative_seat_handed_to_the_ai_then_a_give_up_verifies(
     assert export["result"] is not None and export["result"]["team_success"] is False
     code, printed = verify_file(tmp_path, export, capsys)
     assert code == 0 and "the team lost (the team gave up)" in printed, printed
+
+
+def test_a_match_stored_under_earlier_rules_exports_but_says_it_cannot_be_verified_here(
+    app: ParlourApp, client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its log stays readable, so it exports (aborted, rules-changed); this engine plays other rules: exit 1."""
+    match = create_match(client, game="freeze_factory", players=2, seed="earlier-rules")
+    legal = client.get(match.url("/legal-actions"), headers=bearer(match.tokens[0])).get_json()
+    body = {"action": legal["actions"][0], "expected_version": legal["version"]}
+    assert client.post(match.url("/actions"), json=body, headers=bearer(match.tokens[0])).status_code == 200
+    record = app.services.store.load(match.id)
+    assert record is not None and record.rules_version == 2
+    earlier = replace(record, version=record.version + 1, rules_version=1)  # as the server before issue 18 stored it
+    assert app.services.store.commit(earlier, record.version).kind == "ok"
+    export = export_of(client, match)
+    assert (export["status"], export["rules_version"], export["result"]) == ("aborted", 1, None)
+    assert export["abort_reason"] == RULES_CHANGED
+    assert len(export["log"]) == 1
+    code, printed = verify_file(tmp_path, export, capsys)
+    assert code == 1 and "played under version 1 of Freeze Factory's rules; this engine plays version 2" in printed

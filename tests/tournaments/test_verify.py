@@ -14,6 +14,7 @@ import pytest
 
 from api.record import seed_commitment
 from engine import get_game
+from engine.result import Result
 from engine.rng import Rng
 from tournaments.cli import main
 from tournaments.verify import FORMAT, FORMAT_VERSION, MISMATCH, NOT_AN_EXPORT, VERIFIED
@@ -206,3 +207,46 @@ def test_the_installed_command(tmp_path: Path, export: dict[str, Any]) -> None:
     assert done.returncode == MISMATCH and "seed_commitment" in done.stderr and not done.stdout
     done = subprocess.run([command, "verify", "-"], input="{", capture_output=True, text=True)
     assert done.returncode == NOT_AN_EXPORT and "Traceback" not in done.stderr
+
+
+def cooperative_export(seats: list[dict[str, Any]], log: list[dict[str, Any]]) -> dict[str, Any]:
+    """A two-seat Robots Love Ice Cream export that ended by its log of resignations, with the team giving up."""
+    export = played_export("robots_love_ice_cream", 2)
+    return {**export, "seats": seats, "log": log, "result": Result.gave_up(2).to_json()}
+
+
+def seat(number: int, kind: str = "human", level: str | None = None) -> dict[str, Any]:
+    """An export's seat."""
+    return {"seat": number, "type": kind, "name": None, "level": level, "bot": None}
+
+
+def test_cooperative_resignations_follow_the_servers_rule(tmp_path: Path, capsys: Any) -> None:
+    """A seat goes to the AI while another human or bot seat plays on; the last one's resignation gives up."""
+    handed = {"version": 1, "seat": 1, "at": AT, "resign": True, "handed_to": "easy"}
+    gave_up = {"version": 2, "seat": 0, "at": AT, "resign": True}
+    export = cooperative_export([seat(0), seat(1, "ai", "easy")], [handed, gave_up])
+    code, printed = verify(tmp_path, export, capsys)
+    assert code == VERIFIED and "the team lost (the team gave up)" in printed, printed
+    too_soon = cooperative_export([seat(0), seat(1)], [{**gave_up, "version": 1}])
+    code, printed = verify(tmp_path, too_soon, capsys)
+    assert code == MISMATCH and "log entry version 1: seats [1] play on" in printed, printed
+    last = cooperative_export([seat(0, "ai", "easy"), seat(1, "ai", "random")], [{**handed, "seat": 0}])
+    code, printed = verify(tmp_path, last, capsys)
+    assert code == MISMATCH and "seat 0 was the last human or bot seat" in printed, printed
+    elsewhere = cooperative_export([seat(0), seat(1, "ai", "hard")], [handed, gave_up])
+    code, printed = verify(tmp_path, elsewhere, capsys)
+    assert code == MISMATCH and "went to 'easy' but the export's seat is not that AI" in printed, printed
+
+
+def test_an_ai_seat_never_resigns(tmp_path: Path, export: dict[str, Any], capsys: Any) -> None:
+    result = Result.resignation(2, 1).to_json()
+    resign = {"version": 1, "seat": 1, "at": AT, "resign": True}
+    by_ai = {**export, "seats": [seat(0), seat(1, "ai", "easy")], "log": [resign], "result": result}
+    code, printed = verify(tmp_path, by_ai, capsys)
+    assert code == MISMATCH and "seat 1 is played by the AI" in printed
+    assert verify(tmp_path, {**by_ai, "seats": [seat(0), seat(1)]}, capsys)[0] == VERIFIED
+
+
+def test_seats_that_do_not_match_the_players(tmp_path: Path, export: dict[str, Any], capsys: Any) -> None:
+    code, printed = verify(tmp_path, {**export, "seats": [seat(0)]}, capsys)
+    assert code == NOT_AN_EXPORT and "are not 2 seats" in printed
