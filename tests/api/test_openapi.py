@@ -32,6 +32,8 @@ from api.redis_server import start_embedded_redis
 from api.refusals import Refusal
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
+from tests.api.ladder_contract import scenario_ladder
+from tests.api.lifecycle_contract import scenario_lifecycle
 from tests.api.openapi_support import (
     PROBLEM_JSON,
     ContractClient,
@@ -1165,7 +1167,7 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
         contract.get(f"{path}?limit=0", headers=other_token, expect=400, request_valid=False)
         contract.get(path.replace(other["id"], "nobody"), headers=token, expect=404, request_valid=True)
     contract.get(f"/v1/bots/{other['id']}/challenges?cursor=nope", headers=other_token, expect=400, request_valid=True)
-    contract.get(f"/v1/bots/{other['id']}/matches?status=finished", headers=other_token, expect=400)
+    contract.get(f"/v1/bots/{other['id']}/matches?status=lost", headers=other_token, expect=400)
     for verb in ("accept", "decline"):
         answer = f"/v1/bots/{other['id']}/challenges/match-nope/{verb}"
         contract.post(answer, headers=other_token, expect=404, request_valid=True)
@@ -1734,6 +1736,14 @@ def test_tournament_challenges(contract: ContractClient) -> None:
     scenario_tournament_challenges(contract)
 
 
+def test_bots_listing_history_and_ladder(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_ladder(contract, monkeypatch)
+
+
+def test_match_lifecycle(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_lifecycle(contract, monkeypatch)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1753,6 +1763,8 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_owners(contract, monkeypatch)
     scenario_limits(contract)
     scenario_tournament_challenges(contract)
+    scenario_ladder(contract, monkeypatch)
+    scenario_lifecycle(contract, monkeypatch)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
