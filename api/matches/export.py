@@ -51,13 +51,19 @@ def export_json(store: MatchStore, record: MatchRecord) -> dict[str, Any]:
         "seed": record.seed,
         "seed_commitment": record.seed_commitment,
         "created_at": record.created_at,
-        "finished_at": record.updated_at,
+        "finished_at": finished_at(record, log),
         "version": record.version,
         "status": record.status,
         "abort_reason": record.abort_reason,
         "result": result_json(record),
         "log": log,
     }
+
+
+def finished_at(record: MatchRecord, log: list[dict[str, Any]]) -> str:
+    """When the match ended: its last entry's time when that ended it (a rematch offer changes the record
+    later), else (an abort) the record's last change."""
+    return str(log[-1]["at"]) if record.status == FINISHED and log else record.updated_at
 
 
 def seat_json(seat: SeatRecord) -> dict[str, Any]:

@@ -148,6 +148,10 @@ def test_a_resigned_match_exports_and_verifies(
     assert export["result"]["ranking"] == [[1], [0]]
     code, printed = verify_file(tmp_path, export, capsys)
     assert code == 0 and "won by seat 1 (seat 0 resigned)" in printed, printed
+    assert client.post(match.url("/rematch"), headers=bearer(match.tokens[1])).status_code == 200
+    offered = export_of(client, match)
+    assert offered["finished_at"] == export["finished_at"] == export["log"][-1]["at"]
+    assert offered["version"] == export["version"] + 1 and offered["log"] == export["log"]
 
 
 def test_a_cooperative_seat_handed_to_the_ai_then_a_give_up_verifies(
