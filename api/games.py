@@ -7,7 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from ai.levels import levels_for
+from api.http import load_query
+from api.ladder.schemas import LeaderboardQuerySchema
 from api.refusals import NotFound
+from api.services import services
 from engine import Game, all_games, get_game
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -31,3 +34,10 @@ def get_game_entry(game_id: str) -> Response:
 def catalog_entry(game: Game) -> dict[str, Any]:
     """A game's catalog entry: its engine info and the AI levels its seats may play at."""
     return {**game.info.to_json(), "ai_levels": levels_for(game.info.id)}
+
+
+@blueprint.get("/<game_id>/leaderboard")
+def leaderboard(game_id: str) -> Response:
+    """The game's ladder, best first by mu - 3 sigma: bots and the AI levels that anchor it, a page at a time."""
+    query = load_query(LeaderboardQuerySchema)
+    return jsonify(services().ladder.leaderboard(game_id, int(query["cursor"] or 0), query["limit"]))

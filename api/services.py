@@ -16,12 +16,15 @@ from flask import Flask, current_app
 
 from api.ai_turns import AiTurns
 from api.bots.challenges import Challenges
+from api.bots.history import BotHistory
 from api.bots.notices import tell_bots
 from api.config import Settings
 from api.events.feed import ChangeFeed
 from api.events.stream import Renders
 from api.jobs.queue import JobQueue
 from api.jsoncodec import FastJSONProvider
+from api.ladder.service import Ladder
+from api.ladder.store import LadderStore
 from api.matches.reads import Reads
 from api.quotas import Quotas
 from api.record import MatchRecord
@@ -51,6 +54,8 @@ class Services:
     reads: Reads
     renders: Renders
     quotas: Quotas
+    bot_history: BotHistory
+    ladder: Ladder
     listeners: list[Listener] = field(default_factory=list)
 
     def after_change(self, record: MatchRecord, state: GameState, skip: Listener | None = None) -> None:
@@ -79,6 +84,14 @@ class Services:
         """Listener: when a tournament's match finished, start its next matches (set off like any change)."""
         self.tournaments.after_change(record, self.after_change)
 
+    def record_bot_history(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: list a started match in its bots' public histories, with its result once it finished."""
+        self.bot_history.after_change(record, state)
+
+    def count_for_ladder(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: count a finished match in its game's ladder, once."""
+        self.ladder.after_change(record, state)
+
 
 def build_services(settings: Settings) -> Services:
     """The services on the settings' Redis, with the standard listeners."""
@@ -89,6 +102,8 @@ def build_services(settings: Settings) -> Services:
     timer_queue = TimerQueue.from_url(url, settings.ai_retries)
     challenges = Challenges(store, timer_queue, settings.challenge_seconds)
     reads = Reads()
+    bot_history = BotHistory(store)
+    counted_ttl = 2 * max(settings.finished_ttl, settings.idle_ttl)  # the sweep keeps a marker while its match lives
     services = Services(
         settings=settings,
         store=store,
@@ -101,6 +116,8 @@ def build_services(settings: Settings) -> Services:
         reads=reads,
         renders=Renders(reads),
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
+        bot_history=bot_history,
+        ladder=Ladder(LadderStore(store.client, counted_ttl), store, bot_history),
     )
     services.listeners.extend(
         [
@@ -109,6 +126,8 @@ def build_services(settings: Settings) -> Services:
             services.schedule_ai_turns,
             services.schedule_timeouts,
             services.advance_tournament,
+            services.record_bot_history,
+            services.count_for_ladder,
         ]
     )
     return services

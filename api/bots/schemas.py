@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.bots.history import PUBLIC_STATUSES
 from api.bots.record import POLICIES
 from api.names import Name
 
@@ -61,9 +62,29 @@ class ChallengesQuerySchema(Schema):
     cursor = fields.String(load_default=None, validate=validate.Length(min=3, max=120))
 
 
-class BotMatchesQuerySchema(Schema):
-    """GET /v1/bots/{id}/matches: the bot's live seats (`status=playing`, the only listing kept per bot)."""
+PLAYING = "playing"
+MATCH_LISTINGS = (PLAYING, *PUBLIC_STATUSES)
 
-    status = fields.String(load_default="playing", validate=validate.OneOf(("playing",)))
+
+class BotMatchesQuerySchema(Schema):
+    """GET /v1/bots/{id}/matches: the bot's live seats (`playing`, its token) or its public history (the others)."""
+
+    status = fields.String(load_default=PLAYING, validate=validate.OneOf(MATCH_LISTINGS))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
-    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=120))
+
+
+class BotsQuerySchema(Schema):
+    """GET /v1/bots: a page of the bots by name; `q`, the start of the names wanted (compared folded)."""
+
+    q = fields.String(load_default="", validate=validate.Length(max=MAX_BOT_NAME))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=4 * MAX_BOT_NAME))
+
+
+class RatingsQuerySchema(Schema):
+    """GET /v1/bots/{id}/ratings: the bot's rating in one game after each counted match, oldest first."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    cursor = fields.String(load_default=None, validate=validate.Regexp(r"^[0-9]{1,9}$", error="malformed"))

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
+from api.bots.directory import BotDirectory
 from api.bots.record import BotRecord, SeatNotice
 from api.record import ABORTED, MatchRecord, now_iso
 from api.refusals import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
@@ -23,6 +24,7 @@ def register_bot(store: MatchStore, name: str) -> tuple[BotRecord, BotToken]:
     bot = BotRecord(bot_id, name, bot_token_hash(token), now_iso())
     if not store.bots.register(bot):
         raise Conflict("name-taken", f"a bot named {name!r} is registered already; bot names are unique")
+    BotDirectory(store.client).add(bot.name)
     return bot, token
 
 
@@ -64,11 +66,6 @@ def set_policy(store: MatchStore, bot: BotRecord, changes: dict[str, Any]) -> Bo
     if not store.bots.set_policy(bot.id, policy, max_matches):
         raise NotFound(f"no bot {bot.id!r}")
     return replace(bot, policy=policy, max_matches=max_matches)
-
-
-def registered_json(store: MatchStore, bot: BotRecord, token: BotToken) -> dict[str, Any]:
-    """The answer to a registration: the profile and the token, shown this once."""
-    return {**bot_json(store, bot), "token": token.text}
 
 
 def check_bot_token(store: MatchStore, token: BotToken) -> BotRecord:

@@ -4,18 +4,23 @@ its challenges (list, accept, decline) and its live seats."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import redis
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.bots import consent, service
 from api.bots.deletion import delete_bot
+from api.bots.directory import BotDirectory
 from api.bots.record import BotRecord
 from api.bots.schemas import (
+    PLAYING,
     BotEventsQuerySchema,
     BotMatchesQuerySchema,
     BotPolicySchema,
+    BotsQuerySchema,
     ChallengesQuerySchema,
+    RatingsQuerySchema,
     RegisterBotSchema,
 )
 from api.bots.stream import BotEventStream, event_json, wait_for_events
@@ -25,7 +30,7 @@ from api.matches import service as matches
 from api.quotas import HeldStream
 from api.refusals import InvalidRequest, Unauthorized
 from api.services import services
-from api.store import is_store_full
+from api.store import Cursor, is_store_full
 from api.tokens import BotToken
 
 log = logging.getLogger(__name__)
@@ -41,14 +46,41 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
         bot, token = service.register_bot(services().store, body["name"])
         hold.confirm(bot.id)
     location = url_for("bots.get_bot", bot_id=bot.id)
-    response = keep_private(jsonify(service.registered_json(services().store, bot, token)))
+    response = keep_private(jsonify(registered_json(bot, token)))
     return response, 201, {"Location": location}
+
+
+@blueprint.get("")
+def list_bots() -> Response:
+    """The registered bots by name, a page at a time; `q` keeps those whose names start with it (folded)."""
+    query = load_query(BotsQuerySchema)
+    items, next_cursor = BotDirectory(services().store.client).page(query["q"], query["limit"], query["cursor"])
+    return jsonify({"items": items, "next_cursor": next_cursor})
 
 
 @blueprint.get("/<bot_id>")
 def get_bot(bot_id: str) -> Response:
-    """A bot's public profile."""
-    return jsonify(service.bot_json(services().store, service.load_bot(services().store, bot_id)))
+    """A bot's public profile, with its ladder rating in each game it was rated in."""
+    return jsonify(profile_json(service.load_bot(services().store, bot_id)))
+
+
+def profile_json(bot: BotRecord) -> dict[str, Any]:
+    """A bot's public profile and its ratings."""
+    return {**service.bot_json(services().store, bot), "ratings": services().ladder.ratings_of_bot(bot.id)}
+
+
+def registered_json(bot: BotRecord, token: BotToken) -> dict[str, Any]:
+    """The answer to a registration or a rotation: the profile and the token, shown this once."""
+    return {**profile_json(bot), "token": token.text}
+
+
+@blueprint.get("/<bot_id>/ratings")
+def rating_history(bot_id: str) -> Response:
+    """The bot's rating in one game after each match counted for it, oldest first, a page at a time."""
+    bot = service.load_bot(services().store, bot_id)
+    query = load_query(RatingsQuerySchema)
+    start = int(query["cursor"] or 0)
+    return jsonify(services().ladder.history_of_bot(bot.id, query["game"], start, query["limit"]))
 
 
 @blueprint.delete("/<bot_id>")
@@ -56,6 +88,9 @@ def delete(bot_id: str) -> Response:
     """Delete the bot with its own token: its name is freed, its unfinished matches aborted, its keys gone."""
     bot = own_bot(bot_id)
     aborted = delete_bot(services().store, bot, services().after_change)
+    services().ladder.forget_bot(bot.id)
+    services().bot_history.forget(bot.id)
+    BotDirectory(services().store.client).remove(bot.name)
     return jsonify({"id": bot.id, "name": bot.name, "aborted_matches": aborted})
 
 
@@ -63,7 +98,7 @@ def delete(bot_id: str) -> Response:
 def rotate_token(bot_id: str) -> Response:
     """Replace the bot's token with its current one; the new token is in the answer, once; the old one is dead."""
     bot, token = service.rotate_token(services().store, own_bot(bot_id))
-    response = jsonify(service.registered_json(services().store, bot, token))
+    response = jsonify(registered_json(bot, token))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -82,7 +117,7 @@ def set_policy(bot_id: str) -> Response:
     """Change the bot's policy (which challenges it accepts unasked) and its cap on matches at once."""
     bot = own_bot(bot_id)
     changed = service.set_policy(services().store, bot, load(BotPolicySchema, json_body()))
-    return jsonify(service.bot_json(services().store, changed))
+    return jsonify(profile_json(changed))
 
 
 @blueprint.get("/<bot_id>/challenges")
@@ -121,11 +156,22 @@ def answer(bot_id: str, challenge_id: str, accept: bool) -> Response:
 
 @blueprint.get("/<bot_id>/matches")
 def list_matches(bot_id: str) -> Response:
-    """The bot's live seats (`status=playing`): what it must act on, read from the matches, never lost to volume."""
-    bot = own_bot(bot_id)
+    """The bot's live seats (`status=playing`, with its token), or its public history (`running`, `finished`, `all`)."""
     query = load_query(BotMatchesQuerySchema)
+    if query["status"] != PLAYING:
+        return public_history(service.load_bot(services().store, bot_id), query)
+    bot = own_bot(bot_id)
     items, next_cursor = consent.live_seats(services().store, bot.id, query["limit"], query["cursor"])
     return keep_private(jsonify({"items": items, "next_cursor": next_cursor}))
+
+
+def public_history(bot: BotRecord, query: dict[str, Any]) -> Response:
+    """A page of the bot's matches of a public status, newest first: seats, status and result, nothing hidden."""
+    after = Cursor.parse(query["cursor"]) if query["cursor"] is not None else None
+    if query["cursor"] is not None and after is None:
+        raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
+    items, next_cursor = services().bot_history.page(bot.id, query["status"], query["limit"], after)
+    return jsonify({"items": items, "next_cursor": next_cursor})
 
 
 @blueprint.get("/<bot_id>/events")

@@ -356,7 +356,7 @@ def test_the_live_seats_list_whose_turn_it_is_a_page_at_a_time(client: FlaskClie
     assert [item["may_act"] for item in first["items"]] == [False, True]
     rest = live_seats(client, bot, f"?limit=2&cursor={first['next_cursor']}")
     assert [item["match"] for item in rest["items"]] == [matches[2].id] and rest["next_cursor"] is None
-    for query in ("?status=finished", "?limit=0", "?limit=501", "?cursor="):
+    for query in ("?status=lost", "?limit=0", "?limit=501", "?cursor="):
         assert client.get(f"/v1/bots/{bot['id']}/matches{query}", headers=bearer(bot["token"])).status_code == 400
 
 

@@ -1,0 +1,189 @@
+"""The ladder: finished rated matches update openskill ratings once; unrated and aborted ones never count."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from ai.levels import choose, levels_for
+from api.bots.history import final_result
+from api.config import Settings
+from api.ladder.ratings import ANCHOR_SIGMA, ANCHORS
+from api.matches import service as matches
+from api.services import ParlourApp, build_services
+from tests.api.conftest import bearer, create_match
+from tests.api.test_bots import register
+from tests.api.test_bots_listing import play, two_bot_match
+from tests.api.test_openapi import WINNING_LINE
+
+
+def board(client: FlaskClient, game: str = "icecream", query: str = "") -> dict[str, Any]:
+    """The game's leaderboard page."""
+    response = client.get(f"/v1/games/{game}/leaderboard{query}")
+    assert response.status_code == 200, response.get_json()
+    return dict(response.get_json())
+
+
+def ratings(client: FlaskClient, bot: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ratings on the bot's profile."""
+    return list(client.get(f"/v1/bots/{bot['id']}").get_json()["ratings"])
+
+
+def won_by_first(client: FlaskClient, first: dict[str, Any], second: dict[str, Any]) -> str:
+    """A whole IceCream match between two bots that the first wins; its id."""
+    match = two_bot_match(client, first, second)
+    play(client, match, [first["token"], second["token"]], 0, len(WINNING_LINE))
+    return match.id
+
+
+def without_ladder_listener(app: ParlourApp) -> None:
+    """Lose every count the listener would make: as if each process died between storing an end and counting it."""
+    app.services.listeners.remove(app.services.count_for_ladder)
+
+
+def test_a_match_between_two_bots_updates_both_ratings_once(client: FlaskClient, app: ParlourApp) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    match_id = won_by_first(client, one, two)
+    [winner], [loser] = ratings(client, one), ratings(client, two)
+    assert winner["game"] == loser["game"] == "icecream" and winner["games"] == loser["games"] == 1
+    assert winner["mu"] > 25 > loser["mu"] and winner["sigma"] < 25 / 3
+    assert winner["rating"] == round(winner["mu"] - 3 * winner["sigma"], 4)
+    record = app.services.store.load(match_id)
+    with app.app_context():
+        app.services.after_change(record, matches.engine_state(record))  # the end seen again
+    assert ratings(client, one) == [winner] and app.services.ladder.sweep(grace=0) == []
+    history = client.get(f"/v1/bots/{one['id']}/ratings?game=icecream").get_json()
+    assert [entry["match"] for entry in history["items"]] == [match_id] and history["next_cursor"] is None
+    assert (history["items"][0]["mu"], history["items"][0]["sigma"]) == (winner["mu"], winner["sigma"])
+
+
+def test_the_leaderboard_ranks_bots_among_the_fixed_ai_levels(client: FlaskClient) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    won_by_first(client, one, two)
+    items = board(client)["items"]
+    assert [item["rank"] for item in items] == list(range(1, len(items) + 1))
+    assert [item["rating"] for item in items] == sorted((item["rating"] for item in items), reverse=True)
+    levels = {item["level"]: item for item in items if item["kind"] == "ai"}
+    assert set(levels) == set(levels_for("icecream"))
+    for level, item in levels.items():
+        assert (item["mu"], item["sigma"], item["games"], item["bot"]) == (ANCHORS[level], ANCHOR_SIGMA, 0, None)
+    bots = {item["name"]: item for item in items if item["kind"] == "bot"}
+    assert bots["one"]["bot"] == one["id"] and bots["one"]["level"] is None and bots["one"]["games"] == 1
+    page = board(client, query="?limit=2")
+    assert page["items"] == items[:2] and page["next_cursor"] == "2"
+    assert board(client, query="?limit=2&cursor=2")["items"][0] == items[2]
+
+
+def test_a_bot_beating_an_ai_level_moves_only_the_bot(client: FlaskClient, app: Flask) -> None:
+    bot = register(client, "rando")
+    match = create_match(client, seats=[{"type": "bot", "bot": bot["id"]}, {"type": "ai", "level": "easy"}])
+    with app.app_context():
+        store = app.services.store
+        record = store.load(match.id)
+        while record.status != "finished":
+            state = matches.engine_state(record)
+            seat = next(s for s in state.acting_seats() if matches.seat_may_act(record, state, s))
+            action = choose(state, seat, "random", f"{record.version}")
+            matches.apply_action(store, record, seat, action, record.version, None, on_commit=app.services.after_change)
+            record = store.load(match.id)
+    [rated] = ratings(client, bot)
+    assert rated["games"] == 1 and rated["mu"] != 25
+    easy = next(item for item in board(client)["items"] if item["level"] == "easy")
+    assert (easy["mu"], easy["sigma"], easy["games"]) == (ANCHORS["easy"], ANCHOR_SIGMA, 1)
+
+
+def test_a_match_with_a_human_seat_does_not_count(client: FlaskClient) -> None:
+    bot = register(client, "rando")
+    match = create_match(client, seats=[{"type": "bot", "bot": bot["id"]}, {"type": "human"}])
+    tokens = [bot["token"], match.tokens[1]]
+    play(client, match, tokens, 0, len(WINNING_LINE))
+    assert client.get(match.url()).get_json()["status"] == "finished"
+    assert ratings(client, bot) == [] and board(client)["items"] == []
+
+
+def test_an_aborted_match_never_counts(client: FlaskClient, app: ParlourApp) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    match = two_bot_match(client, one, two)
+    play(client, match, [one["token"], two["token"]], 0, 1)
+    assert client.delete(f"/v1/bots/{two['id']}", headers=bearer(two["token"])).status_code == 200
+    assert client.get(match.url()).get_json()["status"] == "aborted"
+    assert app.services.ladder.sweep(grace=0) == []
+    assert ratings(client, one) == [] and board(client)["items"] == []
+
+
+def test_a_co_operative_game_has_no_ladder(client: FlaskClient) -> None:
+    answer = client.get("/v1/games/robots_love_ice_cream/leaderboard")
+    assert answer.status_code == 404 and "co-operative" in answer.get_json()["detail"]
+    assert client.get("/v1/games/nope/leaderboard").status_code == 404
+    assert client.get("/v1/games/icecream/leaderboard?cursor=x").status_code == 400
+
+
+def test_concurrent_end_processing_counts_once(client: FlaskClient, app: ParlourApp, settings: Settings) -> None:
+    without_ladder_listener(app)
+    one, two = register(client, "one"), register(client, "two")
+    match_id = won_by_first(client, one, two)
+    record = app.services.store.load(match_id)
+    result = final_result(record)
+    ladders = [build_services(settings).ladder for _ in range(6)]  # as many processes, each its own connections
+    barrier = threading.Barrier(len(ladders))
+    counted: list[bool] = []
+
+    def count(index: int) -> None:
+        barrier.wait()
+        counted.append(ladders[index].count(record, result))
+
+    threads = [threading.Thread(target=count, args=(index,)) for index in range(len(ladders))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(counted) == [False] * 5 + [True]
+    assert [rating["games"] for rating in ratings(client, one) + ratings(client, two)] == [1, 1]
+
+
+def test_concurrent_matches_of_one_game_all_count(client: FlaskClient, app: ParlourApp, settings: Settings) -> None:
+    without_ladder_listener(app)
+    one, two = register(client, "one"), register(client, "two")
+    records = [app.services.store.load(won_by_first(client, one, two)) for _ in range(4)]
+    ladders = [build_services(settings).ladder for _ in records]
+    barrier = threading.Barrier(len(records))
+
+    def count(index: int) -> None:
+        barrier.wait()
+        ladders[index].count(records[index], final_result(records[index]))
+
+    threads = [threading.Thread(target=count, args=(index,)) for index in range(len(records))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [rating["games"] for rating in ratings(client, one) + ratings(client, two)] == [4, 4]
+
+
+def test_the_sweep_counts_a_match_whose_count_was_lost(client: FlaskClient, app: ParlourApp) -> None:
+    without_ladder_listener(app)
+    one, two = register(client, "one"), register(client, "two")
+    match_id = won_by_first(client, one, two)
+    assert ratings(client, one) == []
+    assert app.services.ladder.sweep(grace=0) == [match_id]
+    assert [rating["games"] for rating in ratings(client, one) + ratings(client, two)] == [1, 1]
+    assert app.services.ladder.sweep(grace=0) == []
+
+
+def test_a_deleted_bot_leaves_the_ladder(client: FlaskClient) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    won_by_first(client, one, two)
+    assert client.delete(f"/v1/bots/{two['id']}", headers=bearer(two["token"])).status_code == 200
+    assert {item["name"] for item in board(client)["items"] if item["kind"] == "bot"} == {"one"}
+
+
+def test_bad_rating_history_queries(client: FlaskClient) -> None:
+    bot = register(client, "rando")
+    assert client.get(f"/v1/bots/{bot['id']}/ratings").status_code == 400
+    assert client.get(f"/v1/bots/{bot['id']}/ratings?game=robots_love_ice_cream").status_code == 404
+    assert client.get("/v1/bots/nobody/ratings?game=icecream").status_code == 404
+    empty = client.get(f"/v1/bots/{bot['id']}/ratings?game=icecream").get_json()
+    assert empty == {"game": "icecream", "items": [], "next_cursor": None}
