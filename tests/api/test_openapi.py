@@ -706,6 +706,7 @@ def scenario_full_match(contract: ContractClient) -> None:
     contract.get(f"{url}/replay/0?seat=9", expect=400)
     exported = contract.get(f"{url}/export", expect=200, request_valid=True).json
     assert exported["log"] == log["entries"] and exported["result"] == final["result"]
+    contract.get("/v1/matches/nope/export", expect=404, request_valid=True)
     assert [entry["version"] for entry in log["entries"]] == list(range(1, len(WINNING_LINE) + 1))
     # What the document promises: the seed and the log replay the match to the same result.
     game = get_game(final["game"])
@@ -996,7 +997,7 @@ def scenario_store_down(contract: ContractClient) -> None:
     url, headers = "/v1/matches/abc", bearer("abc.0.secret")
     down.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=503)
     down.get("/v1/matches", expect=503)
-    for path in ("", "/legal-actions", "/log", "/events", "/replay/0"):
+    for path in ("", "/legal-actions", "/log", "/events", "/replay/0", "/export"):
         down.get(f"{url}{path}", headers=headers, expect=503)
     down.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=headers, expect=503)
     down.post(f"{url}/join", expect=503)
@@ -1024,7 +1025,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         broken.get("/v1/games/icecream", expect=500)
         broken.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=500)
         broken.get("/v1/matches", expect=500)
-        for path in ("", "/legal-actions", "/log", "/events", "/replay/0"):
+        for path in ("", "/legal-actions", "/log", "/events", "/replay/0", "/export"):
             broken.get(f"/v1/matches/abc{path}", expect=500)
         broken.post("/v1/matches/abc/actions", json={"action": MOVE, "expected_version": 0}, expect=500)
         broken.post("/v1/matches/abc/join", expect=500)
@@ -1647,6 +1648,7 @@ def scenario_limits(contract: ContractClient) -> None:
     limited.get(f"{url}?after=0", headers=bearer(tokens[1]), expect=429, request_valid=True, **me)
     limited.get(f"{url}/replay/0", expect=409, request_valid=True, **me)  # still running: refused, and counted
     limited.get(f"{url}/replay/0", expect=429, request_valid=True, **me)
+    limited.get(f"{url}/export", expect=429, request_valid=True, **me)  # the replays' budget, shared
     events, bot_events = f"{url}/events", f"/v1/bots/{bot['id']}/events"
     for stream_url, token in ((events, tokens[1]), (bot_events, bot["token"])):
         held = limited.client.get(stream_url, headers=bearer(token), buffered=False, **me)  # a live stream
