@@ -15,6 +15,7 @@ class EventsQuerySchema(SeatQuerySchema):
     """GET /v1/matches/{id}/events: `seat`, and `after`, the last version the client has seen."""
 
     after = fields.Integer(load_default=None, validate=validate.Range(min=0))
+    rematch = fields.Boolean(load_default=False)  # stay open after the end for the rematch offer
 
 
 class WaitQuerySchema(SeatQuerySchema):

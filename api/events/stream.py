@@ -13,7 +13,9 @@ carries at most the newest `LOG_WINDOW` entries: when more are due (the first ev
 match, a client far behind), `log_after` says after which version its log starts and
 `log_earlier` is the `/log` page where the entries left out begin. The stream ends with an `end`
 event once the match is finished, aborted or gone, and sends a comment line as a heartbeat
-whenever it has been quiet for `heartbeat` seconds.
+whenever it has been quiet for `heartbeat` seconds. A stream opened with `?rematch=true` stays
+open after the match finished, sending the rematch offer's changes as `match` events, until the
+rematch starts (the match's `rematch.match`), and ends then.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from api.http import with_query
 from api.matches import service
 from api.matches.reads import Reads
 from api.matches.schemas import LOG_PAGE_MAX
-from api.record import MatchRecord
+from api.record import FINISHED, MatchRecord
 from api.refusals import NotFound, RulesChanged
 from api.store import RULES_CHANGED, MatchStore
 
@@ -76,6 +78,7 @@ class Rendered:
     versions: tuple[int, ...]  # of the log entries kept, oldest first
     entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
     before: int | None  # the version of the newest entry left out; None when the whole log is kept
+    rematch_open: bool = False  # finished, and a rematch may still start (streams asked to follow it stay open)
 
     frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
     """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
@@ -122,6 +125,7 @@ def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | N
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
         window.before,
+        record.status == FINISHED and record.tournament is None and not (record.rematch or {}).get("match"),
     )
 
 
@@ -190,6 +194,7 @@ class EventStream:
     after: int | None
     heartbeat: float
     log_url: str  # the match's `/log`, for the entries an event leaves out
+    rematch: bool = False  # stay open after the match finished until its rematch starts (`?rematch=true`)
 
     def __iter__(self) -> Iterator[bytes]:
         """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
@@ -219,7 +224,7 @@ class EventStream:
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
                 yield rendered.frame(last, self.log_url, self.viewer)
                 last = rendered.version
-            if rendered.ended:
+            if rendered.ended and not (self.rematch and rendered.rematch_open):
                 yield sse_bytes("end", compact({"version": last, "reason": rendered.status}))
                 return
             version = yield from self._next_version(watch, last)

@@ -26,8 +26,9 @@ def match_events(match_id: str) -> Response:
     after = header if header is not None else load_query(EventsQuerySchema)["after"]
     app = services()
     log_url = url_for("matches.match_log", match_id=record.id)
+    follow = load_query(EventsQuerySchema)["rematch"]
     stream = EventStream(
-        app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat, log_url
+        app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat, log_url, follow
     )
     lease = app.quotas.streams.open(client_address())
     response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)

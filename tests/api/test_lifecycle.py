@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import Match, bearer, create_match, read_log
+from tests.api.test_events import Stream, follow
 
 COMPETITIVE = ("icecream", "sundae_split", "freeze_factory", "rockem_sockem")
 CO_OPERATIVE = "robots_love_ice_cream"
@@ -244,3 +245,36 @@ def test_a_lobby_page_fills_itself_past_unlisted_matches(client: FlaskClient) ->
 def test_unlisted_must_be_a_boolean(client: FlaskClient) -> None:
     answer = client.post("/v1/matches", json={"game": "icecream", "players": 2, "unlisted": "yes"})
     assert answer.status_code == 400 and "unlisted" in answer.get_json()["errors"]
+
+
+def rematch_events(stream: Stream) -> list[dict[str, Any]]:
+    """The `rematch` of each `match` event until the stream's `end`."""
+    offers = []
+    while (event := stream.next()) is not None and event.name == "match":
+        offers.append(event.data["match"]["rematch"])
+    assert event is not None and event.name == "end", "the stream ends once the rematch started"
+    return offers
+
+
+def test_the_offer_and_each_seat_s_own_token_reach_the_streams_that_follow_the_rematch(client: FlaskClient) -> None:
+    match = finished_by_resignation(client, seed="streamed")
+    streams = {seat: follow(client, match, seat, query_string={"rematch": "true"}) for seat in (0, 1)}
+    public = follow(client, match, query_string={"rematch": "true"})
+    plain = follow(client, match)
+    assert plain.event("match").data["match"]["status"] == "finished" and plain.event("end")
+    for stream in (*streams.values(), public):
+        first = stream.event("match").data["match"]
+        assert first["status"] == "finished" and first["rematch"] is None
+    post(client, match, "rematch", match.tokens[1])
+    for stream in (*streams.values(), public):
+        offer = stream.event("match").data["match"]["rematch"]
+        assert offer["offered_by"] == [1] and offer["waiting_for"] == [0] and offer["match"] is None
+    post(client, match, "rematch", match.tokens[0])
+    seen = {seat: rematch_events(stream)[-1] for seat, stream in streams.items()}
+    last_public = rematch_events(public)[-1]
+    new_id = last_public["match"]
+    assert new_id is not None and last_public["token"] is None
+    for seat, offer in seen.items():
+        new_seat = (seat - 1) % 2
+        assert offer["match"] == new_id and offer["seat"] == new_seat
+        assert offer["token"].startswith(f"{new_id}.{new_seat}."), "each seat sees its own token only"
