@@ -117,7 +117,7 @@ def build_services(settings: Settings) -> Services:
         renders=Renders(reads),
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
         bot_history=bot_history,
-        ladder=Ladder(LadderStore(store.client, counted_ttl), store, bot_history),
+        ladder=Ladder(LadderStore(store.client, counted_ttl), store, bot_history, 4 * settings.worker_maintenance),
     )
     services.listeners.extend(
         [

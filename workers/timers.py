@@ -226,7 +226,7 @@ class TimerWorker(SimpleWorker):
             self.scheduler.register_death()
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer and challenge sweeps."""
+        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer, challenge and ladder sweeps."""
         super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
         try:
             context().timers.sweep()
@@ -237,3 +237,7 @@ class TimerWorker(SimpleWorker):
             ctx.challenges.sweep(ctx.tournaments, ctx.after_change)
         except redis.RedisError as error:
             log.warning("challenge sweep skipped: %s", error)
+        try:
+            context().ladder.sweep_if_due()  # finished matches whose count (or bot history) a dead process lost
+        except redis.RedisError as error:
+            log.warning("ladder sweep skipped: %s", error)

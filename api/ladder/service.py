@@ -27,18 +27,17 @@ from engine import GameState, Result, all_games, get_game
 log = logging.getLogger(__name__)
 SWEEP_GRACE = 5.0
 """Seconds a finished match is left to its own listener before the sweep counts it."""
-SWEEP_EVERY = 60
-"""Seconds between two sweeps (whichever worker takes the sweep's lock)."""
 SWEEP_PAGE = 500
 
 
 class Ladder:
     """Counts finished matches into the per-game ladders and reads them."""
 
-    def __init__(self, store: LadderStore, matches: MatchStore, history: BotHistory) -> None:
+    def __init__(self, store: LadderStore, matches: MatchStore, history: BotHistory, sweep_every: int) -> None:
         self.store = store
         self.matches = matches
         self.history = history
+        self.sweep_every = sweep_every  # seconds between two sweeps, whichever worker takes the sweep's lock
 
     def after_change(self, record: MatchRecord, state: GameState) -> None:
         """Listener: count a match that just finished (a failure is logged: the sweep counts it later)."""
@@ -84,8 +83,8 @@ class Ladder:
         return counted
 
     def sweep_if_due(self) -> list[str]:
-        """Sweep, if no worker swept in the last SWEEP_EVERY seconds."""
-        return self.sweep() if self.store.hold_sweep(SWEEP_EVERY) else []
+        """Sweep, if no worker swept in the last `sweep_every` seconds."""
+        return self.sweep() if self.store.hold_sweep(self.sweep_every) else []
 
     def leaderboard(self, game_id: str, offset: int, limit: int) -> dict[str, Any]:
         """A page of the game's ladder, best first by mu - 3 sigma."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -50,7 +51,7 @@ def test_a_match_between_two_bots_updates_both_ratings_once(client: FlaskClient,
     [winner], [loser] = ratings(client, one), ratings(client, two)
     assert winner["game"] == loser["game"] == "icecream" and winner["games"] == loser["games"] == 1
     assert winner["mu"] > 25 > loser["mu"] and winner["sigma"] < 25 / 3
-    assert winner["rating"] == round(winner["mu"] - 3 * winner["sigma"], 4)
+    assert winner["rating"] == pytest.approx(winner["mu"] - 3 * winner["sigma"], abs=1e-3)
     record = app.services.store.load(match_id)
     with app.app_context():
         app.services.after_change(record, matches.engine_state(record))  # the end seen again
