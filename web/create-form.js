@@ -12,6 +12,7 @@ export function createForm(games, selected) {
   const gameSelect = h("select", { id: "create-game" }, games.map((game) => h("option", { value: game.id }, game.name)));
   const players = h("input", { type: "number", id: "create-players", step: 1, inputmode: "numeric", required: true });
   const timer = h("input", { type: "number", id: "create-timer", min: 1, max: 86400, step: 1, placeholder: "none", inputmode: "numeric" });
+  const unlisted = h("input", { type: "checkbox", id: "create-unlisted" });
   const optionsBox = h("div");
   const seatsBox = h("div");
   const status = h("p", { class: "form-status", role: "status", "aria-live": "polite" });
@@ -47,6 +48,8 @@ export function createForm(games, selected) {
     seatsBox,
     h("div", { class: "field" }, h("label", { for: "create-timer" }, "Turn timer (seconds)"), timer,
       h("small", {}, "Each seat's time to act; when it runs out the game's default action is played for it.")),
+    h("div", { class: "field check" }, unlisted, h("label", { for: "create-unlisted" }, "Unlisted"),
+      h("small", {}, "Left out of the lobby: only people with the match's link (its invite link) find it.")),
     h("div", { class: "form-actions" }, submit),
     status);
 
@@ -54,6 +57,7 @@ export function createForm(games, selected) {
     event.preventDefault();
     const body = { game: gameSelect.value, players: Number(players.value), options: options.values(), seats: seats.seats() };
     if (timer.value) body.turn_timer = { seconds: Number(timer.value) };
+    if (unlisted.checked) body.unlisted = true;
     submit.disabled = true;
     status.textContent = "Creating…";
     try {

@@ -2,8 +2,9 @@
 // token can go in the Authorization header (EventSource cannot send one). Resumes with Last-Event-ID.
 import { sleep } from "./api.js";
 
-/** Follow a match: onMatch(data) for each `match` event (a MatchEvent), onEnd(data) at `end`; returns stop(). */
-export function followMatch(matchId, { token = null, onMatch, onEnd, onState = () => {} }) {
+/** Follow a match: onMatch(data) for each `match` event (a MatchEvent), onEnd(data) at `end`; returns stop().
+ * With `rematch` the stream stays open after the match finished, for its rematch offer, until the rematch starts. */
+export function followMatch(matchId, { token = null, rematch = false, onMatch, onEnd, onState = () => {} }) {
   const controller = new AbortController();
   let lastId = null;
   let retry = 2000;
@@ -26,7 +27,7 @@ export function followMatch(matchId, { token = null, onMatch, onEnd, onState = (
         const headers = { Accept: "text/event-stream" };
         if (token) headers.Authorization = `Bearer ${token}`;
         if (lastId !== null) headers["Last-Event-ID"] = lastId;
-        const response = await fetch(`/v1/matches/${encodeURIComponent(matchId)}/events`, {
+        const response = await fetch(`/v1/matches/${encodeURIComponent(matchId)}/events${rematch ? "?rematch=true" : ""}`, {
           headers, signal: controller.signal, cache: "no-store",
         });
         if (!response.ok) {

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { gameEntry } from "./catalog.js";
 import { clockPanel } from "./clocks.js";
 import { debugPanel } from "./debug-panel.js";
+import { lifecyclePanel, resignText } from "./lifecycle-panel.js";
 import { h, replace } from "./dom.js";
 import { followMatch } from "./events.js";
 import { askHint, canonicalJson } from "./hints.js";
@@ -47,10 +48,11 @@ export function mount(root, route) {
   const result = h("div", { class: "result-area" });
   const debug = debugPanel(id);
   const ownerBox = h("div", { class: "owner" });
+  const lifecycle = lifecyclePanel({ id, seat, token, onMatch: (match) => { accept(match); drawAll(); }, onNotice: (text) => setNotice(text) });
 
   const page = h("div", { class: "match-page", "data-match": id },
     h("header", { class: "match-head" }, title, meta, turn, seatNav),
-    clocks.element, notice, ownerBox,
+    clocks.element, notice, ownerBox, lifecycle.element,
     h("div", { class: "board" }, picture, h("aside", { class: "side" }, hintBox, h("h2", { id: "recent-title", class: "recent-title" }, "Latest moves"), recent)),
     result,
     h("div", { class: "tools" }, debug.button),
@@ -87,6 +89,7 @@ export function mount(root, route) {
     drawRecent();
     drawHint();
     drawOwner();
+    lifecycle.update(match, state.game);
     replace(result, ["finished", "aborted"].includes(match.status) ? resultPanel(match, { commitment: state.commitment, mySeat: seat }) : "");
     debug.update({ match, legal: state.legal, seat, token });
   };
@@ -122,7 +125,7 @@ export function mount(root, route) {
     }
     replace(recent, state.recent.slice(-4).reverse().map((entry) => h("li", {},
       h("span", { class: "who" }, seatName(state.match, entry.seat, seat)), ": ",
-      describeAction(state.renderer, entry.action, ctx()), entry.timeout ? " (time ran out)" : "")));
+      entry.resign ? resignText(entry) : describeAction(state.renderer, entry.action, ctx()), entry.timeout ? " (time ran out)" : "")));
   };
 
   const drawHint = () => {
@@ -249,6 +252,7 @@ export function mount(root, route) {
     accept(match);
     stopStream = followMatch(id, {
       token,
+      rematch: seat !== null && !match.tournament,
       onMatch: (event) => {
         state.recent = mergeEntries(state.recent, event.log);
         accept(event.match);

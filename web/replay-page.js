@@ -4,6 +4,7 @@ import { gameEntry } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { problemText } from "./problems.js";
 import { describeAction, draw, loadRenderer } from "./renderer.js";
+import { resignText } from "./lifecycle-panel.js";
 import { matchHref } from "./router.js";
 import { seatName } from "./seat-names.js";
 
@@ -107,7 +108,7 @@ export function mount(root, route) {
     const ctx = { match: synthetic, legal: null, seat: null, game, act: async () => {}, busy: true };
     const entry = answer.entry;
     replace(where, h("strong", {}, `Step ${answer.step} of ${answer.steps}`), ": ",
-      entry ? [seatName(match, entry.seat), " ", describeAction(renderer, entry.action, ctx), entry.timeout ? " (time ran out)" : ""] : "the start, before anyone moved");
+      entry ? [seatName(match, entry.seat), " ", entry.resign ? resignText(entry) : describeAction(renderer, entry.action, ctx), entry.timeout ? " (time ran out)" : ""] : "the start, before anyone moved");
     draw(renderer, picture, ctx);
     replace(outcome, answer.result
       ? h("p", { class: "card" }, h("strong", {}, answer.result.draw ? "A draw. " : `Won by ${answer.result.winners.map((s) => seatName(match, s)).join(" and ") || "nobody"}. `), answer.result.reason)

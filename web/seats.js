@@ -42,6 +42,13 @@ export function rememberedMatches() {
   return Object.entries(readAll()).sort(([, a], [, b]) => (b.since ?? "").localeCompare(a.since ?? ""));
 }
 
+/** Forget one seat of a match (its token stopped working: the seat was left). */
+export function forgetSeat(matchId, seat) {
+  const all = readAll();
+  if (all[matchId]?.seats) delete all[matchId].seats[seat];
+  writeAll(all);
+}
+
 /** Forget a match (its tokens are dropped for good). */
 export function forgetMatch(matchId) {
   const all = readAll();

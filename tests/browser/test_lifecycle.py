@@ -1,0 +1,73 @@
+"""Around play in the browser: resign (with its confirm step), a rematch, an unlisted match's invite link."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from tests.browser.ui import MATCH_PAGE, create_match, state
+
+
+def wait_for_status(page: Page, status: str) -> None:
+    """Wait until the match page shows the match with `status`."""
+    page.wait_for_selector(f"{MATCH_PAGE}[data-status={status}]")
+
+
+def test_resigning_asks_first_then_ends_the_match(page: Page, screenshot: Callable[[Page, str], Path]) -> None:
+    create_match(page, "icecream", ["human", "ai:random"])
+    wait_for_status(page, "active")
+    page.get_by_role("button", name="Resign").click()
+    confirm = page.get_by_role("group", name="Confirm resigning")
+    assert confirm.is_visible()
+    page.get_by_role("button", name="Cancel").click()
+    assert state(page)["status"] == "active", "cancelling keeps the match going"
+    page.get_by_role("button", name="Resign").click()
+    screenshot(page, "resign-confirm-desktop")
+    page.get_by_role("button", name="Yes, resign").click()
+    wait_for_status(page, "finished")
+    page.wait_for_selector("[data-result=shown]")
+    assert "seat 0 resigned" in page.locator(".result-area").inner_text()
+    page.wait_for_selector(".recent li:has-text('resigned')")
+    assert page.get_by_role("button", name="Resign").count() == 0
+    screenshot(page, "resigned-desktop")
+
+
+def test_a_rematch_offered_and_accepted_starts_a_new_match(page: Page, screenshot: Callable[[Page, str], Path]) -> None:
+    match_id = create_match(page, "icecream", ["human", "human"])
+    wait_for_status(page, "active")
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    wait_for_status(page, "finished")
+    page.get_by_role("button", name="Offer a rematch").click()
+    page.wait_for_selector(".rematch:has-text('waiting for')")
+    page.goto(f"/#/matches/{match_id}?seat=1")
+    page.wait_for_selector(f"{MATCH_PAGE}[data-status=finished]")
+    page.get_by_role("button", name="Accept the rematch").click()
+    link = page.get_by_role("link", name="Go to the rematch")
+    link.wait_for()
+    screenshot(page, "rematch-started-desktop")
+    link.click()
+    page.wait_for_function(f"() => document.querySelector('{MATCH_PAGE}')?.dataset.match !== '{match_id}'")
+    wait_for_status(page, "active")
+    rematch_id = page.locator(MATCH_PAGE).get_attribute("data-match")
+    assert rematch_id and rematch_id != match_id
+    assert page.get_by_role("button", name="Resign").is_visible(), "this browser holds its seat in the rematch"
+
+
+def test_an_unlisted_match_shows_its_invite_link_and_stays_out_of_the_lobby(page: Page) -> None:
+    page.goto("/#/")
+    page.select_option("#create-game", "icecream")
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "open")
+    page.check("#create-unlisted")
+    page.get_by_role("button", name="Create the match").click()
+    page.wait_for_selector(f"{MATCH_PAGE}[data-status=waiting]")
+    match_id = str(page.locator(MATCH_PAGE).get_attribute("data-match"))
+    invite = page.locator(".invite-link")
+    assert invite.input_value().endswith(f"#/matches/{match_id}")
+    page.get_by_role("button", name="Leave this seat").click()
+    page.wait_for_function("() => location.hash.endsWith('seat=public')")
+    listed = page.request.get("/v1/matches?status=waiting").json()["items"]
+    assert match_id not in [item["id"] for item in listed]
