@@ -10,6 +10,9 @@ const PAGES = {
   replay: () => import("./replay-page.js"),
   tournaments: () => import("./tournaments-page.js"),
   tournament: () => import("./tournament-page.js"),
+  leaderboard: () => import("./leaderboard-page.js"),
+  bots: () => import("./bots-page.js"),
+  bot: () => import("./bots-page.js"),
 };
 
 const root = document.getElementById("app");

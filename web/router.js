@@ -6,6 +6,9 @@ const ROUTES = [
   ["match", /^\/matches\/([^/]+)$/],
   ["tournaments", /^\/tournaments$/],
   ["tournament", /^\/tournaments\/([^/]+)$/],
+  ["leaderboard", /^\/leaderboard$/],
+  ["bots", /^\/bots$/],
+  ["bot", /^\/bots\/([^/]+)$/],
 ];
 
 /** The route of a fragment such as "#/matches/abc?seat=1": {name, id, query}; name "missing" when none matches. */
@@ -32,4 +35,14 @@ export function replayHref(id) {
 /** The fragment of a tournament page. */
 export function tournamentHref(id) {
   return `#/tournaments/${encodeURIComponent(id)}`;
+}
+
+/** The fragment of a game's leaderboard. */
+export function leaderboardHref(game) {
+  return `#/leaderboard?game=${encodeURIComponent(game)}`;
+}
+
+/** The fragment of a bot's page. */
+export function botHref(id) {
+  return `#/bots/${encodeURIComponent(id)}`;
 }
