@@ -7,7 +7,7 @@ import logging
 import redis
 
 from api.bots.service import seat_notices
-from api.matches.service import seat_may_act
+from api.matches.service import result_of, seat_may_act
 from api.record import FINISHED, WAITING, MatchRecord
 from api.store import MatchStore
 from engine import GameState
@@ -23,7 +23,7 @@ def tell_bots(store: MatchStore, record: MatchRecord, state: GameState) -> None:
     if record.status == WAITING or all(seat.bot is None for seat in record.seats):
         return
     acting = {seat.seat for seat in record.seats if seat.bot is not None and seat_may_act(record, state, seat.seat)}
-    result = state.result() if record.status == FINISHED else None  # an aborted match has none
+    result = result_of(record, state) if record.status == FINISHED else None  # an aborted match has none
     try:
         for notice in seat_notices(record, acting, result.to_json() if result else None):
             store.bots.announce(notice)

@@ -367,7 +367,7 @@ def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
     """How a finished match ended, by seat; void when the match is gone."""
     if match is None or match.status != MATCH_FINISHED:  # gone, or aborted: no result to count
         return Outcome(index, [], match=match_id, void=True)
-    result = matches.engine_state(match).result()
+    result = matches.result_of(match, matches.engine_state(match))  # a resignation's, or the engine's
     assert result is not None, f"finished match {match_id} has no result"
     return Outcome(index, [list(group) for group in result.ranking], result.team_success, match=match_id)
 

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import Match, bearer, create_match, read_log
+from tests.api.test_bots import follow_bot, register
 from tests.api.test_events import Stream, follow
 
 COMPETITIVE = ("icecream", "sundae_split", "freeze_factory", "rockem_sockem")
@@ -278,3 +279,33 @@ def test_the_offer_and_each_seat_s_own_token_reach_the_streams_that_follow_the_r
         new_seat = (seat - 1) % 2
         assert offer["match"] == new_id and offer["seat"] == new_seat
         assert offer["token"].startswith(f"{new_id}.{new_seat}."), "each seat sees its own token only"
+
+
+def test_two_bots_resign_and_rematch_with_their_bot_tokens(client: FlaskClient) -> None:
+    bots = [register(client, name) for name in ("lifecycle-a", "lifecycle-b")]
+    streams = [follow_bot(client, bot) for bot in bots]
+    match = create_match(client, seats=[{"type": "bot", "bot": bot["id"]} for bot in bots])
+    assert client.get(match.url()).get_json()["status"] == "active"
+    resigned = post(client, match, "resign", bots[0]["token"]).get_json()
+    assert resigned["result"]["reason"] == "seat 0 resigned" and resigned["result"]["winners"] == [1]
+    for stream in streams:
+        events = []
+        while not events or events[-1].name != "match-over":
+            event = stream.next()
+            assert event is not None
+            events.append(event)
+        assert events[-1].data["result"]["reason"] == "seat 0 resigned", "bots hear the resignation's result"
+    offered = post(client, match, "rematch", bots[1]["token"]).get_json()["rematch"]
+    assert offered["waiting_for"] == [0]
+    started = post(client, match, "rematch", bots[0]["token"]).get_json()["rematch"]
+    assert started["match"] is not None and started["seat"] == 1 and started["token"] is None
+    rematch = client.get(f"/v1/matches/{started['match']}").get_json()
+    assert rematch["status"] == "active"
+    assert [seat["bot"] for seat in rematch["seats"]] == [bots[1]["id"], bots[0]["id"]], "the seats rotated"
+    for stream, seat in zip(streams, (1, 0), strict=True):
+        event = stream.next()
+        assert event is not None and event.name == "match-started"
+        assert event.data["match"] == started["match"] and event.data["seat"] == seat
+        stream.close()
+    legal = client.get(f"/v1/matches/{started['match']}/legal-actions", headers=bearer(bots[1]["token"]))
+    assert legal.status_code == 200 and legal.get_json()["seat"] == 0, "a bot token works for its new seat"
