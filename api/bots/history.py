@@ -2,9 +2,9 @@
 
 Anyone may read it (`GET /v1/bots/{id}/matches?status=running|finished|all`): it holds what the
 lobby shows of a match and its result, never a view, a token or the seed. A listener adds each match
-the bot sits in once it starts (an aborted one is taken out: it never counts) and, when the match
-finishes, keeps its summary, so the history outlives the match record (which expires
-`finished_ttl` after its end).
+the bot sits in once it starts (an aborted one is taken out: it never counts; an unlisted one is
+shown only once it is over) and, when the match finishes, keeps its summary, so the history
+outlives the match record (which expires `finished_ttl` after its end).
 
 * `parlour:bot:{<id>}:history`    sorted set: the bot's matches by creation time (µs), the newest
   `HISTORY_KEPT` kept
@@ -149,6 +149,8 @@ class BotHistory:
                 result = final_result(record)
                 self.record(record, result)  # its end was not recorded (a lost listener): now it is
                 items.append(summary_json(record, result))
+            elif record.unlisted:
+                items.append(None)  # an unlisted match is shown once it is over, never while it runs
             else:
                 items.append(summary_json(record, None))
         return items

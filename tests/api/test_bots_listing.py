@@ -145,3 +145,13 @@ def test_the_live_seat_list_still_needs_the_bots_own_token(client: FlaskClient) 
     assert answer.headers["Cache-Control"] == "no-store"
     [seat] = answer.get_json()["items"]
     assert seat["match"] == match.id and seat["may_act"] is True and seat["your_turn"] is True
+
+
+def test_an_unlisted_match_is_in_the_history_only_once_it_is_over(client: FlaskClient) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    seats = [{"type": "bot", "bot": one["id"]}, {"type": "bot", "bot": two["id"]}]
+    match = create_match(client, seats=seats, unlisted=True)
+    play(client, match, [one["token"], two["token"]], 0, 2)
+    assert history(client, one, "status=all")["items"] == []
+    play(client, match, [one["token"], two["token"]], 2, len(WINNING_LINE))
+    assert [item["match"] for item in history(client, one, "status=finished")["items"]] == [match.id]
