@@ -188,3 +188,15 @@ def test_bad_rating_history_queries(client: FlaskClient) -> None:
     assert client.get("/v1/bots/nobody/ratings?game=icecream").status_code == 404
     empty = client.get(f"/v1/bots/{bot['id']}/ratings?game=icecream").get_json()
     assert empty == {"game": "icecream", "items": [], "next_cursor": None}
+
+
+def test_a_resignation_counts_with_the_resigner_last(client: FlaskClient) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    match = two_bot_match(client, one, two)
+    play(client, match, [one["token"], two["token"]], 0, 2)
+    answer = client.post(match.url("/resign"), headers=bearer(one["token"]))
+    assert answer.status_code == 200 and answer.get_json()["result"]["winners"] == [1], answer.get_json()
+    [resigner], [winner] = ratings(client, one), ratings(client, two)
+    assert resigner["games"] == winner["games"] == 1 and winner["mu"] > 25 > resigner["mu"]
+    [over] = client.get(f"/v1/bots/{one['id']}/matches?status=finished").get_json()["items"]
+    assert over["result"]["reason"] == "seat 0 resigned"
