@@ -154,7 +154,7 @@ def offer_rematch(
                 on_commit(after, engine_state(after))
             if not complete:
                 return Rematch(after)
-            return start_rematch(store, after, on_commit, challenge_seconds)
+            return start_rematch(store, after, seat, on_commit, challenge_seconds)
     raise Conflict("stale-version", "the match kept changing while the rematch was offered; try again")
 
 
@@ -183,14 +183,14 @@ def old_seat_of(record: MatchRecord, new_seat: int) -> int:
 
 
 def start_rematch(
-    store: MatchStore, record: MatchRecord, on_commit: OnCommit | None, challenge_seconds: int
+    store: MatchStore, record: MatchRecord, seat: int, on_commit: OnCommit | None, challenge_seconds: int
 ) -> Rematch:
     """Create the rematch under the id the offer chose, then write its id and the new seat tokens on the offer."""
     game = game_of(record)
     seats = rotated_seats(record)
-    humans = [seat.seat for seat in seats if seat.kind == "human"]
+    humans = [held.seat for held in seats if held.kind == "human"]
     bots: list[BotRecord] = [
-        bot for bot in (store.bots.load(seat.bot) for seat in seats if seat.bot is not None) if bot is not None
+        bot for bot in (store.bots.load(held.bot) for held in seats if held.bot is not None) if bot is not None
     ]
     request = {
         "players": record.players,
@@ -200,7 +200,11 @@ def start_rematch(
     }
     new = NewMatch(game, request, seats, humans, bots, challenge_seconds)
     new_id = record.rematch["starting"] if record.rematch else new_match_id()
-    started, state, tokens = store_new_match(store, new_id, new, seed_for_rematch(), None, bots_accepted=True)
+    try:
+        started, state, tokens = store_new_match(store, new_id, new, seed_for_rematch(), None, bots_accepted=True)
+    except Exception:
+        withdraw_last_acceptance(store, record, seat)
+        raise
     if on_commit is not None:
         on_commit(started, state)
     texts = {str(old_seat_of(record, token.seat)): token.text for token in tokens}
@@ -213,6 +217,14 @@ def start_rematch(
             return Rematch(after, started, state)
         record = load_match(store, record.id)
     raise Conflict("stale-version", "the finished match kept changing while its rematch started; try again")
+
+
+def withdraw_last_acceptance(store: MatchStore, record: MatchRecord, seat: int) -> None:
+    """The rematch could not be stored (a bot at its cap, a full store): take back the acceptance that completed
+    the offer, so the seat may post again later instead of the offer waiting for nobody."""
+    offer = {"offered_by": [other for other in (record.rematch or {})["offered_by"] if other != seat], "match": None}
+    withdrawn = replace(record, version=record.version + 1, updated_at=now_iso(), rematch=offer)
+    store.commit(withdrawn, record.version, previous_status=record.status)
 
 
 def seed_for_rematch() -> str:

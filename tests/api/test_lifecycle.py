@@ -309,3 +309,21 @@ def test_two_bots_resign_and_rematch_with_their_bot_tokens(client: FlaskClient) 
         stream.close()
     legal = client.get(f"/v1/matches/{started['match']}/legal-actions", headers=bearer(bots[1]["token"]))
     assert legal.status_code == 200 and legal.get_json()["seat"] == 0, "a bot token works for its new seat"
+
+
+def test_a_rematch_a_bot_has_no_room_for_is_refused_and_may_be_asked_again(client: FlaskClient) -> None:
+    bot = register(client, "lifecycle-capped")
+    capped = client.patch(f"/v1/bots/{bot['id']}", json={"max_matches": 1}, headers=bearer(bot["token"]))
+    assert capped.status_code == 200, capped.get_json()
+    match = create_match(client, seats=[{"type": "human"}, {"type": "bot", "bot": bot["id"]}])
+    assert post(client, match, "resign", match.tokens[0]).status_code == 200
+    busy = create_match(client, seats=[{"type": "human"}, {"type": "bot", "bot": bot["id"]}])
+    assert post(client, match, "rematch", match.tokens[0]).status_code == 200
+    refused = post(client, match, "rematch", bot["token"])
+    assert refused.status_code == 409 and refused.get_json()["code"] == "bot-at-capacity"
+    offer = client.get(match.url()).get_json()["rematch"]
+    assert offer == {"offered_by": [0], "waiting_for": [1], "match": None, "seat": None, "token": None}
+    assert post(client, busy, "resign", busy.tokens[0]).status_code == 200
+    started = post(client, match, "rematch", bot["token"]).get_json()["rematch"]
+    assert started["match"] is not None
+    assert client.get(f"/v1/matches/{started['match']}").get_json()["status"] == "active"
