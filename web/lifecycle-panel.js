@@ -42,7 +42,11 @@ export function lifecyclePanel({ id, seat, token, onMatch, onNotice }) {
     }
     return h("p", { class: "confirm", role: "group", "aria-label": "Confirm resigning" },
       cooperative ? "Resign? The easy AI takes over your seat (the team gives up if no player is left). " : "Resign and lose this match? ",
-      h("button", { type: "button", class: "danger", disabled: busy, onclick: () => post("resign", onMatch) }, "Yes, resign"), " ",
+      h("button", { type: "button", class: "danger", disabled: busy, onclick: () => post("resign", (answer) => {
+        if (answer.seats[seat]?.type !== "ai") return onMatch(answer);
+        forgetSeat(id, seat); // the AI plays the seat on: its token stopped working, so watch as the public
+        location.hash = matchHref(id, "public");
+      }) }, "Yes, resign"), " ",
       h("button", { type: "button", disabled: busy, onclick: () => { confirming = false; draw(); } }, "Cancel"));
   };
 

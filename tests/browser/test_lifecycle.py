@@ -71,3 +71,17 @@ def test_an_unlisted_match_shows_its_invite_link_and_stays_out_of_the_lobby(page
     page.wait_for_function("() => location.hash.endsWith('seat=public')")
     listed = page.request.get("/v1/matches?status=waiting").json()["items"]
     assert match_id not in [item["id"] for item in listed]
+
+
+def test_resigning_a_co_operative_seat_hands_it_to_the_ai(page: Page) -> None:
+    match_id = create_match(page, "robots_love_ice_cream", ["human", "human"])
+    wait_for_status(page, "active")
+    page.get_by_role("button", name="Resign").click()
+    assert "easy AI takes over" in page.get_by_role("group", name="Confirm resigning").inner_text()
+    page.get_by_role("button", name="Yes, resign").click()
+    page.wait_for_function("() => location.hash.endsWith('seat=public')")
+    seats = page.request.get(f"/v1/matches/{match_id}").json()["seats"]
+    assert (seats[0]["type"], seats[0]["level"], seats[1]["type"]) == ("ai", "easy", "human")
+    page.goto(f"/#/matches/{match_id}")
+    page.wait_for_selector(f"{MATCH_PAGE}[data-status=active]")
+    assert page.get_by_role("button", name="Resign").is_visible(), "the browser still holds seat 1"
