@@ -13,7 +13,7 @@ from api.bots.service import seat_notices
 from api.record import FINISHED
 from api.refusals import Conflict
 from api.store import MatchStore
-from engine import get_game
+from engine import Result, get_game
 
 ADDED, HELD, FULL = 1, 2, 0
 
@@ -67,7 +67,7 @@ def tell_ended(store: MatchStore, bot_id: str) -> None:
         if record.status == FINISHED:
             game = get_game(record.game)
             assert game is not None, f"stored match of unregistered game {record.game}"
-            outcome = game.state_from_json(record.state).result()
+            outcome = Result.from_json(record.result) if record.result else game.state_from_json(record.state).result()
             result = outcome.to_json() if outcome else None
         for notice in seat_notices(record, set(), result):
             if notice.bot_id == bot_id:
