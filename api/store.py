@@ -256,6 +256,10 @@ class Idempotent:
     answer: str
 
 
+class AlreadyStored(Exception):
+    """A match with this id is stored already (`MatchStore.create` with `once`)."""
+
+
 class PendingCommit:
     """A compare-and-set sent on a connection of its own, whose reply is read when it is needed."""
 
@@ -330,10 +334,29 @@ class MatchStore:
         """True when Redis answers."""
         return bool(self.client.ping())
 
-    def create(self, record: MatchRecord) -> None:
-        """Store a new match at its version, with its listing (one transaction: all of it or, say when full, none)."""
+    def create(self, record: MatchRecord, once: bool = False) -> None:
+        """Store a new match at its version, with its listing (one transaction: all of it or, say when full, none).
+
+        `once`: only if no match has that id yet (else `AlreadyStored`): for an id chosen ahead, which a process
+        that resumes someone's interrupted work may create too.
+        """
+        with self.client.pipeline(transaction=True) as pipe:
+            if once:
+                pipe.watch(match_key(record.id))  # type: ignore[no-untyped-call]
+            if not self._queue_create(record, pipe, once):
+                raise AlreadyStored(record.id)
+            try:
+                pipe.execute()
+            except redis.WatchError:  # created meanwhile by another process
+                raise AlreadyStored(record.id) from None
+
+    def _queue_create(self, record: MatchRecord, pipe: Any, once: bool) -> bool:
+        """Queue the commands of `create` (the key watched when `once`); False, queueing none, if the match exists."""
         key = match_key(record.id)
-        pipe = self.client.pipeline(transaction=True)
+        if once:
+            if pipe.exists(key):
+                return False
+            pipe.multi()
         pipe.hset(key, mapping={"version": record.version, "record": jsoncodec.dumps(record.to_json())})
         pipe.expire(key, self.ttl_for(record))
         if record.turn_seconds is not None:
@@ -341,7 +364,7 @@ class MatchStore:
         if record.start_by is not None:
             pipe.sadd(CHALLENGED_MATCHES_KEY, record.id)  # likewise for the challenges' expiry
         self._index(record, previous_status=None, pipe=pipe)
-        pipe.execute()
+        return True
 
     def load(self, match_id: str) -> MatchRecord | None:
         """The stored match, or None if there is none (or it expired)."""

@@ -36,8 +36,9 @@ from api.matches.service import (
 )
 from api.record import FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.refusals import Conflict, NotFound
-from api.store import MatchStore
+from api.store import AlreadyStored, MatchStore
 from api.timers import next_deadlines
+from api.tokens import new_token, parse_token
 from engine import GameState, Result
 
 HANDED_TO = "easy"
@@ -143,11 +144,13 @@ def offer_rematch(
         check_may_rematch(record)
         offer = dict(record.rematch or {"offered_by": [], "match": None})
         if seat in offer["offered_by"]:
+            if offer.get("starting") and offer.get("match") is None:  # complete, but its start was cut short
+                return start_rematch(store, record, seat, on_commit, challenge_seconds)
             return Rematch(record)
         offer["offered_by"] = sorted([*offer["offered_by"], seat])
         complete = set(players_of(record)) <= set(offer["offered_by"])
         if complete:
-            offer["starting"] = new_match_id()  # chosen in the compare-and-set: only its winner creates it
+            offer.update(planned_rematch(record))
         after = replace(record, version=record.version + 1, updated_at=now_iso(), rematch=offer)
         if commit_or_retry(store, record, after, None):
             if on_commit is not None:
@@ -182,10 +185,22 @@ def old_seat_of(record: MatchRecord, new_seat: int) -> int:
     return (new_seat + 1) % record.players
 
 
+def planned_rematch(record: MatchRecord) -> dict[str, Any]:
+    """The rematch's id, seed and human seats' tokens (per seat of this match), chosen in the compare-and-set that
+    completes the offer: whoever starts the rematch, even a later post resuming a start a crash cut short, starts
+    this one. Kept in the finished match's record, which is never served whole (each token only to its seat)."""
+    new_id = new_match_id()
+    humans = [held.seat for held in rotated_seats(record) if held.kind == "human"]
+    tokens = {str(old_seat_of(record, seat)): new_token(new_id, seat).text for seat in humans}
+    return {"starting": new_id, "seed": seed_for_rematch(), "tokens": tokens}
+
+
 def start_rematch(
     store: MatchStore, record: MatchRecord, seat: int, on_commit: OnCommit | None, challenge_seconds: int
 ) -> Rematch:
-    """Create the rematch under the id the offer chose, then write its id and the new seat tokens on the offer."""
+    """Create the rematch the offer planned (unless a post before did), then write its id on the offer."""
+    offer = record.rematch
+    assert offer is not None and offer.get("starting"), "only a complete offer starts a rematch"
     game = game_of(record)
     seats = rotated_seats(record)
     humans = [held.seat for held in seats if held.kind == "human"]
@@ -199,23 +214,33 @@ def start_rematch(
         "unlisted": record.unlisted,
     }
     new = NewMatch(game, request, seats, humans, bots, challenge_seconds)
-    new_id = record.rematch["starting"] if record.rematch else new_match_id()
+    tokens = [token for token in map(parse_token, offer["tokens"].values()) if token is not None]
     try:
-        started, state, tokens = store_new_match(store, new_id, new, seed_for_rematch(), None, bots_accepted=True)
+        started, state, _ = store_new_match(
+            store, offer["starting"], new, offer["seed"], None, bots_accepted=True, tokens=tokens
+        )
+    except AlreadyStored:  # another post started it meanwhile, or before its process died
+        stored = store.load(offer["starting"])
+        if stored is None:
+            return Rematch(record)
+        started, state = stored, engine_state(stored)
     except Exception:
         withdraw_last_acceptance(store, record, seat)
         raise
     if on_commit is not None:
         on_commit(started, state)
-    texts = {str(old_seat_of(record, token.seat)): token.text for token in tokens}
     for _ in range(UNPINNED_ATTEMPTS):
-        offer = {**(record.rematch or {}), "match": started.id, "tokens": texts}
-        after = replace(record, version=record.version + 1, updated_at=now_iso(), rematch=offer)
+        after = replace(
+            record, version=record.version + 1, updated_at=now_iso(), rematch={**offer, "match": started.id}
+        )
         if commit_or_retry(store, record, after, None):
             if on_commit is not None:
                 on_commit(after, engine_state(after))
             return Rematch(after, started, state)
         record = load_match(store, record.id)
+        offer = record.rematch or offer
+        if offer.get("match") is not None:
+            return Rematch(record, started, state)
     raise Conflict("stale-version", "the finished match kept changing while its rematch started; try again")
 
 

@@ -177,14 +177,25 @@ class NewMatch:
 
 
 def store_new_match(
-    store: MatchStore, match_id: str, new: NewMatch, seed: str, owner_hash: str | None, bots_accepted: bool
+    store: MatchStore,
+    match_id: str,
+    new: NewMatch,
+    seed: str,
+    owner_hash: str | None,
+    bots_accepted: bool,
+    tokens: list[SeatToken] | None = None,
 ) -> tuple[MatchRecord, GameState, list[SeatToken]]:
-    """Store a new match at version 0 with a token per human seat; it waits while a seat is open or challenged."""
+    """Store a new match at version 0 with a token per human seat; it waits while a seat is open or challenged.
+
+    `tokens`: the human seats' tokens when chosen ahead (then the match is stored only if its id is still free,
+    else `AlreadyStored`); new ones otherwise.
+    """
     game, request, seats, humans, bots_asked = new.game, new.request, new.seats, new.humans, new.bots_asked
     players = request["players"]
     state = game.start(players, request["options"], seed)
     counted = seat_bots(store, match_id, seats, bots_asked, bots_accepted)
-    tokens = [new_token(match_id, seat) for seat in humans]
+    chosen_ahead = tokens is not None
+    tokens = tokens if tokens is not None else [new_token(match_id, seat) for seat in humans]
     for token in tokens:
         seats[token.seat].token_hash = token_hash(token)
     record = MatchRecord(
@@ -206,7 +217,7 @@ def store_new_match(
         record.start_by = iso(parse_iso(record.created_at) + timedelta(seconds=new.challenge_seconds))
     record.deadlines = next_deadlines(None, record, state, None)
     try:
-        store.create(record)
+        store.create(record, once=chosen_ahead)
     except BaseException:
         capacity.release(store, counted, match_id)
         raise

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.matches import lifecycle
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_bots import follow_bot, register
 from tests.api.test_events import Stream, follow
@@ -327,3 +328,35 @@ def test_a_rematch_a_bot_has_no_room_for_is_refused_and_may_be_asked_again(clien
     started = post(client, match, "rematch", bot["token"]).get_json()["rematch"]
     assert started["match"] is not None
     assert client.get(f"/v1/matches/{started['match']}").get_json()["status"] == "active"
+
+
+class ProcessDied(BaseException):
+    """Stands for the death of the process that completed an offer (no `except Exception` catches it)."""
+
+
+def test_a_rematch_whose_start_died_with_its_process_is_started_by_the_next_post(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = finished_by_resignation(client, seats=[{"type": "human"}, {"type": "human"}])
+    assert post(client, match, "rematch", match.tokens[0]).status_code == 200
+
+    def dies(*args: Any, **kwargs: Any) -> None:
+        raise ProcessDied
+
+    with monkeypatch.context() as patched:
+        patched.setattr(lifecycle, "store_new_match", dies)
+        with pytest.raises(ProcessDied):
+            post(client, match, "rematch", match.tokens[1])  # the acceptance is stored; the rematch is not
+    stuck = client.get(match.url()).get_json()["rematch"]
+    assert stuck["waiting_for"] == [] and stuck["match"] is None
+    resumed = post(client, match, "rematch", match.tokens[0]).get_json()["rematch"]  # any seat's next post
+    assert resumed["match"] is not None and resumed["token"].startswith(f"{resumed['match']}.{resumed['seat']}.")
+    theirs = client.get(match.url(), headers=bearer(match.tokens[1])).get_json()["rematch"]
+    assert theirs["match"] == resumed["match"] and theirs["token"] != resumed["token"]
+    for rematch in (resumed, theirs):
+        mine = client.get(f"/v1/matches/{rematch['match']}/legal-actions", headers=bearer(rematch["token"]))
+        assert mine.status_code == 200 and mine.get_json()["seat"] == rematch["seat"]
+    again = post(client, match, "rematch", match.tokens[1]).get_json()["rematch"]
+    assert again["match"] == resumed["match"], "posting after the start changes nothing"
+    listed = client.get("/v1/matches?game=icecream&limit=100").get_json()["items"]
+    assert len(listed) == 2, "the match and one rematch"
