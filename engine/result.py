@@ -53,6 +53,14 @@ class Result:
         )
 
     @classmethod
+    def after_resignation(cls, cooperative: bool, players: int, seat: int, others_play_on: bool) -> Result | None:
+        """What a seat's resignation does: a competitive game ends with it last; in a co-operative game the seat
+        goes to the AI while another human or bot seat plays on (None: the game goes on), else the team gives up."""
+        if not cooperative:
+            return cls.resignation(players, seat)
+        return None if others_play_on else cls.gave_up(players)
+
+    @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
         """Read back a result written by `to_json`."""
         return cls(

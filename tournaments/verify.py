@@ -212,16 +212,17 @@ def resignation(
     if seat not in playing:
         raise Mismatch(f"seat {seat} is played by the AI, and only a human or bot seat resigns", version)
     others = sorted(playing - {seat})
-    if not game.info.cooperative:
+    result = Result.after_resignation(game.info.cooperative, len(seats), seat, bool(others))
+    if result is not None:
+        if "handed_to" in entry and game.info.cooperative:
+            raise Mismatch(
+                f"seat {seat} was the last human or bot seat: the team gives up, no seat is handed on", version
+            )
         if "handed_to" in entry:
             raise Mismatch("a seat of a competitive game cannot be handed to the AI", version)
-        return Result.resignation(len(seats), seat)
+        return result
     if "handed_to" not in entry:
-        if others:
-            raise Mismatch(f"seats {others} play on, so seat {seat} goes to the AI: the team does not give up", version)
-        return Result.gave_up(len(seats))
-    if not others:
-        raise Mismatch(f"seat {seat} was the last human or bot seat: the team gives up, no seat is handed on", version)
+        raise Mismatch(f"seats {others} play on, so seat {seat} goes to the AI: the team does not give up", version)
     final = seats[seat]
     if (final["type"], final.get("level")) != ("ai", entry["handed_to"]):
         raise Mismatch(f"seat {seat} went to {entry['handed_to']!r} but the export's seat is not that AI", version)

@@ -74,14 +74,13 @@ def resign(
         after = changed(record)
         entry: dict[str, Any] = {"version": after.version, "seat": seat, "at": after.updated_at, "resign": True}
         others = [other for other in players_of(record) if other != seat]
-        if game_of(record).info.cooperative and others:
+        result = Result.after_resignation(game_of(record).info.cooperative, record.players, seat, bool(others))
+        if result is None:
             held = after.seats[seat]
             after.seats[seat] = SeatRecord(seat, name=held.name, ai_level=HANDED_TO)
             after.deadlines = next_deadlines(record, after, state, None)
             entry["handed_to"] = HANDED_TO
         else:
-            cooperative = game_of(record).info.cooperative
-            result = Result.gave_up(record.players) if cooperative else Result.resignation(record.players, seat)
             after.status, after.result, after.deadlines = FINISHED, result.to_json(), {}
         if commit_or_retry(store, record, after, entry):
             release_bot(store, record, after, seat)

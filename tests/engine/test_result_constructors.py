@@ -43,3 +43,9 @@ def test_gave_up_is_a_team_loss_with_one_shared_place() -> None:
     assert result.reason == "the team gave up"
     assert result.rewards() == [-1.0, -1.0, -1.0]
     assert Result.from_json(result.to_json()) == result
+
+
+def test_a_resignation_ends_a_competitive_game_and_hands_a_cooperative_seat_on_while_others_play() -> None:
+    assert Result.after_resignation(False, 3, 1, others_play_on=True) == Result.resignation(3, 1)
+    assert Result.after_resignation(True, 2, 1, others_play_on=True) is None
+    assert Result.after_resignation(True, 2, 1, others_play_on=False) == Result.gave_up(2)
