@@ -12,7 +12,9 @@ simply skipped. Each time it (re)connects it first resyncs from what the server 
 many events went by: its pending challenges (`GET /v1/bots/{id}/challenges`, accepted) and its live
 seats (`GET /v1/bots/{id}/matches?status=playing`, played where it may act), then resumes the stream
 with `Last-Event-ID`. With `--matches N` it exits once N of its matches are over; `--policy` sets
-which challenges the server accepts for it without asking (`ask`, `tournaments`, `anyone`).
+which challenges the server accepts for it without asking (`ask`, `tournaments`, `anyone`). With
+`--rematch` it offers (or accepts) a rematch of each match that ends while it wants more matches
+(`POST /v1/matches/{id}/rematch`); the rematch reaches it as a `match-started` event like any match.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ class RandomBot:
     bot_id: str
     rng: random.Random = field(default_factory=random.Random)
     matches: int | None = None  # stop after this many matches are over; None: run forever
+    rematch: bool = False  # offer a rematch of each match that ends while more matches are wanted
     last_event: int = 0
     finished: set[str] = field(default_factory=set)
     playing: set[str] = field(default_factory=set)
@@ -176,8 +179,20 @@ class RandomBot:
             self.finished.add(match)
             self.playing.discard(match)
             say(f"match {match} is over: {json.dumps(event.data['result'])}")
+            if self.rematch and not self.done():
+                self.offer_rematch(match, event.data["seat"])
         elif event.name == "your-turn" and match not in self.finished:
             self.play(match, event.data["seat"], event.data["version"])
+
+    def offer_rematch(self, match: str, seat: int) -> None:
+        """Offer a rematch of a match that ended, or accept the offer; one the server refuses (409) is skipped."""
+        try:
+            offer = self.client.request("POST", f"/v1/matches/{match}/rematch?seat={seat}")["rematch"]
+            say(f"rematch of {match}: waiting for seats {offer['waiting_for']}, new match {offer['match']}")
+        except ApiError as error:
+            if error.status != 409:
+                raise
+            say(f"no rematch of {match}: {error}")
 
     def play(self, match: str, seat: int, version: int) -> None:
         """Post a random legal action at `version`; a refusal (someone moved first) is skipped."""
@@ -222,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, help="exit once this many of the bot's matches are over")
     parser.add_argument("--seed", type=int, help="seed of the random choices")
     parser.add_argument("--policy", choices=("ask", "tournaments", "anyone"), help="challenges accepted unasked")
+    parser.add_argument("--rematch", action="store_true", help="offer a rematch of each match that ends")
     args = parser.parse_args(argv)
     client = Client(args.url.rstrip("/"))
     if args.token and args.bot:
@@ -233,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --name to register, or --bot and --token")
     if args.policy:
         client.request("PATCH", f"/v1/bots/{bot_id}", {"policy": args.policy})
-    bot = RandomBot(client, bot_id, random.Random(args.seed), args.matches)
+    bot = RandomBot(client, bot_id, random.Random(args.seed), args.matches, args.rematch)
     try:
         bot.run()
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
-from tests.api.conftest import create_match
+from tests.api.conftest import create_match, read_log
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import assert_log_is_a_game, finished, wait_for
 
@@ -71,3 +71,50 @@ def test_the_example_bot_plays_whole_matches_against_ai_seats(
     profile = client.get(f"/v1/bots/{registered['bot']}").get_json()
     assert (profile["matches_playing"], profile["matches_finished"]) == (0, 2)
     assert "done: 2 matches over" in (tmp_path / "bot.log").read_text()
+
+
+def start_bot(name: str, live_server: str, log: Path, *flags: str) -> subprocess.Popen[str]:
+    """The example bot as its own process, registering under `name` (its first line says its id)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", name, *flags],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=log.open("w"),
+        text=True,
+    )
+
+
+def test_two_example_bots_play_a_match_and_its_rematch_through_their_event_streams(
+    client: FlaskClient, live_server: str, tmp_path: Path
+) -> None:
+    bots = [start_bot(name, live_server, tmp_path / f"{name}.log", "--matches", "2", "--rematch") for name in "AB"]
+    try:
+        ids = []
+        for bot in bots:
+            assert bot.stdout is not None
+            ids.append(json.loads(bot.stdout.readline())["bot"])
+        first = create_match(
+            client, seats=[{"type": "bot", "bot": bot_id} for bot_id in ids], options={"turn_limit": 30}
+        )
+        for bot, name in zip(bots, "AB", strict=True):
+            assert bot.wait(timeout=BOT_TIMEOUT) == 0, (tmp_path / f"{name}.log").read_text()
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait()
+    over = wait_for(lambda: finished(client, first.id), "the first match to finish")
+    rematch_id = over["rematch"]["match"]
+    assert over["rematch"]["offered_by"] == [0, 1] and rematch_id is not None
+    rematch = wait_for(lambda: finished(client, rematch_id), "the rematch to finish")
+    assert [seat["bot"] for seat in rematch["seats"]] == ids[::-1], "the seats rotated"
+    for match_id in (first.id, rematch_id):
+        # Acceptances of a challenge and rematch offers are versions without a log entry; the moves run unbroken.
+        entries = read_log(client, match_id)["entries"]
+        versions = [entry["version"] for entry in entries]
+        assert versions == list(range(versions[0], versions[-1] + 1)), "no move lost or doubled"
+        assert {entry["seat"] for entry in entries} == {0, 1}, "both bots played"
+    for bot_id in ids:
+        profile = client.get(f"/v1/bots/{bot_id}").get_json()
+        assert (profile["matches_playing"], profile["matches_finished"]) == (0, 2)
