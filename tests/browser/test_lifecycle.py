@@ -19,8 +19,7 @@ def test_resigning_asks_first_then_ends_the_match(page: Page, screenshot: Callab
     create_match(page, "icecream", ["human", "ai:random"])
     wait_for_status(page, "active")
     page.get_by_role("button", name="Resign").click()
-    confirm = page.get_by_role("group", name="Confirm resigning")
-    assert confirm.is_visible()
+    page.get_by_role("group", name="Confirm resigning").wait_for(state="visible")
     page.get_by_role("button", name="Cancel").click()
     assert state(page)["status"] == "active", "cancelling keeps the match going"
     page.get_by_role("button", name="Resign").click()
@@ -53,7 +52,8 @@ def test_a_rematch_offered_and_accepted_starts_a_new_match(page: Page, screensho
     wait_for_status(page, "active")
     rematch_id = page.locator(MATCH_PAGE).get_attribute("data-match")
     assert rematch_id and rematch_id != match_id
-    assert page.get_by_role("button", name="Resign").is_visible(), "this browser holds its seat in the rematch"
+    # The page draws the seat's controls once it has read the seat: wait for them (a timeout fails the test).
+    page.get_by_role("button", name="Resign").wait_for(state="visible")  # this browser holds its seat in the rematch
 
 
 def test_an_unlisted_match_shows_its_invite_link_and_stays_out_of_the_lobby(page: Page) -> None:
@@ -84,4 +84,4 @@ def test_resigning_a_co_operative_seat_hands_it_to_the_ai(page: Page) -> None:
     assert (seats[0]["type"], seats[0]["level"], seats[1]["type"]) == ("ai", "easy", "human")
     page.goto(f"/#/matches/{match_id}")
     page.wait_for_selector(f"{MATCH_PAGE}[data-status=active]")
-    assert page.get_by_role("button", name="Resign").is_visible(), "the browser still holds seat 1"
+    page.get_by_role("button", name="Resign").wait_for(state="visible")  # the browser still holds seat 1
