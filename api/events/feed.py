@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import redis
-from gevent import monkey
-from gevent.hub import Waiter, get_hub
 
 from api.store import MatchStore
 
@@ -25,29 +23,6 @@ SUBSCRIBE_TIMEOUT = 2.0  # seconds a first watch waits for the subscription befo
 RECONNECT_DELAY = 1.0  # seconds between attempts to subscribe again after Redis went away
 POLL_INTERVAL = 1.0  # seconds the listener blocks on the connection before it checks for a stop
 UNKNOWN = -1  # a notice without a version (the connection was lost meanwhile): read the match again
-REQUESTS_FIRST_AT_MOST = 0.05
-"""Seconds a woken stream at most lets the requests ready to run go before it (see `requests_first`)."""
-
-
-def requests_first(at_most: float = REQUESTS_FIRST_AT_MOST) -> None:
-    """Under gevent, wait until the event loop has nothing else to do, or `at_most` seconds; otherwise return at once.
-
-    One change wakes every stream of its match at once, and writing them all takes the process many times one
-    request's work; a stream that waits for an idle loop lets the requests ready to run (the action that made
-    the change, the next one) answer first, and `at_most` keeps a busy loop from starving the streams.
-    """
-    if not monkey.is_module_patched("socket"):
-        return  # threads (gthread): the OS shares the cores, nothing to yield to here
-    hub = get_hub()
-    waiter = Waiter(hub)
-    idle, timer = hub.loop.idle(), hub.loop.timer(at_most)
-    try:
-        idle.start(waiter.switch, None)
-        timer.start(waiter.switch, None)
-        waiter.get()
-    finally:
-        idle.close()
-        timer.close()
 
 
 class Watch:

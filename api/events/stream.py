@@ -32,7 +32,7 @@ from typing import Any
 import redis
 
 from api import jsoncodec
-from api.events.feed import ChangeFeed, Watch, requests_first
+from api.events.feed import ChangeFeed, Watch
 from api.http import with_query
 from api.matches import service
 from api.matches.reads import Reads
@@ -244,7 +244,6 @@ class EventStream:
             if current is None:
                 current = self.store.version(self.match_id)
             if current != version:
-                requests_first()
                 return current
 
 
