@@ -30,6 +30,10 @@ def test_resigning_asks_first_then_ends_the_match(page: Page, screenshot: Callab
     assert "seat 0 resigned" in page.locator(".result-area").inner_text()
     page.wait_for_selector(".recent li:has-text('resigned')")
     assert page.get_by_role("button", name="Resign").count() == 0
+    turn = page.locator(".ic-turn").inner_text()
+    assert "the match is over (seat 0 resigned)" in turn and "to move" not in turn, (
+        "the board no longer waits for a move"
+    )
     screenshot(page, "resigned-desktop")
 
 

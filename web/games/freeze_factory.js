@@ -4,7 +4,7 @@
 // to FREEZE!, and every player's fulfilled cones (the score).
 
 import { h } from "../dom.js";
-import { actionButton, actionsOfType, perspective, seatLabel, styleSheet, svg } from "./parts.js";
+import { actionButton, actionsOfType, endedEarly, perspective, seatLabel, styleSheet, svg } from "./parts.js";
 
 const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 const ARROWS = { up: "▲", down: "▼", left: "◀", right: "▶" };
@@ -80,19 +80,21 @@ function statusBar(ctx, view) {
     "section",
     { class: "ff-status", "aria-label": "Turn" },
     h("div", { class: "ff-turn" }, h("strong", {}, turnText(ctx, view)), h("span", {}, phaseText(ctx, view))),
-    view.active !== null && die(view.last_roll, view.phase),
-    view.active !== null && view.phase !== "extra_cone" && pointsLeft(view),
+    view.active !== null && !endedEarly(ctx.match) && die(view.last_roll, view.phase),
+    view.active !== null && !endedEarly(ctx.match) && view.phase !== "extra_cone" && pointsLeft(view),
     turnControls(ctx, view),
   );
 }
 
 function turnText(ctx, view) {
-  if (view.active === null) return `Game over after turn ${view.turn}`;
+  if (view.active === null || endedEarly(ctx.match)) return `Game over after turn ${view.turn}`;
   const who = seatLabel(ctx, view.active);
   return `Turn ${view.turn}: ${who === "You" ? "your turn" : `${who} is playing`}`;
 }
 
 function phaseText(ctx, view) {
+  const early = view.active !== null && endedEarly(ctx.match);
+  if (early) return `The match is over: ${early}.`;
   if (view.phase === "roll") return "Roll the die, or take exactly 3 movement points.";
   if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones your slides line up.";
   if (view.phase === "extra_cone") return "The die shows the cone: the turn is missed, but one more cone may be taken.";

@@ -2,6 +2,7 @@
 // made by clicking a scoop: it moves with every scoop above it onto the other cone, keeping their order.
 import { h } from "../dom.js";
 import { seatName } from "../seat-names.js";
+import { endedEarly } from "./parts.js";
 
 const FLAVOUR_INK = { yellow: "#f2c230", green: "#5fae4e", red: "#d9443a" };
 
@@ -34,6 +35,8 @@ function movesAllowed(legal) {
 
 function turnBar(view, match, seat) {
   if (view.to_move === null) return h("p", { class: "ic-turn" }, `Turn ${view.turn}: the game is over.`);
+  const early = endedEarly(match);
+  if (early) return h("p", { class: "ic-turn" }, `Turn ${view.turn}: the match is over (${early}).`);
   const who = view.to_move === seat ? "Your move" : `${seatName(match, view.to_move)} to move`;
   const spent = view.points_this_turn - view.points_left;
   return h("div", { class: "ic-turn" },

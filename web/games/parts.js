@@ -73,6 +73,13 @@ export function toggleButton(pressed, label, onToggle, attrs = {}) {
 }
 
 /** The seat whose view is drawn: the viewer's own, or the seat a replay shows the match as (null: the public). */
+/** Why the match ended (its result's reason, or its abort's), once it has; null while it runs. A renderer whose view
+ *  still shows the game going on (a resignation, a team that gave up) says with it that the match is over. */
+export function endedEarly(match) {
+  if (match?.status !== "finished" && match?.status !== "aborted") return null;
+  return match.result?.reason ?? match.abort_reason ?? "the match was aborted";
+}
+
 export function perspective(ctx) {
   return ctx.seat ?? ctx.match?.viewer ?? null;
 }

@@ -10,6 +10,7 @@ import {
   actionButton,
   actionsOfType,
   builtActionButton,
+  endedEarly,
     legalActions,
   perspective,
   pickerMemory,
@@ -100,7 +101,7 @@ function header(ctx, view) {
   return h(
     "header",
     { class: "rl-head" },
-    h("strong", {}, view.phase === "over" ? overTitle(ctx) : `Planet ${view.planet} of ${PLANETS}`),
+    h("strong", {}, view.phase === "over" || endedEarly(ctx.match) ? overTitle(ctx) : `Planet ${view.planet} of ${PLANETS}`),
     view.phase !== "over" && h("span", { class: "rl-pill" }, `planet card ${view.planet_card}`),
     view.phase === "player" && h("span", { class: "rl-pill" }, `round ${view.round} of ${ROUNDS}`),
     h("span", { class: "rl-phase" }, phaseText(ctx, view)),
@@ -110,11 +111,14 @@ function header(ctx, view) {
 function overTitle(ctx) {
   const success = ctx.match.result?.team_success;
   if (success === true) return "Group victory! The galaxy's ice cream is saved";
+  if (success === false && endedEarly(ctx.match) === "the team gave up") return "Mission abandoned: the team gave up";
   if (success === false) return "Mission failed: too much ice cream was captured";
   return "The invasion is over";
 }
 
 function phaseText(ctx, view) {
+  const early = view.phase !== "over" && endedEarly(ctx.match);
+  if (early) return `The match is over: ${early}`;
   const who = view.active === null ? null : seatLabel(ctx, view.active);
   const yours = who === "You";
   if (view.phase === "player") {

@@ -7,6 +7,7 @@ import {
   actionButton,
   actionsOfType,
   builtActionButton,
+  endedEarly,
     perspective,
   pickerMemory,
   redraw,
@@ -86,6 +87,8 @@ function coinPanel(ctx, view) {
 
 function coinText(ctx, view) {
   if (view.phase === null) return knockOutText(ctx);
+  const early = endedEarly(ctx.match);
+  if (early) return `The match is over: ${early}.`;
   if (view.coin === "colour") return "COLOUR: roll until all four of your dice are the same colour.";
   if (view.coin === "icon") return "ICON: roll until all four of your dice show the same icon.";
   const who = seatLabel(ctx, view.flipper);

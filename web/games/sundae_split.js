@@ -2,6 +2,7 @@
 // the three rules checked as the piles are built), the piles to choose from, every sundae and the scorepad.
 import { h } from "../dom.js";
 import { seatName } from "../seat-names.js";
+import { endedEarly } from "./parts.js";
 import { cardFace, cardBack, cardName } from "./sundae_split/cards.js";
 import { splitBuilder } from "./sundae_split/builder.js";
 
@@ -44,7 +45,10 @@ export function describe(action, ctx) {
 function roundBar(view, match, seat) {
   const who = (s) => (s === seat ? "you" : seatName(match, s));
   let phase;
-  if (view.phase === "split") {
+  const early = (view.phase === "split" || view.phase === "choose") && endedEarly(match);
+  if (early) {
+    phase = `The match is over: ${early}.`;
+  } else if (view.phase === "split") {
     phase = view.splitter === seat
       ? `Split phase: split your ${view.hand_count} cards into piles, ${view.face_down_per_round} face down.`
       : `Split phase: ${who(view.splitter)} is splitting ${view.hand_count} cards into piles, ${view.face_down_per_round} face down.`;
