@@ -285,3 +285,13 @@ def test_401s_are_counted_across_api_processes(redis_url: str) -> None:
         assert client.get(match.url("/log"), headers=bearer("spread.0.secret")).status_code == 401
     for client in (first, second):
         assert_rate_limited(client.get(match.url("/log"), headers=bearer(match.tokens[0])), 4, 60)
+
+
+def test_resign_leave_and_rematch_are_limited_like_actions(limited: FlaskClient) -> None:
+    match = create_match(limited, seed="lifecycle-flood")
+    for _ in range(4):  # a seat that keeps offering a rematch of a running match: refused, and counted
+        assert limited.post(match.url("/rematch"), headers=bearer(match.tokens[0])).status_code == 409
+    assert_rate_limited(limited.post(match.url("/resign"), headers=bearer(match.tokens[0])), 4, 60)
+    for n in range(4):  # forged tokens on the lifecycle posts spend the address's 401 budget
+        assert limited.post(match.url("/leave"), headers=bearer(f"forged{n}.1.secret")).status_code == 401
+    assert_rate_limited(limited.post(match.url("/resign"), headers=bearer("forged-again.1.secret")), 4, 60)

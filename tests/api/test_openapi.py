@@ -1662,6 +1662,8 @@ def scenario_limits(contract: ContractClient) -> None:
         limited.get(token_url, headers=bearer(tokens[0]), expect=429, request_valid=True, **forger)
     for post_url in (f"{url}/actions", f"{url}/ai-move"):
         limited.post(post_url, json={"action": MOVE}, headers=bearer(tokens[0]), expect=429, **forger)
+    for what in ("resign", "leave", "rematch"):  # the lifecycle posts are limited as actions are
+        limited.post(f"{url}/{what}", headers=bearer(tokens[0]), expect=429, request_valid=True, **forger)
     limited.get(f"{bot_events}?after=0&wait=0", headers=bearer(bot["token"]), expect=429, request_valid=True, **forger)
 
     quotas = replace(IN_PROCESS_LIMITS, matches=1, tournaments=1, bots=1, streams_held=1)
