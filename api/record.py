@@ -84,6 +84,7 @@ class MatchRecord:
     result: dict[str, Any] | None = None  # a result decided outside the rules (a resignation, a give-up); Result JSON
     unlisted: bool = False  # left out of the lobby listing; still readable and joinable by id
     rematch: dict[str, Any] | None = None  # the rematch offer once a seat made one (see api/matches/lifecycle.py)
+    started_version: int | None = None  # the version at which the match became active; None while it waits
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
@@ -97,6 +98,16 @@ class MatchRecord:
     def ended(self) -> bool:
         """True once the match is over: finished with a result, or aborted without one."""
         return self.status in ENDED
+
+    @property
+    def rematch_open(self) -> bool:
+        """True while a rematch may still be offered or accepted: finished, no tournament's, its rematch not started."""
+        return self.status == FINISHED and self.tournament is None and not (self.rematch or {}).get("match")
+
+    @property
+    def settled(self) -> bool:
+        """True once nothing more may change the match: ended, and no rematch may still be offered."""
+        return self.ended and not self.rematch_open
 
     def open_seats(self) -> list[int]:
         """Seats nobody holds yet (a seat whose bot is challenged is not open: nobody else may take it)."""
@@ -113,6 +124,11 @@ class MatchRecord:
     def bot_seats(self, bot_id: str) -> list[int]:
         """The seats a bot holds or is challenged to."""
         return [s.seat for s in self.seats if s.bot == bot_id]
+
+    def start_if_ready(self) -> None:
+        """Active (from this version on) once nothing keeps the match from starting; waiting otherwise."""
+        self.status = ACTIVE if self.ready() else WAITING
+        self.started_version = self.version if self.status == ACTIVE else None
 
     def ready(self) -> bool:
         """True when nothing keeps the match from starting: every seat taken and every challenged bot accepted."""

@@ -103,7 +103,7 @@ def accepted(record: MatchRecord, bot_id: str) -> MatchRecord:
     """The match at its next version with the bot's seats filled: active once nothing else waits."""
     seats = [replace(seat, pending=False) if seat.bot == bot_id else replace(seat) for seat in record.seats]
     after = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
-    after.status = ACTIVE if after.ready() else WAITING
+    after.start_if_ready()
     if after.turn_seconds is not None:
         after.deadlines = next_deadlines(record, after, engine_state(after), None)
     return after

@@ -75,12 +75,14 @@ class BotHistory:
         self.client = store.client
 
     def after_change(self, record: MatchRecord, state: GameState) -> None:
-        """Listener: list a started match in its bots' histories, keep its summary once finished, drop it if aborted.
+        """Listener: list a match in its bots' histories as it starts, keep its summary once over, drop it if aborted.
 
         A failure is logged, not raised: the finished-match sweep writes a lost summary again.
         """
         if record.status == WAITING or not seated_bots(record):
             return
+        if record.status == ACTIVE and record.started_version not in (None, record.version):
+            return  # listed when it started; written again once it ends
         try:
             self.record(record, result_of(record, state) if record.status == FINISHED else None)
         except redis.RedisError as error:

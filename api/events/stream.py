@@ -37,7 +37,7 @@ from api.http import with_query
 from api.matches import service
 from api.matches.reads import Reads
 from api.matches.schemas import LOG_PAGE_MAX
-from api.record import FINISHED, MatchRecord
+from api.record import MatchRecord
 from api.refusals import NotFound, RulesChanged
 from api.store import RULES_CHANGED, MatchStore
 
@@ -125,7 +125,7 @@ def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | N
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
         window.before,
-        record.status == FINISHED and record.tournament is None and not (record.rematch or {}).get("match"),
+        record.rematch_open,
     )
 
 
@@ -250,8 +250,8 @@ class EventStream:
 def wait_for_change(
     store: MatchStore, feed: ChangeFeed, record: MatchRecord, after: int, seconds: float
 ) -> MatchRecord:
-    """The match as soon as its version passes `after`, or as it stands after `seconds`."""
-    if record.version > after or record.ended or seconds <= 0:
+    """The match as soon as its version passes `after`, or as it stands after `seconds` (or once it is settled)."""
+    if record.version > after or record.settled or seconds <= 0:
         return record
     deadline = time.monotonic() + seconds
     with feed.watching(record.id) as watch:
@@ -260,6 +260,6 @@ def wait_for_change(
             if latest is None:
                 raise NotFound(f"no match {record.id!r} (it expired)")
             remaining = deadline - time.monotonic()
-            if latest.version > after or latest.ended or remaining <= 0 or feed.stopping:
+            if latest.version > after or latest.settled or remaining <= 0 or feed.stopping:
                 return latest
             watch.wait(remaining)

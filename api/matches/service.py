@@ -212,7 +212,7 @@ def store_new_match(
         rules_version=game.info.rules_version,
         unlisted=bool(request.get("unlisted")),
     )
-    record.status = ACTIVE if record.ready() else WAITING
+    record.start_if_ready()
     if record.status == WAITING and bots_asked:
         record.start_by = iso(parse_iso(record.created_at) + timedelta(seconds=new.challenge_seconds))
     record.deadlines = next_deadlines(None, record, state, None)
@@ -296,7 +296,7 @@ def join_match(
             else:
                 seats[chosen] = SeatRecord(chosen, None, bot.name, None, bot.id)
             joined = replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
-            joined.status = ACTIVE if joined.ready() else WAITING
+            joined.start_if_ready()
             if joined.turn_seconds is not None:
                 joined.deadlines = next_deadlines(record, joined, engine_state(joined), None)
             outcome = store.commit(joined, record.version, previous_status=record.status)

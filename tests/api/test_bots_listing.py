@@ -7,6 +7,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
+from api.bots.history import history_key
 from api.store import match_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, register
@@ -106,6 +107,21 @@ def test_the_public_history_shows_running_and_finished_matches_with_results(clie
     assert [seat["bot"] for seat in over["seats"]] == [one["id"], two["id"]]
     assert hidden_keys(everything) == set()
     assert history(client, two, "status=all")["items"] == everything["items"]
+
+
+def test_the_history_is_written_as_a_match_starts_and_ends_not_on_every_move(
+    client: FlaskClient, redis_url: str
+) -> None:
+    one, two = register(client, "one"), register(client, "two")
+    match = two_bot_match(client, one, two)
+    store = redis.Redis.from_url(redis_url)
+    assert store.zscore(history_key(one["id"]), match.id) is not None  # listed as it started
+    store.zrem(history_key(one["id"]), match.id)  # so a write on a move would show
+    play(client, match, [one["token"], two["token"]], 0, 2)
+    assert store.zscore(history_key(one["id"]), match.id) is None
+    play(client, match, [one["token"], two["token"]], 2, len(WINNING_LINE))
+    [over] = history(client, one, "status=finished")["items"]
+    assert over["match"] == match.id
 
 
 def test_the_history_pages_with_a_cursor_and_outlives_the_match_record(client: FlaskClient, redis_url: str) -> None:

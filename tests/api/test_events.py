@@ -361,13 +361,29 @@ def test_a_long_poll_times_out_with_the_same_version(client: FlaskClient, match:
     assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"'
 
 
-def test_a_long_poll_behind_or_on_a_finished_match_answers_at_once(client: FlaskClient) -> None:
+def test_a_long_poll_behind_or_on_a_settled_match_answers_at_once(client: FlaskClient) -> None:
     match = create_match(client, seed="s", options={"turn_limit": 1})
-    act(client, match, 0, WINNING_LINE[0][1], 0)
-    for query in ("?wait=30&after=0", "?wait=30&after=1", "?wait=30&after=5"):
+    act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1
+    aborted = create_match(client, game="sundae_split", players=3, open_seats=[2])
+    assert client.post(aborted.url("/abort"), headers=bearer(aborted.body["owner_token"])).status_code == 200
+    for url in (match.url("?wait=30&after=0"), aborted.url("?wait=30&after=1"), aborted.url("?wait=30&after=5")):
         started = time.monotonic()
-        assert client.get(match.url(query)).get_json()["version"] == 1
+        assert client.get(url).status_code == 200
         assert time.monotonic() - started < 10
+
+
+def test_a_long_poll_on_a_finished_match_answers_its_rematch_offer(client: FlaskClient) -> None:
+    match = create_match(client, seed="s", options={"turn_limit": 1})
+    act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1; a rematch may still be offered
+    answers: list[Any] = []
+    poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=25&after=1"))))
+    poller.start()
+    time.sleep(0.3)
+    assert not answers, "a finished match whose rematch may come answered before its wait"
+    assert client.post(match.url("/rematch"), headers=bearer(match.tokens[1])).status_code == 200
+    poller.join(timeout=TIMEOUT)
+    assert answers and answers[0].get_json()["version"] == 2
+    assert answers[0].get_json()["rematch"]["offered_by"] == [1]
 
 
 # --- refusals --------------------------------------------------------------------------------------
