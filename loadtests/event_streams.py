@@ -1,9 +1,10 @@
-"""How many event streams one API process holds while actions keep their usual latency.
+"""How many event streams the API holds while actions keep their usual latency.
 
     .venv/bin/python -m loadtests.event_streams [--streams 0,10,100,500,1000,2000] [--runs 3]
-        [--actions 200] [--matches 10] [--worker-class gevent|gthread] [--threads 4]
+        [--actions 200] [--matches 10] [--processes 2] [--worker-class gevent|gthread] [--threads 4]
 
-Starts an embedded Redis and ONE gunicorn worker process of the API on a loopback port. For each
+Starts an embedded Redis and the API's gunicorn on a loopback port, with `--processes` worker
+processes (by default as many as the service runs; `--processes 1` shows what one process holds). For each
 run and each stream count N (0 first: the baseline, measured in the same run), it creates
 `--matches` Freeze Factory matches for 2, opens N public event streams spread over them (held by a
 separate asyncio process), waits until every stream has its first event, then plays `--actions`
@@ -11,7 +12,7 @@ actions round robin over the matches from one client (legal actions, then the ti
 each action is an event for N / matches streams. It prints the POST latency's p50 and p95
 (medians over the runs), their ratio to the baseline, how many events the streams received
 against how many they should have, the memory a held stream takes (the growth of the API
-worker's resident set from the run's baseline to when all N streams are held, divided by N), and
+workers' resident set from the run's baseline to when all N streams are held, divided by N), and
 the CPU time per action of the API's processes and of the stream holder while the actions were
 played (the holder shares the cores: what it takes, the server cannot have).
 Everything it starts, it stops.
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from api.redis_server import start_embedded_redis
-from api.service import WORKER_CLASSES, Child, Supervisor, gunicorn_command
+from api.service import DEFAULT_WORKERS, WORKER_CLASSES, Child, Supervisor, gunicorn_command
 from loadtests.benchmark import cpu_seconds, free_port
 from loadtests.limits import LOAD_TEST_LIMITS
 
@@ -111,8 +112,10 @@ def play(base: str, tables: list[Table], actions: int, seed: int) -> list[float]
 
 
 # --- the process that holds the streams -----------------------------------------------------------
-async def hold_stream(port: int, match_id: str, counts: dict[str, int], gate: asyncio.Semaphore) -> None:
-    """Open one public event stream and count its events until cancelled."""
+async def hold_stream(
+    port: int, match_id: str, counts: dict[str, int], lasts: dict[str, list[int]], gate: asyncio.Semaphore
+) -> None:
+    """Open one public event stream and count its events until cancelled; note the last version it saw."""
     async with gate:
         reader, writer = await asyncio.open_connection(HOST, port)
         request = f"GET {MATCHES}/{match_id}/events HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n"
@@ -122,25 +125,30 @@ async def hold_stream(port: int, match_id: str, counts: dict[str, int], gate: as
         counts["failed"] += 1
         writer.close()
         return
-    first = True
+    first, last = True, -1
     try:
         while line := await reader.readline():
-            if line.startswith(b"event: match"):
+            if line.startswith(b"id: "):
+                last = int(line[4:])
+            elif line.startswith(b"event: match"):
                 counts["events"] += 1
                 if first:
                     counts["ready"] += 1
                     first = False
     finally:
         counts["closed"] += 1
+        lasts.setdefault(match_id, []).append(last)
         writer.close()
 
 
 async def hold(port: int, match_ids: list[str], streams: int) -> None:
     """Hold `streams` streams over the matches; print `ready` once each has its first event, counts at exit."""
     counts = {"ready": 0, "events": 0, "failed": 0, "closed": 0}
+    lasts: dict[str, list[int]] = {}
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     tasks = [
-        asyncio.create_task(hold_stream(port, match_ids[n % len(match_ids)], counts, gate)) for n in range(streams)
+        asyncio.create_task(hold_stream(port, match_ids[n % len(match_ids)], counts, lasts, gate))
+        for n in range(streams)
     ]
     while counts["ready"] + counts["failed"] < streams:
         await asyncio.sleep(0.05)
@@ -151,7 +159,7 @@ async def hold(port: int, match_ids: list[str], streams: int) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    print(json.dumps(counts), flush=True)
+    print(json.dumps({**counts, "lasts": lasts}), flush=True)
 
 
 class Holder:
@@ -174,8 +182,8 @@ class Holder:
             raise RuntimeError("the stream holder died before its streams were ready")
         return dict(json.loads(line))
 
-    def stop(self) -> dict[str, int]:
-        """Stop holding; the counts of the whole step."""
+    def stop(self) -> dict[str, Any]:
+        """Stop holding; the counts of the whole step, and the last version each stream saw (per match)."""
         self.process.send_signal(signal.SIGTERM)
         out, _ = self.process.communicate(timeout=60)
         return dict(json.loads(out.strip().splitlines()[-1]))
@@ -192,6 +200,7 @@ class Step:
     events: int
     expected_events: int
     failed: int
+    behind: int  # streams whose last event was not their match's last version
     rss_bytes: int  # the API worker's resident set while the streams were held
     server_ms: float = 0.0  # CPU milliseconds per action: the API's processes, while the actions were played
     holder_ms: float = 0.0  # ... the stream holder
@@ -220,7 +229,7 @@ def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.
     holder = Holder(port, [table.id for table in tables], streams) if streams else None
     ready = holder.wait_ready() if holder else {"ready": 0, "failed": 0}
     if holder is not None and ready is None:  # the held streams took every worker: nothing else is served
-        return Step(streams, math.inf, math.inf, 0, 0, streams, 0)
+        return Step(streams, math.inf, math.inf, 0, 0, streams, streams, 0)
     rss = worker_rss(master_pid)
     holder_pid = holder.process.pid if holder else None
     before = cpu_seconds(master_pid), cpu_seconds(holder_pid) if holder_pid else 0.0
@@ -230,8 +239,10 @@ def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.
         server_cpu = cpu_seconds(master_pid) - before[0]
         holder_cpu = (cpu_seconds(holder_pid) if holder_pid else 0.0) - before[1]
     finally:
-        counts = holder.stop() if holder else {"events": 0, "failed": 0, "ready": 0}
+        counts: dict[str, Any] = holder.stop() if holder else {"events": 0, "failed": 0, "ready": 0, "lasts": {}}
     per_table = [t.state["version"] for t in tables]
+    final = {table.id: table.state["version"] for table in tables}
+    behind = sum(last < final[match] for match, lasts in counts["lasts"].items() for last in lasts)
     # Each stream gets its first event, then at most one per action on its match (coalesced if they were close).
     expected = sum(per_table[n % len(tables)] + 1 for n in range(streams))
     latencies_ms = [1000 * latency for latency in latencies]
@@ -242,6 +253,7 @@ def measure(base: str, port: int, master_pid: int, streams: int, args: argparse.
         counts["events"],
         expected,
         ready["failed"] if ready else streams,
+        behind,
         rss,
         1000 * server_cpu / max(1, len(latencies)),
         1000 * holder_cpu / max(1, len(latencies)),
@@ -262,6 +274,7 @@ def summarize(steps: list[Step], runs: int) -> dict[int, dict[str, float]]:
             "p95x": statistics.median(step.p95_ms / base.p95_ms for step, base in mine),
             "delivered": sum(step.events for step, _ in mine) / max(1, sum(step.expected_events for step, _ in mine)),
             "failed": sum(step.failed for step, _ in mine),
+            "behind": sum(step.behind for step, _ in mine),
             "server_ms": statistics.median(step.server_ms for step, _ in mine),
             "holder_ms": statistics.median(step.holder_ms for step, _ in mine),
             "kb_per_stream": statistics.median(
@@ -274,13 +287,14 @@ def summarize(steps: list[Step], runs: int) -> dict[int, dict[str, float]]:
 def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None:
     """Print the figures: medians over the runs, and the median ratio to the same run's baseline (0 streams)."""
     threads = f" x {args.threads} threads" if args.worker_class == "gthread" else ""
+    processes = f"{args.processes} worker process" + ("es" if args.processes > 1 else "")
     print(
-        f"\ngunicorn {args.worker_class}, 1 worker{threads}; {args.matches} Freeze Factory matches; "
+        f"\ngunicorn {args.worker_class}, {processes}{threads}; {args.matches} Freeze Factory matches; "
         f"{args.actions} actions per step; medians of {args.runs} runs"
     )
     print(
         f"{'streams':>8} {'p50 ms':>8} {'p95 ms':>8} {'p50 x':>7} {'p95 x':>7} {'events':>8} {'failed':>7}"
-        f" {'KB/stream':>10} {'server CPU ms/action':>21} {'holder CPU ms/action':>21}"
+        f" {'behind':>7} {'KB/stream':>10} {'server CPU ms/action':>21} {'holder CPU ms/action':>21}"
     )
     for count, row in table.items():
         p50x, p95x = row["p50x"], row["p95x"]
@@ -290,7 +304,7 @@ def report(table: dict[int, dict[str, float]], args: argparse.Namespace) -> None
             continue
         print(
             f"{count:>8} {row['p50']:>8.1f} {row['p95']:>8.1f} {p50x:>7.2f} {p95x:>7.2f} {delivered:>8} "
-            f"{int(row['failed']):>7} {row['kb_per_stream'] if count else math.nan:>10.1f}"
+            f"{int(row['failed']):>7} {int(row['behind']):>7} {row['kb_per_stream'] if count else math.nan:>10.1f}"
             f" {row['server_ms']:>21.2f} {row['holder_ms']:>21.2f}"
         )
 
@@ -315,7 +329,9 @@ def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="parlour-events-") as folder, open(args.server_log, "wb") as output:
         redis_server = start_embedded_redis(Path(folder), persistent=False)
         port = free_port()
-        command = gunicorn_command("api.wsgi:app", HOST, port, 1, args.threads, args.worker_class, args.connections)
+        command = gunicorn_command(
+            "api.wsgi:app", HOST, port, args.processes, args.threads, args.worker_class, args.connections
+        )
         env = {**os.environ, **LOAD_TEST_LIMITS, "REDIS_URL": redis_server.url}
         supervisor = Supervisor([Child("api", command)], env=env, output=output)
         try:
@@ -343,6 +359,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--worker-class", choices=WORKER_CLASSES, default="gevent")
+    parser.add_argument(
+        "--processes", type=int, default=DEFAULT_WORKERS, help="the API's worker processes (default: the service's)"
+    )
     parser.add_argument("--threads", type=int, default=4, help="threads of the gthread worker")
     parser.add_argument("--connections", type=int, default=4000, help="gunicorn --worker-connections")
     parser.add_argument("--server-log", default=os.devnull, help="where the API's output goes")
