@@ -13,6 +13,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:timed-matches`           set: ids of matches with a turn timer, swept for deadlines without a job
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
+* `parlour:finished`                sorted set: `<game> <match id>` by the time (µs) its end was indexed,
+  kept as long as a finished match, so a sweep reads only the matches that ended since the last
 * `parlour:bot:{<id>}`              hash: a registered bot (`name`, `token_hash`, `created_at`) and its
   counters `last_event` (the number of its newest event) and `finished` (matches it saw end)
 * `parlour:bot:{<id>}:events`       stream: the bot's events, entry id `<n>-0` for event n, capped
@@ -48,7 +50,7 @@ import redis
 from api import jsoncodec
 from api.bots.record import ASK, BotEvent, BotRecord, SeatNotice
 from api.names import fold_name
-from api.record import ABORTED, MatchRecord
+from api.record import ABORTED, FINISHED, MatchRecord
 from engine import get_game
 
 if TYPE_CHECKING:
@@ -185,6 +187,9 @@ def ai_turn_key(match_id: str, seat: int, version: int) -> str:
 def requested_move_key(match_id: str, seat: int) -> str:
     """Which job computes the move a seat asked for (its latest request)."""
     return f"{match_key(match_id)}:move:{seat}"
+
+
+FINISHED_FEED_KEY = "parlour:finished"
 
 
 def index_key(game: str | None, status: str | None) -> str:
@@ -540,6 +545,14 @@ class MatchStore:
             pipe.hget(match_key(match_id), "record")
         return [stored_record(raw) if raw else None for raw in pipe.execute()]
 
+    def finished_between(self, since_us: int, through_us: int, offset: int, limit: int) -> list[tuple[str, str]]:
+        """(game, match id) of matches whose end was indexed between the two times (µs), oldest first, a page."""
+        members = cast(
+            "list[str]",
+            self.client.zrangebyscore(FINISHED_FEED_KEY, since_us, through_us, start=offset, num=limit),
+        )
+        return [cast("tuple[str, str]", tuple(member.split(" ", 1))) for member in members]
+
     def ids_in(self, status: str) -> list[str]:
         """Every indexed match id of a status (all games), oldest first; an index, so some may be gone."""
         return list(cast("list[str]", self.client.zrange(index_key(None, status), 0, -1)))
@@ -560,6 +573,9 @@ class MatchStore:
             for status in (record.status, None):
                 pipe.zadd(index_key(game, status), {record.id: score})
                 pipe.zremrangebyscore(index_key(game, status), "-inf", oldest)
+        if record.status == FINISHED and previous_status != FINISHED:
+            pipe.zadd(FINISHED_FEED_KEY, {f"{record.game} {record.id}": time.time_ns() // 1000})
+            pipe.zremrangebyscore(FINISHED_FEED_KEY, "-inf", oldest)
         if own:
             pipe.execute()
 

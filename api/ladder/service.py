@@ -2,13 +2,15 @@
 
 The listener counts a match when its end is stored. Should the process storing the end die before
 it counts it (or the count fail), the workers' sweep finds the finished matches without a counted
-marker and counts them (and writes the bots' histories they missed). Counting is one WATCH/MULTI
+marker and counts them (and writes the bots' histories they missed). The sweep reads only the matches
+that ended since the last sweep (the store's `parlour:finished` feed, by the time each end was indexed). Counting is one WATCH/MULTI
 transaction that sets the marker with the ratings it changes, so two processes never both count it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import redis
@@ -20,14 +22,23 @@ from api.ladder.store import LadderStore
 from api.matches.service import result_of
 from api.record import FINISHED, MatchRecord
 from api.refusals import NotFound
-from api.store import Cursor, MatchStore
-from api.timers import seconds_until
+from api.store import MatchStore
 from engine import GameState, Result, all_games, get_game
 
 log = logging.getLogger(__name__)
 SWEEP_GRACE = 5.0
 """Seconds a finished match is left to its own listener before the sweep counts it."""
 SWEEP_PAGE = 500
+SWEEP_OVERLAP = 300
+"""Seconds before the last sweep's end that a sweep reads again: an end indexed late by a slow process is still read."""
+
+
+def grouped(ended: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Match ids by game."""
+    games: dict[str, list[str]] = {}
+    for game, match_id in ended:
+        games.setdefault(game, []).append(match_id)
+    return games
 
 
 class Ladder:
@@ -62,24 +73,36 @@ class Ladder:
         return self.store.count(record.game, record.id, entrants, update, record.updated_at, anchors)
 
     def sweep(self, grace: float = SWEEP_GRACE) -> list[str]:
-        """Count every finished match its listener missed (finished `grace` seconds ago or more); their ids."""
+        """Count every finished match its listener missed; their ids.
+
+        It reads the matches whose end was indexed since the last sweep (less `SWEEP_OVERLAP`) and
+        `grace` seconds ago or more, so its work is the matches that ended meanwhile, not all kept.
+        """
+        through = time.time_ns() // 1000 - int(grace * 1_000_000)
+        since = max(0, self.store.swept_through() - SWEEP_OVERLAP * 1_000_000)
+        counted: list[str] = []
+        offset = 0
+        while True:
+            ended = self.matches.finished_between(since, through, offset, SWEEP_PAGE)
+            for game, match_ids in grouped(ended).items():
+                counted += self.count_missed(self.store.uncounted(game, match_ids))
+            if len(ended) < SWEEP_PAGE:
+                break
+            offset += SWEEP_PAGE
+        self.store.mark_swept(through)
+        return counted
+
+    def count_missed(self, match_ids: list[str]) -> list[str]:
+        """Count the finished matches whose listener did not (and write the bots' histories they missed)."""
         counted = []
-        for game in all_games():
-            after: Cursor | None = None
-            while True:
-                rows = self.matches.list_ids(game.info.id, FINISHED, SWEEP_PAGE, after)
-                missed = self.store.uncounted(game.info.id, [row.match_id for row in rows])
-                for record in self.matches.load_many(missed):
-                    if record is None or record.status != FINISHED or -seconds_until(record.updated_at) < grace:
-                        continue
-                    result = final_result(record)
-                    self.history.record(record, result)
-                    self.count(record, result)
-                    log.warning("match %s: its end had not been counted in the ladder; counted now", record.id)
-                    counted.append(record.id)
-                if len(rows) < SWEEP_PAGE:
-                    break
-                after = rows[-1]
+        for record in self.matches.load_many(match_ids):
+            if record is None or record.status != FINISHED:
+                continue
+            result = final_result(record)
+            self.history.record(record, result)
+            self.count(record, result)
+            log.warning("match %s: its end had not been counted in the ladder; counted now", record.id)
+            counted.append(record.id)
         return counted
 
     def sweep_if_due(self) -> list[str]:

@@ -7,6 +7,7 @@
 * `parlour:{ladder:<game>}:counted:<match id>`  string: `rated` or `unrated`, set once the match's end was
   counted (in the same transaction as the ratings it changed), so each match counts once
 * `parlour:ladder-sweep`              string: held while one worker sweeps finished matches
+* `parlour:ladder-swept`              string: the time (µs) through which the last sweep read the ends
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ HISTORY_KEPT = 1000
 """Rating-history entries kept per bot and game (the newest)."""
 RATED, UNRATED = "rated", "unrated"
 SWEEP_LOCK_KEY = "parlour:ladder-sweep"
+SWEPT_KEY = "parlour:ladder-swept"
 
 
 def ladder_key(game: str, part: str) -> str:
@@ -154,6 +156,14 @@ class LadderStore:
     def hold_sweep(self, seconds: int) -> bool:
         """Take the sweep for `seconds` unless another worker holds it."""
         return bool(self.client.set(SWEEP_LOCK_KEY, "1", ex=seconds, nx=True))
+
+    def swept_through(self) -> int:
+        """The time (µs) through which the last sweep read the matches' ends; 0 before the first."""
+        return int(cast("str | None", self.client.get(SWEPT_KEY)) or 0)
+
+    def mark_swept(self, through_us: int) -> None:
+        """Note that a sweep read every end indexed through `through_us`."""
+        self.client.set(SWEPT_KEY, str(through_us))
 
 
 def rating_of(raw: str | None) -> Rating | None:

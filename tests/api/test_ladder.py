@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from api.config import Settings
 from api.ladder.ratings import ANCHOR_SIGMA, ANCHORS
 from api.matches import service as matches
 from api.services import ParlourApp, build_services
+from api.store import FINISHED_FEED_KEY
 from tests.api.conftest import bearer, create_match
 from tests.api.test_bots import register
 from tests.api.test_bots_listing import play, two_bot_match
@@ -172,6 +174,21 @@ def test_the_sweep_counts_a_match_whose_count_was_lost(client: FlaskClient, app:
     assert app.services.ladder.sweep(grace=0) == [match_id]
     assert [rating["games"] for rating in ratings(client, one) + ratings(client, two)] == [1, 1]
     assert app.services.ladder.sweep(grace=0) == []
+
+
+def test_the_sweep_reads_only_the_ends_since_the_last_sweep(client: FlaskClient, app: ParlourApp) -> None:
+    without_ladder_listener(app)
+    one, two = register(client, "one"), register(client, "two")
+    old = won_by_first(client, one, two)
+    feed = app.services.store.client
+    an_hour_ago = time.time_ns() // 1000 - 3600 * 1_000_000
+    feed.zadd(FINISHED_FEED_KEY, {f"icecream {old}": an_hour_ago})  # as if it ended long before the last sweep
+    app.services.ladder.store.mark_swept(time.time_ns() // 1000)
+    new = won_by_first(client, one, two)
+    assert app.services.ladder.sweep(grace=0) == [new]  # the old end, though uncounted, is not read again
+    assert app.services.ladder.store.swept_through() > an_hour_ago
+    app.services.ladder.store.mark_swept(0)  # a sweep that starts afresh reads every kept end
+    assert app.services.ladder.sweep(grace=0) == [old]
 
 
 def test_a_deleted_bot_leaves_the_ladder(client: FlaskClient) -> None:
