@@ -16,6 +16,7 @@ from flask import Flask, current_app
 
 from api.ai_turns import AiTurns
 from api.bots.challenges import Challenges
+from api.bots.directory import BotDirectory
 from api.bots.history import BotHistory
 from api.bots.notices import tell_bots
 from api.config import Settings
@@ -55,6 +56,7 @@ class Services:
     renders: Renders
     quotas: Quotas
     bot_history: BotHistory
+    bot_directory: BotDirectory
     ladder: Ladder
     listeners: list[Listener] = field(default_factory=list)
 
@@ -117,6 +119,7 @@ def build_services(settings: Settings) -> Services:
         renders=Renders(reads),
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
         bot_history=bot_history,
+        bot_directory=BotDirectory(store.client),
         ladder=Ladder(LadderStore(store.client, counted_ttl), store, bot_history, 4 * settings.worker_maintenance),
     )
     services.listeners.extend(

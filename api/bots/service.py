@@ -17,14 +17,14 @@ from api.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
 MAX_BOT_ID = 64
 
 
-def register_bot(store: MatchStore, name: str) -> tuple[BotRecord, BotToken]:
+def register_bot(store: MatchStore, directory: BotDirectory, name: str) -> tuple[BotRecord, BotToken]:
     """Register a bot under a unique name; its token is returned this once and stored only as a hash."""
     bot_id = secrets.token_urlsafe(9)
     token = new_bot_token(bot_id)
     bot = BotRecord(bot_id, name, bot_token_hash(token), now_iso())
     if not store.bots.register(bot):
         raise Conflict("name-taken", f"a bot named {name!r} is registered already; bot names are unique")
-    BotDirectory(store.client).add(bot.name)
+    directory.add(bot.name)
     return bot, token
 
 

@@ -11,7 +11,6 @@ from flask import Blueprint, Response, jsonify, url_for
 
 from api.bots import consent, service
 from api.bots.deletion import delete_bot
-from api.bots.directory import BotDirectory
 from api.bots.record import BotRecord
 from api.bots.schemas import (
     PLAYING,
@@ -43,7 +42,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
     """Register a bot; answer with its id and its token, shown this once."""
     body = load(RegisterBotSchema, json_body())
     with services().quotas.bots.hold(client_address()) as hold:
-        bot, token = service.register_bot(services().store, body["name"])
+        bot, token = service.register_bot(services().store, services().bot_directory, body["name"])
         hold.confirm(bot.id)
     location = url_for("bots.get_bot", bot_id=bot.id)
     response = keep_private(jsonify(registered_json(bot, token)))
@@ -54,7 +53,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
 def list_bots() -> Response:
     """The registered bots by name, a page at a time; `q` keeps those whose names start with it (folded)."""
     query = load_query(BotsQuerySchema)
-    items, next_cursor = BotDirectory(services().store.client).page(query["q"], query["limit"], query["cursor"])
+    items, next_cursor = services().bot_directory.page(query["q"], query["limit"], query["cursor"])
     return jsonify({"items": items, "next_cursor": next_cursor})
 
 
@@ -90,7 +89,7 @@ def delete(bot_id: str) -> Response:
     aborted = delete_bot(services().store, bot, services().after_change)
     services().ladder.forget_bot(bot.id)
     services().bot_history.forget(bot.id)
-    BotDirectory(services().store.client).remove(bot.name)
+    services().bot_directory.remove(bot.name)
     return jsonify({"id": bot.id, "name": bot.name, "aborted_matches": aborted})
 
 

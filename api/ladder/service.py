@@ -3,8 +3,9 @@
 The listener counts a match when its end is stored. Should the process storing the end die before
 it counts it (or the count fail), the workers' sweep finds the finished matches without a counted
 marker and counts them (and writes the bots' histories they missed). The sweep reads only the matches
-that ended since the last sweep (the store's `parlour:finished` feed, by the time each end was indexed). Counting is one WATCH/MULTI
-transaction that sets the marker with the ratings it changes, so two processes never both count it.
+that ended since the last sweep (the store's `parlour:finished` feed, by the time each end was
+indexed). Counting is one WATCH/MULTI transaction that sets the marker with the ratings it changes,
+so two processes never both count it.
 """
 
 from __future__ import annotations
