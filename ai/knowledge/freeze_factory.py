@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ai.knowledge import Knowledge
 from engine.freeze_factory import FreezeFactoryState
-from engine.freeze_factory.board import DIRECTIONS, slide_target
+from engine.freeze_factory.board import DIRECTIONS, segments, slide_target
 from engine.freeze_factory.components import CONES, NO_ROLL_POINTS, SIZE
 from engine.freeze_factory.game import EXTRA_CONE, MOVE, ROLL
 
@@ -32,16 +32,8 @@ if TYPE_CHECKING:
     from engine.protocol import Action, GameState
     from engine.rng import Rng
 
-LINES: tuple[tuple[int, int, int], ...] = tuple(
-    cells
-    for fixed in range(SIZE)
-    for start in range(SIZE - 2)
-    for cells in (
-        (fixed * SIZE + start, fixed * SIZE + start + 1, fixed * SIZE + start + 2),
-        (start * SIZE + fixed, (start + 1) * SIZE + fixed, (start + 2) * SIZE + fixed),
-    )
-)
-"""Every placement of a line of three: rows and columns, never across the edge."""
+LINES = segments(SIZE)
+"""Every placement of a line of three (the engine's): rows and columns, never across the edge."""
 
 
 def wrapped(a: int, b: int) -> int:
