@@ -18,7 +18,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeAlias
 
-from engine.errors import IllegalAction, MatchOver, NotYourTurn
+from engine.errors import EngineError, IllegalAction, MatchOver, NotYourTurn
 from engine.info import GameInfo
 from engine.result import Result
 from engine.rng import Rng
@@ -31,6 +31,8 @@ View: TypeAlias = dict[str, Any]
 
 ENUMERATED = "enumerated"
 CONSTRUCTED = "constructed"
+MALFORMED = (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError)
+"""What a rule's code may raise on an action of the wrong shape: `GameState.play` refuses it as illegal."""
 
 
 class GameState(ABC):
@@ -121,8 +123,13 @@ class GameState(ABC):
             raise NotYourTurn(f"seat {seat} may not act now; seats to act: {list(self.acting_seats())}")
         if not isinstance(action, dict):
             raise IllegalAction("an action must be a JSON object")
-        self.check_action(seat, action)
-        self.apply_trusted(seat, action)
+        try:
+            self.check_action(seat, action)
+            self.apply_trusted(seat, action)
+        except EngineError:
+            raise
+        except MALFORMED as error:  # a rule's code that chokes on a malformed action still refuses it
+            raise IllegalAction(f"the action is malformed for this game: {error!r}") from error
 
     @abstractmethod
     def apply_trusted(self, seat: int, action: Action) -> None:

@@ -41,7 +41,7 @@ from api.tokens import (
     owner_token_hash,
     token_hash,
 )
-from engine import EngineError, Game, GameState, IllegalAction, Result, all_games, get_game, has_action
+from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
 
 log = logging.getLogger(__name__)
 UNPINNED_ATTEMPTS = 20  # compare-and-set attempts for an action sent without expected_version
@@ -710,11 +710,10 @@ def send_move(store: MatchStore, move: Move) -> PendingCommit:
 
 
 def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:
-    """The engine's checked path; an engine that chokes on a malformed action still answers 422."""
+    """The engine's checked path; an action the engine choked on (refused all the same) is logged."""
     try:
         state.play(seat, action)
-    except EngineError:
+    except IllegalAction as error:
+        if error.__cause__ is not None:
+            log.warning("engine %s raised %r on action %r", state.game_id, error.__cause__, action)
         raise
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError) as error:
-        log.warning("engine %s raised %r on action %r", state.game_id, error, action)
-        raise IllegalAction(f"the action is malformed for this game: {error!r}") from error
