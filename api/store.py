@@ -14,7 +14,7 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:index:<game|*>:<status|*>`  sorted sets of match ids by creation time, for listing;
   written after the match itself and pruned lazily, so they are an index, never the truth.
 * `parlour:finished`                sorted set: `<game> <match id>` by the time (µs) its end was indexed,
-  kept as long as a finished match, so a sweep reads only the matches that ended since the last
+  kept as long as a finished match, so a sweep reads only the matches that ended since its last run
 * `parlour:bot:{<id>}`              hash: a registered bot (`name`, `token_hash`, `created_at`) and its
   counters `last_event` (the number of its newest event) and `finished` (matches it saw end)
 * `parlour:bot:{<id>}:events`       stream: the bot's events, entry id `<n>-0` for event n, capped

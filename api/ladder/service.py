@@ -31,7 +31,8 @@ SWEEP_GRACE = 5.0
 """Seconds a finished match is left to its own listener before the sweep counts it."""
 SWEEP_PAGE = 500
 SWEEP_OVERLAP = 300
-"""Seconds before the last sweep's end that a sweep reads again: an end indexed late by a slow process is still read."""
+"""Seconds before the last sweep's end that a sweep reads again: an end indexed late (a slow process, a host
+whose clock is behind) is still read."""
 
 
 def grouped(ended: list[tuple[str, str]]) -> dict[str, list[str]]:
