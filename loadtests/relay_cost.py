@@ -31,6 +31,7 @@ from api.app import create_app
 from api.matches.service import engine_state, load_match
 from api.redis_server import start_embedded_redis
 from engine import get_game
+from loadtests.limits import LOAD_TEST_LIMITS
 from tournaments.local import play_levels
 from workers import jobs
 from workers.context import context
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="parlour-relay-") as folder:
         redis_server = start_embedded_redis(Path(folder), persistent=False)
-        os.environ["REDIS_URL"] = redis_server.url  # read by the services when first built, below
+        os.environ.update({**LOAD_TEST_LIMITS, "REDIS_URL": redis_server.url})  # read as the services are built
         try:
             client = create_app().test_client()  # creates matches as a client does; nothing runs their RQ jobs
             served_cpu(client, args.game, args.players, args.level, ["warm-up"])  # tables and scripts loaded

@@ -438,9 +438,9 @@ STORED_FIELDS = (
 
 
 def _plain(value: Any) -> Any:
-    """A deep copy of nested lists (JSON-ready)."""
+    """A deep copy of nested lists (JSON-ready); a stored list holds only lists or only plain values."""
     if isinstance(value, list):
-        return [_plain(item) for item in value]
+        return [_plain(item) for item in value] if value and isinstance(value[0], list) else list(value)
     if isinstance(value, dict):
         return dict(value)
     return value

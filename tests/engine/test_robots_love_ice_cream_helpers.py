@@ -7,6 +7,7 @@ ids so the tests hold for whatever counts the data gives.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine import Rng, get_game
@@ -92,3 +93,14 @@ def test_builders_make_a_running_position() -> None:
     assert state.target(0) == (1, state.robot(0, 1)) and state.target(1) == (0, state.robot(1, 0))
     assert state.track_levels == [0, 0, 2] and state.options == OPTIONS.resolve(None)
     assert {"type": "end_turn"} in state.legal_actions(1)
+
+
+def test_to_json_is_a_copy_the_state_s_next_moves_do_not_change() -> None:
+    state = start(2)
+    stored = state.to_json()
+    before = json.dumps(stored, sort_keys=True)
+    state.hands[0].append("mint")
+    state.ice_deck.append("mint")
+    state.spares[0].append("upgrade")
+    state.queue.reverse()
+    assert json.dumps(stored, sort_keys=True) == before
