@@ -318,7 +318,8 @@ class MatchStore:
 
     def subscribe_changes(self) -> redis.client.PubSub:
         """A pub/sub connection subscribed to the change notices (read them with `change_of`)."""
-        pubsub: redis.client.PubSub = self.client.pubsub()  # type: ignore[no-untyped-call]
+        # redis-py annotates pubsub() only from 8.2 on; the ignore covers the older releases we allow.
+        pubsub: redis.client.PubSub = self.client.pubsub()  # type: ignore[no-untyped-call, unused-ignore]
         pubsub.subscribe(CHANGES_CHANNEL)
         return pubsub
 
@@ -347,7 +348,7 @@ class MatchStore:
         """
         with self.client.pipeline(transaction=True) as pipe:
             if once:
-                pipe.watch(match_key(record.id))  # type: ignore[no-untyped-call]
+                pipe.watch(match_key(record.id))  # type: ignore[no-untyped-call, unused-ignore]
             if not self._queue_create(record, pipe, once):
                 raise AlreadyStored(record.id)
             try:

@@ -73,7 +73,7 @@ class LadderStore:
         with self.client.pipeline() as pipe:
             while True:
                 try:
-                    pipe.watch(marker, ratings)  # type: ignore[no-untyped-call]
+                    pipe.watch(marker, ratings)  # type: ignore[no-untyped-call, unused-ignore]
                     if pipe.exists(marker):
                         return False
                     stored = [rating_of(raw) for raw in cast("list[str | None]", pipe.hmget(ratings, keys))]
