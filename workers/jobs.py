@@ -39,15 +39,17 @@ from api.services import Services
 from api.store import CommitOutcome
 from engine import ActionRejected, GameState
 from engine.rng import Rng
-from workers.context import context
+from workers.context import context, stop_requested
 
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
 """Stale versions one job computes again for before it fails (and RQ retries it)."""
 TIME_SLICE = 0.5
-"""Seconds a turn job plays its match's consecutive AI turns before it hands over to the queue."""
-LIVE_LOOK = 0.05
-"""Seconds between a tournament's run of turns' looks at the live queue (one LLEN and one ZCARD)."""
+"""Seconds a turn job plays its match's consecutive AI turns before it gives way to another match's waiting job."""
+RELAY_LIMIT = 10.0
+"""Seconds a turn job plays at most, far below a job's TIMEOUT_MARGIN: one more capped move always fits in its time."""
+LOOK_EVERY = 0.05
+"""Seconds between a run of turns' looks at the queues (at most one or two round trips a look)."""
 Following = tuple[int, MatchRecord, GameState]
 """The seat a turn job plays next, and the match as the job stored it, with its state."""
 Acting = tuple[int, list[int]]
@@ -122,22 +124,30 @@ def play_one_turn(
 class Relay:
     """Whether a turn job plays on after its move: only while nobody but the match's AI seats may act.
 
-    It hands over (the next turns are queued like after any change) once TIME_SLICE is spent, so
-    matches on one queue take turns, and within LIVE_LOOK s when a job of a higher-priority queue
-    waits, so a tournament's match never holds a worker a live match needs. Playing on, it skips the
-    change's listener that queues AI turns, and claims the turns of every AI seat that may act when
-    a move may outlast the sweep's grace (`may_outlast_sweep_grace`), so none of them gets a job too.
-    The slice is far below a job's TIMEOUT_MARGIN: one more capped move always fits in the job's time.
+    It hands over (the next turns are queued like after any change) within LOOK_EVERY s when a job of
+    a higher-priority queue waits, so a tournament's match never holds a worker a live match needs;
+    once TIME_SLICE is spent, as soon as another match's job waits on its own queue, so matches take
+    turns; and at RELAY_LIMIT, or when its worker is asked to stop. A match of a tournament without a
+    turn timer does not give way to its own tournament's matches: nobody waits on one of their moves,
+    and turns taken among them only leave the longest match to finish alone on one worker at the end.
+    Playing on, it skips the change's listener that queues AI turns, and claims the turns of every AI
+    seat that may act when a move may outlast the sweep's grace (`may_outlast_sweep_grace`), so none
+    of them gets a job too.
     """
 
-    def __init__(self, ctx: Services, job_id: str, queue: str, time_slice: float = TIME_SLICE) -> None:
+    def __init__(
+        self, ctx: Services, job_id: str, queue: str, time_slice: float = TIME_SLICE, limit: float = RELAY_LIMIT
+    ) -> None:
         self.ctx = ctx
         self.job_id = job_id
         self.queue = queue
-        self.until = time.monotonic() + time_slice
+        started = time.monotonic()
+        self.slice_ends = started + time_slice
+        self.until = started + limit
         self.following: Following | None = None
         self.ahead: Ahead | None = None
         self.next_look = 0.0
+        self.own_matches: set[str] | None = None
 
     def commit(self, move: Move) -> CommitOutcome:
         """Store the move (compare-and-set), searching meanwhile the next move this job would play, then run the
@@ -152,7 +162,7 @@ class Relay:
 
     def search_ahead(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Ahead | None:
         """The move the first acting seat would play at this version, if this job plays it and needs no claim."""
-        if acting is None or time.monotonic() >= self.until:
+        if acting is None or self.spent():
             return None
         seat = acting[0]
         level = record.seats[seat].ai_level
@@ -180,7 +190,7 @@ class Relay:
 
     def claim_next(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Following | None:
         """Claim every AI seat's turn at the new version when only AI seats may act; the seat to play first."""
-        if acting is None or time.monotonic() >= self.until or self.higher_priority_waits():
+        if acting is None or self.hands_over(record):
             return None
         first, seats = acting
         if not any(may_outlast_sweep_grace(record.seats[seat].ai_level) for seat in seats):
@@ -189,16 +199,38 @@ class Relay:
         held = self.ctx.store.claim_ai_turns(record.id, record.version, dict.fromkeys(seats, self.job_id))
         return (first, record, state) if first in held else None
 
-    def higher_priority_waits(self) -> bool:
-        """True when a job of a queue served before this job's queue waits (looked at every LIVE_LOOK s)."""
-        if self.queue == LIVE_QUEUE or time.monotonic() < self.next_look:
+    def spent(self) -> bool:
+        """True once this job played RELAY_LIMIT s, or its worker is asked to stop."""
+        return time.monotonic() >= self.until or stop_requested.is_set()
+
+    def hands_over(self, record: MatchRecord) -> bool:
+        """True when this job should queue the match's next turns instead of playing them (looks every LOOK_EVERY s)."""
+        if self.spent():
+            return True
+        now = time.monotonic()
+        if now < self.next_look:
             return False
-        self.next_look = time.monotonic() + LIVE_LOOK
+        self.next_look = now + LOOK_EVERY
         try:
-            waiting, _ = self.ctx.jobs.live_turns()
+            return self.higher_priority_waits() or (now >= self.slice_ends and self.another_match_waits(record))
         except redis.RedisError:
             return True
+
+    def higher_priority_waits(self) -> bool:
+        """True when a job waits on a queue served before this job's queue."""
+        if self.queue == LIVE_QUEUE:
+            return False
+        waiting, _ = self.ctx.jobs.live_turns()
         return waiting > 0
+
+    def another_match_waits(self, record: MatchRecord) -> bool:
+        """True when a job waits on this job's queue that is not a turn of the match's own untimed tournament."""
+        if record.tournament is None or record.turn_seconds is not None:
+            return self.ctx.jobs.waiting(self.queue) > 0
+        waiting = self.ctx.jobs.waiting_turn_matches(self.queue)
+        if self.own_matches is None or not self.own_matches.issuperset(waiting):  # it may have started more since
+            self.own_matches = self.ctx.tournaments.store.match_ids(record.tournament)
+        return not self.own_matches.issuperset(waiting)
 
 
 def acting_ai_seats(record: MatchRecord, state: GameState) -> Acting | None:

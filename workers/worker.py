@@ -31,6 +31,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import redis
@@ -41,7 +42,7 @@ from rq.worker import WorkerStatus
 from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
 from api.jobs.queue import HINT_QUEUE
-from workers.context import context
+from workers.context import context, stop_requested
 
 log = logging.getLogger(__name__)
 HINT_RECHECK = 1
@@ -122,6 +123,11 @@ class ParlourWorker(SimpleWorker):
         finally:
             self.heart.rest()
         self.set_state(WorkerStatus.IDLE)
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """Stop once the running job ends (RQ's warm shutdown), and have a turn job that plays on hand over soon."""
+        stop_requested.set()
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call, unused-ignore]  # RQ may annotate it
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """Seconds a job's registry entry lives without a heartbeat: a beat's interval and HEARTBEAT_SLACK."""

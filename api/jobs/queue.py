@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import redis
 from rq import Queue, Retry
@@ -87,6 +87,12 @@ class JobQueue:
         """A fresh id for the job that plays an AI seat at one version."""
         return f"turn-{match_id}-{seat}-{version}-{secrets.token_hex(4)}"
 
+    @staticmethod
+    def turn_match(job_id: str) -> str | None:
+        """The match of an AI seat's turn job, read from its id (`new_turn_id`); None for any other job."""
+        parts = job_id.removeprefix("turn-").rsplit("-", 3)  # a match id may hold "-"; the three parts after it do not
+        return parts[0] if job_id.startswith("turn-") and len(parts) == 4 else None
+
     def pending_ttl(self, time_cap: float | None) -> int:
         """Seconds a seat's claim on its requested move is kept: as long as the job may run, every retry included."""
         return job_timeout(time_cap) * (self.retries + 1)
@@ -134,6 +140,15 @@ class JobQueue:
         pipe.zcard(queue.started_job_registry.key)
         waiting, running = pipe.execute()
         return int(waiting), int(running)
+
+    def waiting(self, queue: str) -> int:
+        """How many jobs wait on the queue for a worker."""
+        return int(self.connection.llen(self.queues[queue].key))
+
+    def waiting_turn_matches(self, queue: str) -> list[str | None]:
+        """The match of each job waiting on the queue, in queue order (None for a job that is not a turn)."""
+        job_ids = cast("list[bytes]", self.connection.lrange(self.queues[queue].key, 0, -1))
+        return [self.turn_match(job_id.decode()) for job_id in job_ids]
 
     def is_pending(self, job_id: str) -> bool:
         """True while the job waits on its queue or runs (a dead worker's job counts: RQ retries it itself)."""

@@ -291,6 +291,11 @@ class TournamentStore:
         )
         return [(member, int(score)) for member, score in rows]
 
+    def match_ids(self, tournament_id: str) -> set[str]:
+        """The ids of the matches the tournament started (running or ended)."""
+        match_ids = cast("list[str]", self.client.hvals(tournament_key(tournament_id, "matches")))
+        return {match_id for match_id in match_ids if match_id}
+
     def load_heads(self, tournament_ids: list[str]) -> list[dict[str, Any] | None]:
         """The hashes (plan, status, times) of several tournaments in one round trip."""
         pipe = self.client.pipeline(transaction=False)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq.exceptions import StopRequested
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
@@ -18,15 +21,18 @@ from rq.serializers import JSONSerializer
 from ai.levels import choose
 from ai.play import ai_seed
 from api.config import Settings
-from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE
+from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE, JobQueue
 from api.matches.service import engine_state
 from api.record import MatchRecord
 from api.store import ai_turn_key
+from api.tournaments.store import tournament_key
 from engine import GameState, get_game
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
+from workers.context import stop_requested
 from workers.jobs import Relay, acting_ai_seats
+from workers.worker import ParlourWorker
 
 WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
 
@@ -135,38 +141,97 @@ def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: Flas
     assert not Relay(services, "turn-l", LIVE_QUEUE).higher_priority_waits()  # no queue comes before the live one
 
 
-def test_a_run_of_turns_stops_where_a_human_must_act_and_when_its_slice_is_spent(
-    client: FlaskClient, app: Flask
-) -> None:
+def unclaimed(app: Flask, match: Match) -> tuple[MatchRecord, GameState]:
+    """A Rock'em match after its coin flip (both racers roll), at a version no job has claimed yet."""
     store = app.services.store
+    record = store.load(match.id)
+    assert record is not None
+    store.client.delete(*(ai_turn_key(match.id, s, record.version) for s in (0, 1)))
+    state = engine_state(record)
+    state.play(0, {"type": "flip"})
+    return record, state
 
-    def unclaimed(match: Match) -> tuple[MatchRecord, GameState]:
-        """The match after its coin flip (both racers roll), at a version no job has claimed yet."""
-        record = store.load(match.id)
-        assert record is not None
-        store.client.delete(*(ai_turn_key(match.id, s, record.version) for s in (0, 1)))
-        state = engine_state(record)
-        state.play(0, {"type": "flip"})
-        return record, state
 
-    def claim_next(relay: Relay, record: MatchRecord, state: GameState) -> tuple[int, MatchRecord, GameState] | None:
-        """What the relay plays next after a move to this state."""
-        return relay.claim_next(record, state, acting_ai_seats(record, state))
+def claim_next(relay: Relay, record: MatchRecord, state: GameState) -> tuple[int, MatchRecord, GameState] | None:
+    """What the relay plays next after a move to this state."""
+    return relay.claim_next(record, state, acting_ai_seats(record, state))
 
+
+def test_a_run_of_turns_stops_where_a_human_must_act_and_at_its_limit(client: FlaskClient, app: Flask) -> None:
+    store = app.services.store
     human = create_match(client, game="rockem_sockem", seed="relay-h", seats=[*ai_seats("random"), {"type": "human"}])
-    assert acting_ai_seats(*unclaimed(human)) is None
-    assert claim_next(Relay(app.services, "turn-h", LIVE_QUEUE), *unclaimed(human)) is None
+    assert acting_ai_seats(*unclaimed(app, human)) is None
+    assert claim_next(Relay(app.services, "turn-h", LIVE_QUEUE), *unclaimed(app, human)) is None
     both = create_match(client, game="rockem_sockem", seed="relay-a", seats=ai_seats("random", "medium"))
-    assert claim_next(Relay(app.services, "turn-s", LIVE_QUEUE, time_slice=0.0), *unclaimed(both)) is None
-    record, state = unclaimed(both)
+    assert claim_next(Relay(app.services, "turn-s", LIVE_QUEUE, limit=0.0), *unclaimed(app, both)) is None
+    record, state = unclaimed(app, both)
     seat, stored, _ = claim_next(Relay(app.services, "turn-a", LIVE_QUEUE), record, state) or (None, None, None)
     assert stored is record and seat in (0, 1)
     # A `medium` move may outlast the sweep's grace: both racers' turns are held by the job.
     assert {store.ai_turn_claim(both.id, s, record.version) for s in (0, 1)} == {"turn-a"}
     quick = create_match(client, game="rockem_sockem", seed="relay-q", seats=ai_seats("random", "easy"))
-    record, state = unclaimed(quick)
+    record, state = unclaimed(app, quick)
     assert claim_next(Relay(app.services, "turn-q", LIVE_QUEUE), record, state) is not None
     assert {store.ai_turn_claim(quick.id, s, record.version) for s in (0, 1)} == {None}  # played sooner: no claim
+
+
+def test_past_its_slice_a_run_of_turns_gives_way_to_another_match_s_waiting_turn(
+    client: FlaskClient, app: Flask
+) -> None:
+    jobs = app.services.jobs
+    match = create_match(client, game="rockem_sockem", seed="relay-w", seats=ai_seats("random", "random"))
+    jobs.queues[LIVE_QUEUE].empty()  # the match's own first turn, which no worker takes here
+    record, state = unclaimed(app, match)
+    assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE, time_slice=0.0), record, state) is not None
+    jobs.enqueue_turn(jobs.new_turn_id("other-match", 0, 3), "other-match", 0, 3, None, tournament=False)
+    assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE), record, state) is not None  # within its slice
+    assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE, time_slice=0.0), record, state) is None
+
+
+def test_an_untimed_tournament_s_match_plays_on_past_its_slice_while_only_its_own_tournament_waits(
+    client: FlaskClient, app: Flask
+) -> None:
+    jobs, tournaments = app.services.jobs, app.services.tournaments.store
+    match = create_match(client, game="rockem_sockem", seed="relay-t", seats=ai_seats("random", "random"))
+    jobs.queues[LIVE_QUEUE].empty()
+    record, state = unclaimed(app, match)
+    untimed = replace(record, tournament="cup")
+    tournaments.client.hset(tournament_key("cup", "matches"), mapping={"0": match.id, "1": "sibling-match"})
+
+    def plays_on(record: MatchRecord) -> bool:
+        """Whether a tournament relay past its slice plays the match's next turn."""
+        return claim_next(Relay(app.services, "turn-t", TOURNAMENT_QUEUE, time_slice=0.0), record, state) is not None
+
+    jobs.enqueue_turn(jobs.new_turn_id("sibling-match", 1, 9), "sibling-match", 1, 9, None, tournament=True)
+    assert plays_on(untimed)
+    assert not plays_on(replace(untimed, turn_seconds=30))  # a timed sibling waits on its clock: take turns
+    tournaments.client.hset(tournament_key("cup", "matches"), "2", "later-match")  # started after the relay looked
+    jobs.enqueue_turn(jobs.new_turn_id("later-match", 0, 1), "later-match", 0, 1, None, tournament=True)
+    assert plays_on(untimed)
+    jobs.enqueue_turn(jobs.new_turn_id("strangers-match", 0, 5), "strangers-match", 0, 5, None, tournament=True)
+    assert not plays_on(untimed)
+
+
+def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: FlaskClient, app: Flask) -> None:
+    match = create_match(client, game="rockem_sockem", seed="relay-x", seats=ai_seats("random", "random"))
+    record, state = unclaimed(app, match)
+    worker = ParlourWorker([LIVE_QUEUE], connection=app.services.jobs.connection, serializer=JSONSerializer)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(StopRequested):  # an idle worker stops at once; a busy one after its job
+            worker.request_stop(signal.SIGTERM, None)
+        assert claim_next(Relay(app.services, "turn-x", LIVE_QUEUE), record, state) is None
+    finally:
+        stop_requested.clear()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+
+
+def test_a_turn_job_s_id_names_its_match() -> None:
+    job_id = JobQueue.new_turn_id("a-b_c-d", 2, 17)
+    assert JobQueue.turn_match(job_id) == "a-b_c-d"
+    assert JobQueue.turn_match("advance-cup-0a1b") is None
+    assert JobQueue.turn_match("turn-short") is None
 
 
 def test_an_ai_seat_answers_a_human_and_waits_for_them(client: FlaskClient, start_worker: StartWorker) -> None:
