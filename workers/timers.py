@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from rq import SimpleWorker
 from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.scripts import release_lock
@@ -39,6 +38,7 @@ from api.service import set_parent_death_signal
 from api.timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_until
 from engine import ActionRejected
 from workers.context import context
+from workers.worker import PromptWorker
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 20
@@ -190,7 +190,7 @@ class TimerScheduler(RQScheduler):
         super().enqueue_scheduled_jobs()  # type: ignore[no-untyped-call]
 
 
-class TimerWorker(SimpleWorker):
+class TimerWorker(PromptWorker):
     """Runs timeout jobs in its own process (they are short); its maintenance sweeps for deadlines without a job."""
 
     def _start_scheduler(

@@ -51,6 +51,8 @@ HINT_NICENESS = 19
 """A hint's thread niceness (the most there is): Linux then gives it about 1/70 of a core that a process at
 the usual niceness wants too, and the whole core when nothing else wants it. A capped level still answers
 in time, from fewer iterations."""
+LISTEN_READ = 1.0
+"""Seconds a worker's command listener waits on one read (at most what stopping it waits for)."""
 HEARTBEAT_SLACK = 10
 """Seconds past a missed heartbeat before a running job counts as abandoned (RQ's own default is 60)."""
 STRAY_GRACE = 1.0
@@ -105,7 +107,24 @@ def set_thread_niceness(niceness: int) -> None:
         log.warning("could not lower a job's priority: %s", error)
 
 
-class ParlourWorker(SimpleWorker):
+class PromptWorker(SimpleWorker):
+    """RQ's SimpleWorker, whose listener for worker commands (a pub/sub thread) reads LISTEN_READ s at a time.
+
+    RQ's own reads for 60 s, and since redis-py 8.2 stopping that thread waits for it to end: a
+    stopping worker whose thread had just read its unsubscribe reply hung for up to a minute, and was
+    killed after the supervisor's 15 s.
+    """
+
+    def subscribe(self) -> None:
+        """Subscribe to this worker's command channel, as RQ does, with reads short enough to stop promptly."""
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ declares it as None
+            sleep_time=LISTEN_READ, daemon=True, exception_handler=self._pubsub_exception_handler
+        )
+
+
+class ParlourWorker(PromptWorker):
     """An RQ worker that runs jobs in its own process, and at each maintenance queues again lost AI turns."""
 
     job_class = ParlourJob

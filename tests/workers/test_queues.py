@@ -26,7 +26,8 @@ from tests.api.conftest import Match, bearer, create_match
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import job_done, request_move, wait_for
 from workers.jobs import give_way_to_live_seats
-from workers.worker import HINT_NICENESS, ParlourWorker
+from workers.timers import TimerWorker
+from workers.worker import HINT_NICENESS, LISTEN_READ, ParlourWorker, PromptWorker
 
 BURST_TIMEOUT = 300.0  # seconds the burst worker may take for every queued job (never asserted as a speed)
 ASKERS = 8
@@ -254,3 +255,20 @@ def test_a_worker_that_cannot_reach_the_store_leaves_the_waiting_to_rq(redis_url
     [worker] = ai_workers(redis_url, 1)
     worker.connection = redis.Redis.from_url("redis://127.0.0.1:1/0")  # the store went away: nothing listens
     assert worker.may_take_hint()
+
+
+@pytest.mark.parametrize("worker_class", [ParlourWorker, TimerWorker])
+def test_a_worker_s_command_listener_stops_within_its_read_even_right_after_its_unsubscribe_reply(
+    redis_url: str, worker_class: type[PromptWorker]
+) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    worker = worker_class([Queue(LIVE_QUEUE, connection=connection)], connection=connection)
+    worker.subscribe()
+    listener = worker.pubsub_thread
+    assert listener is not None
+    worker.pubsub.unsubscribe()  # as RQ's `unsubscribe` begins: the thread reads the reply, then reads again
+    time.sleep(0.2)
+    stopping = threading.Thread(target=worker.unsubscribe)
+    stopping.start()
+    stopping.join(timeout=30 * LISTEN_READ)  # RQ's own listener read on for 60 s here (redis-py 8.2 waits for it)
+    assert not stopping.is_alive() and not listener.is_alive()
