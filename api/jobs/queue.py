@@ -143,11 +143,11 @@ class JobQueue:
 
     def waiting(self, queue: str) -> int:
         """How many jobs wait on the queue for a worker."""
-        return int(self.connection.llen(self.queues[queue].key))
+        return int(self.connection.llen(self.queue_named(queue).key))
 
     def waiting_turn_matches(self, queue: str) -> list[str | None]:
         """The match of each job waiting on the queue, in queue order (None for a job that is not a turn)."""
-        job_ids = cast("list[bytes]", self.connection.lrange(self.queues[queue].key, 0, -1))
+        job_ids = cast("list[bytes]", self.connection.lrange(self.queue_named(queue).key, 0, -1))
         return [self.turn_match(job_id.decode()) for job_id in job_ids]
 
     def is_pending(self, job_id: str) -> bool:
@@ -159,7 +159,7 @@ class JobQueue:
         if status == JobStatus.QUEUED:
             # Taken from one of several queues, a job leaves its queue before a worker records it as
             # started: one that died in between leaves it `queued` on no queue and in no hands, lost.
-            queue = self.queues.get(job.origin) or Queue(job.origin, connection=self.connection)
+            queue = self.queue_named(job.origin)
             return queue.get_job_position(job.id) is not None or job.id in queue.started_job_registry
         return STATUS_NAMES.get(status) in ("queued", "started")
 
@@ -175,6 +175,10 @@ class JobQueue:
         """A requested move's job, or None once it expired (or never was)."""
         job = self._load(job_id)
         return self._info(job) if job is not None else None
+
+    def queue_named(self, name: str) -> Queue:
+        """One of the AI queues, or any other RQ queue by name (a job may come from another)."""
+        return self.queues.get(name) or Queue(name, connection=self.connection, serializer=JSONSerializer)
 
     def _load(self, job_id: str) -> Job | None:
         try:

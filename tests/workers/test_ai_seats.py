@@ -183,6 +183,7 @@ def test_past_its_slice_a_run_of_turns_gives_way_to_another_match_s_waiting_turn
     jobs.queues[LIVE_QUEUE].empty()  # the match's own first turn, which no worker takes here
     record, state = unclaimed(app, match)
     assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE, time_slice=0.0), record, state) is not None
+    assert claim_next(Relay(app.services, "turn-w", "parlour-ai-other", time_slice=0.0), record, state) is not None
     jobs.enqueue_turn(jobs.new_turn_id("other-match", 0, 3), "other-match", 0, 3, None, tournament=False)
     assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE), record, state) is not None  # within its slice
     assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE, time_slice=0.0), record, state) is None
