@@ -117,7 +117,7 @@ class PromptWorker(SimpleWorker):
 
     def subscribe(self) -> None:
         """Subscribe to this worker's command channel, as RQ does, with reads short enough to stop promptly."""
-        self.pubsub = self.connection.pubsub()
+        self.pubsub = self.connection.pubsub()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
         self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
         self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]  # RQ declares it as None
             sleep_time=LISTEN_READ, daemon=True, exception_handler=self._pubsub_exception_handler
