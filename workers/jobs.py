@@ -37,6 +37,7 @@ from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
 from api.services import Services
 from api.store import CommitOutcome
+from api.tournaments.schemas import MAX_PARALLEL
 from engine import ActionRejected, GameState
 from engine.rng import Rng
 from workers.context import context, stop_requested
@@ -50,6 +51,10 @@ RELAY_LIMIT = 10.0
 """Seconds a turn job plays at most, far below a job's TIMEOUT_MARGIN: one more capped move always fits in its time."""
 LOOK_EVERY = 0.05
 """Seconds between a run of turns' looks at the queues (at most one or two round trips a look)."""
+LOOK_DEPTH = 8 * MAX_PARALLEL
+"""Waiting jobs an untimed tournament's run of turns reads at a look: at most MAX_PARALLEL of its matches run,
+each with a job per acting seat (five at most), so another's job is seen behind all of them; the look stays
+bounded however long a queue grows (one deeper still waits for RELAY_LIMIT at the most)."""
 Following = tuple[int, MatchRecord, GameState]
 """The seat a turn job plays next, and the match as the job stored it, with its state."""
 Acting = tuple[int, list[int]]
@@ -227,7 +232,7 @@ class Relay:
         """True when a job waits on this job's queue that is not a turn of the match's own untimed tournament."""
         if record.tournament is None or record.turn_seconds is not None:
             return self.ctx.jobs.waiting(self.queue) > 0
-        waiting = self.ctx.jobs.waiting_turn_matches(self.queue)
+        waiting = self.ctx.jobs.waiting_turn_matches(self.queue, LOOK_DEPTH)
         if self.own_matches is None or not self.own_matches.issuperset(waiting):  # it may have started more since
             self.own_matches = self.ctx.tournaments.store.match_ids(record.tournament)
         return not self.own_matches.issuperset(waiting)

@@ -145,9 +145,9 @@ class JobQueue:
         """How many jobs wait on the queue for a worker."""
         return int(self.connection.llen(self.queue_named(queue).key))
 
-    def waiting_turn_matches(self, queue: str) -> list[str | None]:
-        """The match of each job waiting on the queue, in queue order (None for a job that is not a turn)."""
-        job_ids = cast("list[bytes]", self.connection.lrange(self.queue_named(queue).key, 0, -1))
+    def waiting_turn_matches(self, queue: str, first: int) -> list[str | None]:
+        """The match of each of the `first` jobs waiting on the queue, in queue order (None for one not a turn)."""
+        job_ids = cast("list[bytes]", self.connection.lrange(self.queue_named(queue).key, 0, first - 1))
         return [self.turn_match(job_id.decode()) for job_id in job_ids]
 
     def is_pending(self, job_id: str) -> bool:

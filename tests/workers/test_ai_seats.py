@@ -211,6 +211,7 @@ def test_an_untimed_tournament_s_match_plays_on_past_its_slice_while_only_its_ow
     assert plays_on(untimed)
     jobs.enqueue_turn(jobs.new_turn_id("strangers-match", 0, 5), "strangers-match", 0, 5, None, tournament=True)
     assert not plays_on(untimed)
+    assert jobs.waiting_turn_matches(TOURNAMENT_QUEUE, 2) == ["sibling-match", "later-match"]  # a look is bounded
 
 
 def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: FlaskClient, app: Flask) -> None:
