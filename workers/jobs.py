@@ -223,10 +223,7 @@ class Relay:
 
     def higher_priority_waits(self) -> bool:
         """True when a job waits on a queue served before this job's queue."""
-        if self.queue == LIVE_QUEUE:
-            return False
-        waiting, _ = self.ctx.jobs.live_turns()
-        return waiting > 0
+        return self.queue != LIVE_QUEUE and self.ctx.jobs.waiting(LIVE_QUEUE) > 0
 
     def another_match_waits(self, record: MatchRecord) -> bool:
         """True when a job waits on this job's queue that is not a turn of the match's own untimed tournament."""
