@@ -4,7 +4,7 @@ import { catalog } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { problemText } from "./problems.js";
 import { ratingsChart } from "./ratings-chart.js";
-import { matchHref, replayHref } from "./router.js";
+import { botHref, matchHref, replayHref } from "./router.js";
 import { checkSeed } from "./seed-check.js";
 import { tournamentOwner } from "./tournament-store.js";
 
@@ -46,7 +46,7 @@ function tournamentParts(t, game, refresh) {
         progress.running ? `, ${progress.running} running` : "", t.format === "swiss" ? ` · round ${progress.round} of ${progress.rounds}` : ""),
       h("progress", { id: "tournament-progress", max: progress.total || 1, value: progress.done }),
       t.abort_reason ? h("p", { class: "error" }, t.abort_reason) : null,
-      t.challenges.length ? h("p", {}, "Bots: ", t.challenges.map((c) => `${c.bot} ${c.status}`).join(", ")) : null,
+      challengeList(t),
       cancelButton(t, refresh)),
     standingsTable(t),
     t.ratings ? h("section", { class: "card", "aria-labelledby": "ratings-title" },
@@ -55,6 +55,18 @@ function tournamentParts(t, game, refresh) {
     matchList(t, names),
     seedBox(t),
   ];
+}
+
+/** The bots challenged to the tournament, each by its name (linked to its page) with its answer. */
+function challengeList(t) {
+  if (!t.challenges.length) return null;
+  const names = new Map(t.entrants.filter((entrant) => entrant.bot).map((entrant) => [entrant.bot, entrant.name]));
+  const items = t.challenges.flatMap((c, i) => [
+    i ? ", " : null,
+    h("a", { href: botHref(c.bot), "data-bot": c.bot }, names.get(c.bot) ?? c.bot),
+    ` ${c.status}`,
+  ]);
+  return h("p", { class: "challenges" }, "Bots: ", ...items);
 }
 
 function cancelButton(t, refresh) {
