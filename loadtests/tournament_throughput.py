@@ -11,11 +11,17 @@ server-stamped creation to its end. It prints the median over the runs (with min
 the same tournaments played in this process by `tournaments.local` (one core, no server), each
 right after its server run, and the ratio of the medians, server / in process. Not a test: nothing
 is asserted.
+
+With `--ceiling` it also plays, after each run, the same tournament in two processes at once and
+prints the median of their summed rate over one process's: how far two cores take in-process play
+on this machine, about the most two workers can make of it. Where two vCPUs share a physical core
+it is well under 2, and so is every server figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -46,6 +52,7 @@ class Measured:
     matches: int
     server: list[float]
     local: list[float]
+    both: list[float]  # two in-process tournaments at once, their rates summed (empty without --ceiling)
 
 
 def request_for(game: str, players: int, seed: str, games: int) -> dict[str, object]:
@@ -82,33 +89,46 @@ def local_rate(request: dict[str, object]) -> float:
     return 60 * len(outcomes) / (time.perf_counter() - started)
 
 
-def measure(service: Service, game: str, players: int, runs: int, games: int) -> Measured:
-    """`runs` tournaments of one game on the server, each followed by the same tournament in process."""
-    rates, locals_, matches = [], [], 0
+def two_at_once_rate(request: dict[str, object]) -> float:
+    """Matches per minute of the same tournament played twice at once, in two processes, summed."""
+    with multiprocessing.get_context("spawn").Pool(2) as pool:  # each times its own play, not its start
+        return sum(pool.map(local_rate, [request, request]))
+
+
+def measure(service: Service, game: str, players: int, runs: int, games: int, ceiling: bool = False) -> Measured:
+    """`runs` tournaments of one game on the server, each followed by the same tournament in process
+    (and with `ceiling`, by two in process at once)."""
+    rates: list[float] = []
+    locals_: list[float] = []
+    both: list[float] = []
+    matches = 0
     for index in range(runs):
         request = request_for(game, players, f"throughput-{game}-{players}-{index}", games)
         rate, matches = server_rate(service, request)
         rates.append(rate)
         locals_.append(local_rate(request))
-        print(
-            f"  {game} {players}p run {index + 1}: server {rate:.1f}, in process {locals_[-1]:.1f} matches/min",
-            file=sys.stderr,
-            flush=True,
-        )
-    return Measured(game, players, matches, rates, locals_)
+        line = f"  {game} {players}p run {index + 1}: server {rate:.1f}, in process {locals_[-1]:.1f}"
+        if ceiling:
+            both.append(two_at_once_rate(request))
+            line += f", two in process at once {both[-1]:.1f}"
+        print(f"{line} matches/min", file=sys.stderr, flush=True)
+    return Measured(game, players, matches, rates, locals_, both)
 
 
 def report(rows: list[Measured], workers: int, runs: int) -> str:
     """The table of figures."""
+    ceiling = all(row.both for row in rows)
     lines = [
         f"Tournament throughput, easy level, {workers} AI workers, median of {runs} runs (matches per minute)",
-        f"{'game':<24}{'players':>8}{'matches':>9}{'server':>9}{'min':>8}{'max':>8}{'in process':>12}{'ratio':>7}",
+        f"{'game':<24}{'players':>8}{'matches':>9}{'server':>9}{'min':>8}{'max':>8}{'in process':>12}{'ratio':>7}"
+        + (f"{'ceiling':>9}" if ceiling else ""),
     ]
     for row in rows:
         server, local = statistics.median(row.server), statistics.median(row.local)
         lines.append(
             f"{row.game:<24}{row.players:>8}{row.matches:>9}{server:>9.1f}"
             f"{min(row.server):>8.1f}{max(row.server):>8.1f}{local:>12.1f}{server / local:>7.2f}"
+            + (f"{statistics.median(row.both) / local:>9.2f}" if ceiling else "")
         )
     return "\n".join(lines)
 
@@ -120,12 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="AI workers the service starts (default 2)")
     parser.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME:PLAYERS")
     parser.add_argument("--games-per-pairing", type=int, default=2, help="default 2")
+    parser.add_argument("--ceiling", action="store_true", help="also play two in-process tournaments at once")
     args = parser.parse_args(argv)
     with running_service(args.workers, warm_up=False, prefix="parlour-throughput-") as service:
         rows = []
         for entry in args.games:
             game, _, players = entry.partition(":")
-            rows.append(measure(service, game, int(players or 2), args.runs, args.games_per_pairing))
+            rows.append(measure(service, game, int(players or 2), args.runs, args.games_per_pairing, args.ceiling))
     print(report(rows, args.workers, args.runs))
     return 0
 
