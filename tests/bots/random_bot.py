@@ -11,7 +11,9 @@ legal actions and posts a random one with `expected_version`, so a stale event i
 simply skipped. Each time it (re)connects it first resyncs from what the server keeps for it however
 many events went by: its pending challenges (`GET /v1/bots/{id}/challenges`, accepted) and its live
 seats (`GET /v1/bots/{id}/matches?status=playing`, played where it may act), then resumes the stream
-with `Last-Event-ID`. With `--matches N` it exits once N of its matches are over; `--policy` sets
+with `Last-Event-ID`. A refusal that means "not now" (429, or a 502, 503 or 504 while the server
+restarts) is waited out, for its `Retry-After` when it gives one, and followed by a resync. With
+`--matches N` it exits once N of its matches are over; `--policy` sets
 which challenges the server accepts for it without asking (`ask`, `tournaments`, `anyone`). With
 `--rematch` it offers (or accepts) a rematch of each match that ends while it wants more matches
 (`POST /v1/matches/{id}/rematch`); the rematch reaches it as a `match-started` event like any match.
@@ -31,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 RECONNECT_DELAY = 1.0
+RETRIED = (429, 502, 503, 504)  # refusals that say "not now": the bot waits (Retry-After if given) and resyncs
+MAX_RETRY_WAIT = 30.0  # seconds the bot waits at most before it tries again, whatever Retry-After says
 STREAM_TIMEOUT = 60.0  # seconds without a byte (heartbeats come every 15 s) before the stream is read again
 
 
@@ -46,10 +50,18 @@ class Event:
 class ApiError(Exception):
     """The server answered an error (problem+json)."""
 
-    def __init__(self, status: int, problem: dict[str, Any]) -> None:
+    def __init__(self, status: int, problem: dict[str, Any], retry_after: str | None = None) -> None:
         super().__init__(f"{status} {problem.get('code')}: {problem.get('detail')}")
         self.status = status
         self.problem = problem
+        self.retry_after = retry_after
+
+    def wait(self) -> float:
+        """Seconds to wait before trying again: the answer's Retry-After (in seconds), else RECONNECT_DELAY."""
+        try:
+            return min(MAX_RETRY_WAIT, max(0.0, float(self.retry_after or RECONNECT_DELAY)))
+        except ValueError:  # an HTTP date: not worth parsing for a wait this short
+            return RECONNECT_DELAY
 
 
 @dataclass
@@ -69,7 +81,7 @@ class Client:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as error:
-            raise ApiError(error.code, json.loads(error.read() or b"{}")) from None
+            raise ApiError(error.code, json.loads(error.read() or b"{}"), error.headers.get("Retry-After")) from None
 
     def headers(self) -> dict[str, str]:
         """The Authorization header, once the bot has its token."""
@@ -108,6 +120,7 @@ class RandomBot:
     finished: set[str] = field(default_factory=set)
     playing: set[str] = field(default_factory=set)
     moves: int = 0
+    retries: int = 0  # refusals waited out (a restarting server's 503, a 429)
 
     def run(self) -> None:
         """Resync, then follow the stream where it left off (again after each drop) until enough matches are over."""
@@ -121,6 +134,12 @@ class RandomBot:
                     self.handle(event)
                     if self.done():
                         return
+            except ApiError as error:
+                if error.status not in RETRIED:
+                    raise
+                self.retries += 1
+                say(f"server busy or restarting ({error}); resyncing in {error.wait():.0f} s")
+                time.sleep(error.wait())
             except (OSError, urllib.error.URLError) as error:
                 say(f"stream interrupted ({error}); resuming after event {self.last_event}")
                 time.sleep(RECONNECT_DELAY)
