@@ -7,10 +7,11 @@ and a temporary data folder, plays one unmeasured match so the workers are up, t
 level, plays matches whose seats are all AI at that level. Each log entry's latency is its commit
 time minus the commit time of the change before it (the change that queued its job), both stamped by
 the server, so polling adds nothing. Prints p50 and p95 per run and their medians over `--runs`
-runs, and each level's median p50 as a ratio to `random` (the queue and worker overhead alone),
-measured in the same run. Not a test: nothing is asserted. Rock'em Sock'em's rounds are
-simultaneous, so its figure for the second seat of a step counts from the first seat's move rather
-than from the step's start.
+runs, and each level's median p50 as a ratio to `random`'s (the queue and worker overhead alone),
+measured in the same run; where a relayed `random` move commits within the millisecond its stamps
+share (median 0), the ratio is to the first level above 0, marked `base`. Not a test: nothing is
+asserted. Rock'em Sock'em's rounds are simultaneous, so its figure for the second seat of a step
+counts from the first seat's move rather than from the step's start.
 
 With `--against human` seat 0 is a human this script plays (a seeded random legal action as soon
 as it may act) and only the AI's answers to it are measured: each from the human's move that queued
@@ -206,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     levels = args.levels.split(",")
     # Only `perfect` needs IceCream's solution; without it the workers take jobs at once.
     with running_service(args.workers, warm_up="perfect" in levels, prefix="parlour-ai-latency-") as service:
-        print(f"{'game':22} {'level':7} {'p50 ms (runs)':28} {'p95 ms (runs)':28} {'median p50':>10} {'x random':>8}")
+        print(f"{'game':22} {'level':7} {'p50 ms (runs)':28} {'p95 ms (runs)':28} {'median p50':>10} {'x base':>8}")
         for game, players, options in GAMES:
             if game not in args.games.split(","):
                 continue
@@ -216,13 +217,15 @@ def main(argv: list[str] | None = None) -> int:
                 p50s = [1000 * statistics.median(run) for run in runs if run]
                 p95s = [1000 * percentile(run, 0.95) for run in runs if run]
                 median_p50 = statistics.median(p50s)
+                is_base = baseline is None and median_p50 > 0
                 baseline = baseline or median_p50 or None  # a run of relayed `random` moves can take under 1 ms
+                ratio = "base" if is_base else f"{median_p50 / baseline:.1f}" if baseline else "-"
                 print(
                     f"{game:22} {level:7} {' '.join(f'{v:7.0f}' for v in p50s):28} "
-                    f"{' '.join(f'{v:7.0f}' for v in p95s):28} {median_p50:10.0f} "
-                    f"{f'{median_p50 / baseline:8.1f}' if baseline else '       -'}",
+                    f"{' '.join(f'{v:7.0f}' for v in p95s):28} {median_p50:10.0f} {ratio:>8}",
                     flush=True,
                 )
+        print("x base: a level's median p50 over that of its game's first level above 0 ms (stamps are whole ms)")
     return 0
 
 
