@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -16,16 +14,7 @@ from api.config import Settings
 from api.redis_server import EmbeddedRedis, start_embedded_redis
 from tests.api.conftest import create_match
 from tests.bots.random_bot import Client, RandomBot, register
-
-WAIT = 60.0  # seconds for each step (never asserted as a speed)
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll `condition` until it holds; fail naming `what` after WAIT s."""
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+from tests.workers.test_ai_seats import WAIT, wait_for
 
 
 def test_the_example_bot_retries_a_503_and_plays_on_once_the_store_is_back(tmp_path: Path) -> None:
@@ -49,13 +38,13 @@ def test_the_example_bot_retries_a_503_and_plays_on_once_the_store_is_back(tmp_p
 
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
-        wait_until(lambda: bot.retries > 0 or bool(failures), "the bot's first refusal")
+        wait_for(lambda: bot.retries > 0 or bool(failures), "the bot's first refusal")
         assert not failures, failures
         store = start_embedded_redis(folder, persistent=True)  # the same data: the bot is still registered
 
         http: FlaskClient = app.test_client()
         match = create_match(http, seats=[{"type": "bot", "bot": bot_id}, {"type": "human"}])
-        wait_until(lambda: http.get(f"/v1/matches/{match.id}").get_json()["status"] == "active", "the bot's accept")
+        wait_for(lambda: http.get(f"/v1/matches/{match.id}").get_json()["status"] == "active", "the bot's accept")
         seat = match.tokens[1]
         resigned = http.post(f"/v1/matches/{match.id}/resign", headers={"Authorization": f"Bearer {seat}"})
         assert resigned.status_code == 200, resigned.get_json()
