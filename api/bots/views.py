@@ -182,13 +182,13 @@ def bot_events(bot_id: str) -> Response:
     after = header if header is not None else query["after"] or 0
     resync(bot.id)
     if query["wait"] is not None:
-        events = wait_for_events(services().store.bots, bot.id, after, query["wait"])
+        events = wait_for_events(services().store.bots, services().changes, bot.id, after, query["wait"])
         if services().store.bots.token_hash(bot.id) != bot.token_hash:
             raise Unauthorized("the bot token was rotated, or the bot deleted, while it waited")
         last = events[-1].id if events else after
         return keep_private(jsonify({"events": [event_json(event) for event in events], "last_event_id": last}))
     heartbeat = services().settings.events_heartbeat
-    stream = BotEventStream(services().store.bots, bot.id, bot.token_hash, after, heartbeat)
+    stream = BotEventStream(services().store.bots, services().changes, bot.id, bot.token_hash, after, heartbeat)
     lease = services().quotas.streams.open(client_address())
     response = keep_private(Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM))
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +21,8 @@ from tests.api.test_events import Stream
 from tests.api.test_openapi import WINNING_LINE
 
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
+QUIET = 30.0
+"""Seconds a quiet bot stream or long-poll would hold on by itself in the shutdown test (the longest wait allowed)."""
 
 
 def register(client: FlaskClient, name: str = "rando", policy: str | None = "anyone") -> dict[str, Any]:
@@ -346,3 +351,20 @@ def test_a_change_made_through_another_process_reaches_the_bot_stream(client: Fl
     assert event is not None and (event.id, event.name, event.data["version"]) == (2, "your-turn", 1)
     stream.close()
     other_app.services.changes.stop()
+
+
+def test_a_shutting_down_server_ends_bot_streams_and_long_polls(settings: Settings) -> None:
+    app = create_app(replace(settings, events_heartbeat=QUIET))
+    client = app.test_client()
+    bot = register(client)
+    stream = follow_bot(client, bot)
+    answers: list[Any] = []
+    url = f"/v1/bots/{bot['id']}/events?after=0&wait={QUIET:g}"
+    poller = threading.Thread(target=lambda: answers.append(client.get(url, headers=bearer(bot["token"]))))
+    poller.start()
+    time.sleep(0.3)  # both are blocked on Redis by now
+    app.services.changes.stop()  # what the server's SIGTERM handler does
+    assert stream.next(timeout=QUIET / 3) is None, "it ends well before its heartbeat: the bot resumes elsewhere"
+    poller.join(timeout=QUIET / 3)
+    assert answers, "the long-poll answers well before its wait is over"
+    assert answers[0].status_code == 200 and answers[0].get_json() == {"events": [], "last_event_id": 0}
