@@ -36,12 +36,14 @@ A deleted bot leaves none of its keys (`BotStore.unregister`, then `BotStore.pur
 
 Every stored change is also announced on the pub/sub channel `parlour:changes` as
 `<match key> <version>`, by the same script that writes it, so any API process can wake the
-streams and long-polls that follow that match.
+streams and long-polls that follow that match (a run of moves stored at once is announced once, at
+its last version: a listener reads the match and its log from there).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -61,6 +63,9 @@ if TYPE_CHECKING:
 StreamEntry = tuple[str, dict[str, str]]
 """One entry of a stream as the store reads it: its id and its fields."""
 
+# Compare-and-set of a match. KEYS: the match, its log, and (optional) the Idempotency-Key's answer.
+# ARGV: the version expected, the new version, the record, the TTL, the answer to keep and its TTL,
+# then the log entries to append (none for a change without a move; several for a run of moves).
 _COMMIT = """
 if KEYS[3] then
   local prior = redis.call('GET', KEYS[3])
@@ -70,11 +75,11 @@ local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', ''} end
 if current ~= ARGV[1] then return {'stale', current} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
-if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[4]) end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
+if #ARGV > 6 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 7)) end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. ARGV[2])
-if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[7]) end
+if KEYS[3] then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[6]) end
 return {'ok', ARGV[2]}
 """
 
@@ -387,15 +392,19 @@ class MatchStore:
         previous_status: str | None = None,
     ) -> CommitOutcome:
         """Write the record (and log entry) only if the stored version is still `expected_version`."""
-        keys, args = self._commit_arguments(record, expected_version, log_entry, idempotent, seat)
+        entries = [log_entry] if log_entry else []
+        keys, args = self._commit_arguments(record, expected_version, entries, idempotent, seat)
         kind, value = self._commit(keys=keys, args=args)
         return self._committed(record, previous_status, kind, value)
 
     def send_commit(
-        self, record: MatchRecord, expected_version: int, log_entry: dict[str, Any], previous_status: str
+        self, record: MatchRecord, expected_version: int, entries: Sequence[dict[str, Any]], previous_status: str
     ) -> PendingCommit:
-        """`commit`, sent now and its reply read later (`PendingCommit.outcome`), so work can go on meanwhile."""
-        keys, args = self._commit_arguments(record, expected_version, log_entry, None, None)
+        """`commit`, sent now and its reply read later (`PendingCommit.outcome`), so work can go on meanwhile.
+
+        `entries`: the log entries of the moves from `expected_version` to the record's, one per version.
+        """
+        keys, args = self._commit_arguments(record, expected_version, entries, None, None)
         connection: Any = self.client.connection_pool.get_connection()  # redis-py leaves send_command untyped
         try:
             connection.send_command("EVALSHA", self._commit.sha, len(keys), *keys, *args)
@@ -408,7 +417,7 @@ class MatchStore:
         self,
         record: MatchRecord,
         expected_version: int,
-        log_entry: dict[str, Any] | None,
+        entries: Sequence[dict[str, Any]],
         idempotent: Idempotent | None,
         seat: int | None,
     ) -> tuple[list[KeyT], list[EncodableT]]:
@@ -420,10 +429,10 @@ class MatchStore:
             str(expected_version),
             str(record.version),
             jsoncodec.dumps(record.to_json()),
-            jsoncodec.dumps(log_entry) if log_entry else "",
             self.ttl_for(record),
             idempotent.answer if idempotent else "",
             self.idempotency_ttl,
+            *(jsoncodec.dumps(entry) for entry in entries),
         ]
         return keys, args
 

@@ -7,7 +7,8 @@ Starts an embedded Redis of its own (not persistent) and, in this process, the s
 builds. Per run it creates `--matches` all-AI matches with chosen seeds (as any client may for AI
 seats), plays each through the job a worker runs (`workers.jobs.play_ai_turn`, called inline: the
 relay plays the match's turns one after another, each checked and committed with compare-and-set,
-the next move searched while Redis stores the last), then plays the same seeds in process with
+the quick ones in runs, the next move searched while Redis stores the last), then plays the same
+seeds in process with
 `tournaments.local.play_levels` (the same moves: the AI's seeds are the server's). It prints the
 CPU milliseconds per move of each (this process only: Redis runs apart), their medians over the
 runs and the ratio server path / in process: what the worker spends on a move beyond its search.

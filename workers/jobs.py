@@ -16,6 +16,13 @@ the next one on its own copy of the new state, so the round trip no longer leave
 does so only at levels quick enough to need no claim (`may_outlast_sweep_grace`), since the move's
 listeners run once the store answers. A move searched ahead is played only if the match is at the
 version it was searched for: it is exactly the move a search after the commit would have found.
+
+In a match of AI seats only, the moves a relay plays within RUN_SPAN s of each other are stored
+together: one compare-and-set on the version the first was played on writes the last one's record
+and every move's log entry (each its own version), or nothing. Most moves of a game are forced or
+found at once, and each would otherwise cost a round trip, a write and its listeners; nobody can act
+in such a match meanwhile, and its watchers read the moves from the log as after any change they
+were late for.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from ai.levels import choose, level_named
 from ai.play import ai_seed, next_actor
 from api.ai_turns import SWEEP_GRACE
 from api.jobs.queue import LIVE_QUEUE, JobQueue
-from api.matches.service import Move, apply_action, checked_move, engine_state, seat_may_act, send_move
+from api.matches.service import Move, apply_action, checked_move, engine_state, seat_may_act, send_moves
 from api.record import ACTIVE, MatchRecord
 from api.refusals import Refusal, StaleVersion
 from api.services import Services
@@ -49,6 +56,11 @@ TIME_SLICE = 0.5
 """Seconds a turn job plays its match's consecutive AI turns before it gives way to another match's waiting job."""
 RELAY_LIMIT = 10.0
 """Seconds a turn job plays at most, far below a job's TIMEOUT_MARGIN: one more capped move always fits in its time."""
+RUN_SPAN = 0.005
+"""Seconds from the first move a relay holds to the move that stores them all: how late an all-AI match's moves
+may reach Redis (and its watchers) so that the quick ones go together."""
+RUN_MOVES = 16
+"""Moves stored together at most (one compare-and-set)."""
 LOOK_EVERY = 0.05
 """Seconds between a run of turns' looks at the queues (at most one or two round trips a look)."""
 LOOK_DEPTH = 8 * MAX_PARALLEL
@@ -71,15 +83,14 @@ def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
     job = get_current_job()
     job_id = job.id if job is not None else f"inline-{match_id}-{seat}-{version}"
     relay = Relay(ctx, job_id, job.origin if job is not None else LIVE_QUEUE)
-    played = 0
     record = ctx.store.load(match_id)
     stored: GameState | None = None
     while True:
         answer, following = play_one_turn(ctx, relay, record, match_id, seat, version, stored)
-        played += answer["outcome"] == "applied"
         if following is None:
-            return {**answer, "moves": played}
-        seat, record, stored = following  # the match as this job stored it: no need to read it again
+            relay.store_held(playing_on=False)  # a move held, then a refusal: the moves held are stored all the same
+            return {**answer, "moves": relay.stored}
+        seat, record, stored = following  # the match as this job played it: no need to read it again
         version = record.version
 
 
@@ -110,13 +121,14 @@ def play_one_turn(
             return {"outcome": "not-an-ai-seat", "match": match_id, "seat": seat}, None
         action = relay.searched_ahead(seat, record.version)
         if action is None:
-            action = choose(state.clone(), seat, level, ai_seed(record.seed, seat, record.version, level))
+            seed = ai_seed(record.seed, seat, record.version, level)
+            action = choose(state.clone(), seat, level, seed, stop=relay.store_held_when_due)
         try:
             outcome = relay.commit(checked_move(record, seat, action, record.version, state=state))
         except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
             return {"outcome": "refused", "match": match_id, "seat": seat, "code": rejected.code}, None
         if outcome.kind == "stale":
-            log.info("match %s moved on while seat %d thought at version %d", match_id, seat, version)
+            log.info("match %s moved on while seat %d thought at version %d (or before)", match_id, seat, version)
             record, stored = ctx.store.load(match_id), None
             continue
         if outcome.kind != "ok":
@@ -137,7 +149,8 @@ class Relay:
     and turns taken among them only leave the longest match to finish alone on one worker at the end.
     Playing on, it skips the change's listener that queues AI turns, and claims the turns of every AI
     seat that may act when a move may outlast the sweep's grace (`may_outlast_sweep_grace`), so none
-    of them gets a job too.
+    of them gets a job too. In a match of AI seats only it holds the moves it plays on from (`holds`)
+    and stores them with the next one it does not hold.
     """
 
     def __init__(
@@ -153,17 +166,61 @@ class Relay:
         self.ahead: Ahead | None = None
         self.next_look = 0.0
         self.own_matches: set[str] | None = None
+        self.held: list[Move] = []
+        self.held_since = 0.0
+        self.stored = 0  # moves this job stored
 
     def commit(self, move: Move) -> CommitOutcome:
-        """Store the move (compare-and-set), searching meanwhile the next move this job would play, then run the
-        change's listeners once stored; the compare-and-set's outcome."""
-        acting = acting_ai_seats(move.after, move.state)
-        storing = send_move(self.ctx.store, move)
+        """Store the move (compare-and-set) with the moves held before it, searching meanwhile the next move this
+        job would play, then run the change's listeners once stored; the compare-and-set's outcome. A move it
+        `holds` is only kept (its outcome `ok` for now): the move that stores it tells."""
+        acting = self.acting_next(move.after, move.state)
+        if acting is not None and self.holds(move, acting):
+            self.held.append(move)
+            self.following = acting[0], move.after, move.state
+            return CommitOutcome("ok", move.after.version)
+        run, self.held = [*self.held, move], []
+        storing = send_moves(self.ctx.store, run)
         self.ahead = self.search_ahead(move.after, move.state, acting)
         outcome = storing.outcome()
         if outcome.kind == "ok":
+            self.stored += len(run)
             self.on_commit(move.after, move.state, acting)
         return outcome
+
+    def holds(self, move: Move, acting: Acting) -> bool:
+        """True when the move may wait to be stored with the next: a match of AI seats only, whose next move
+        needs no claim, within RUN_SPAN s of the first move held and RUN_MOVES moves."""
+        seats = move.after.seats
+        if any(seat.ai_level is None for seat in seats) or len(self.held) + 1 >= RUN_MOVES:
+            return False
+        if any(may_outlast_sweep_grace(seats[seat].ai_level) for seat in acting[1]):
+            return False
+        now = time.monotonic()
+        if not self.held:
+            self.held_since = now
+        return now - self.held_since < RUN_SPAN
+
+    def store_held(self, playing_on: bool) -> None:
+        """Store the moves held, if any, and run the listeners (queueing AI turns unless this job is `playing_on`).
+
+        A job never ends with a move held. Should the match have moved on meanwhile, nothing is stored, and the
+        move this job plays next is refused as stale in its turn.
+        """
+        if not self.held:
+            return
+        run, self.held = self.held, []
+        last = run[-1]
+        if send_moves(self.ctx.store, run).outcome().kind == "ok":
+            self.stored += len(run)
+            self.ctx.after_change(last.after, last.state, skip=self.ctx.schedule_ai_turns if playing_on else None)
+
+    def store_held_when_due(self) -> bool:
+        """A search's `stop`, always False: stores the moves held once RUN_SPAN s have passed since the first,
+        so that a long search never keeps the moves before it from Redis and the match's watchers."""
+        if self.held and time.monotonic() - self.held_since >= RUN_SPAN:
+            self.store_held(playing_on=True)
+        return False
 
     def search_ahead(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Ahead | None:
         """The move the first acting seat would play at this version, if this job plays it and needs no claim."""
@@ -177,8 +234,8 @@ class Relay:
         return seat, record.version, choose(state.clone(), seat, level, seed)
 
     def on_commit(self, record: MatchRecord, state: GameState, acting: Acting | None) -> None:
-        """After a move is stored: claim the next turns if this job plays them, then run the change's listeners
-        (the one that queues AI turns only when this job hands over: it plays them otherwise)."""
+        """After a move is stored: claim the next turns if this job plays them (`acting`), then run the change's
+        listeners (the one that queues AI turns only when this job hands over: it plays them otherwise)."""
         self.following = self.claim_next(record, state, acting)
         playing_on = self.following is not None
         self.ctx.after_change(record, state, skip=self.ctx.schedule_ai_turns if playing_on else None)
@@ -193,9 +250,14 @@ class Relay:
         following, self.following = self.following, None
         return following
 
+    def acting_next(self, record: MatchRecord, state: GameState) -> Acting | None:
+        """The AI seats this job plays on with after a move to this state (`acting_ai_seats`); None to hand over."""
+        acting = acting_ai_seats(record, state)
+        return None if acting is None or self.hands_over(record) else acting
+
     def claim_next(self, record: MatchRecord, state: GameState, acting: Acting | None) -> Following | None:
-        """Claim every AI seat's turn at the new version when only AI seats may act; the seat to play first."""
-        if acting is None or self.hands_over(record):
+        """Claim every acting AI seat's turn at the new version (`acting_next`); the seat to play first."""
+        if acting is None:
             return None
         first, seats = acting
         if not any(may_outlast_sweep_grace(record.seats[seat].ai_level) for seat in seats):

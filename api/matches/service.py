@@ -6,7 +6,7 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
@@ -704,9 +704,11 @@ def commit_move(store: MatchStore, move: Move, answer: Idempotent | None = None)
     return store.commit(move.after, before.version, move.entry, answer, move.seat, previous_status=before.status)
 
 
-def send_move(store: MatchStore, move: Move) -> PendingCommit:
-    """`commit_move` sent now, its outcome read later (`PendingCommit.outcome`)."""
-    return store.send_commit(move.after, move.before.version, move.entry, move.before.status)
+def send_moves(store: MatchStore, run: Sequence[Move]) -> PendingCommit:
+    """`commit_move` of a run of moves, each played on the one before, sent now and its outcome read later
+    (`PendingCommit.outcome`): one compare-and-set on the first one's version stores all or none, each its version."""
+    first, last = run[0], run[-1]
+    return store.send_commit(last.after, first.before.version, [move.entry for move in run], first.before.status)
 
 
 def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.matches.service import checked_move, engine_state, send_move
+from api.matches.service import checked_move, engine_state, send_moves
 from api.store import MatchStore
 from tests.api.conftest import Match, read_log
 
@@ -28,7 +28,7 @@ def test_a_sent_commit_stores_the_move_even_after_redis_forgot_its_script(
     seat, action = first_move(store, match)
     record = store.load(match.id)
     assert record is not None
-    outcome = send_move(store, checked_move(record, seat, action, record.version)).outcome()
+    outcome = send_moves(store, [checked_move(record, seat, action, record.version)]).outcome()
     assert (outcome.kind, outcome.version) == ("ok", record.version + 1)
     assert store.version(match.id) == record.version + 1
     assert [entry["action"] for entry in read_log(client, match.id)["entries"]] == [action]
@@ -40,8 +40,8 @@ def test_a_sent_commit_on_a_version_that_moved_on_stores_nothing(app: Flask, cli
     record = store.load(match.id)
     assert record is not None
     late = checked_move(record, seat, action, record.version)
-    assert send_move(store, checked_move(record, seat, action, record.version)).outcome().kind == "ok"
-    outcome = send_move(store, late).outcome()
+    assert send_moves(store, [checked_move(record, seat, action, record.version)]).outcome().kind == "ok"
+    outcome = send_moves(store, [late]).outcome()
     assert (outcome.kind, outcome.version) == ("stale", record.version + 1)
     assert store.version(match.id) == record.version + 1
     assert len(read_log(client, match.id)["entries"]) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import signal
 import time
@@ -22,16 +23,17 @@ from ai.levels import choose
 from ai.play import ai_seed
 from api.config import Settings
 from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE, JobQueue
-from api.matches.service import engine_state
+from api.matches.service import checked_move, commit_move, engine_state
 from api.record import MatchRecord
-from api.store import ai_turn_key
+from api.store import MatchStore, ai_turn_key
 from api.tournaments.store import tournament_key
 from engine import GameState, get_game
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker
+from workers import jobs
 from workers.context import stop_requested
-from workers.jobs import Relay, acting_ai_seats
+from workers.jobs import RUN_MOVES, Relay, acting_ai_seats
 from workers.worker import ParlourWorker
 
 WAIT = 120.0  # seconds a test waits for workers before it fails (never asserted as a speed)
@@ -154,7 +156,7 @@ def unclaimed(app: Flask, match: Match) -> tuple[MatchRecord, GameState]:
 
 def claim_next(relay: Relay, record: MatchRecord, state: GameState) -> tuple[int, MatchRecord, GameState] | None:
     """What the relay plays next after a move to this state."""
-    return relay.claim_next(record, state, acting_ai_seats(record, state))
+    return relay.claim_next(record, state, relay.acting_next(record, state))
 
 
 def test_a_run_of_turns_stops_where_a_human_must_act_and_at_its_limit(client: FlaskClient, app: Flask) -> None:
@@ -227,6 +229,92 @@ def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: Flas
         stop_requested.clear()
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
+
+
+def play_inline(app: Flask, monkeypatch: pytest.MonkeyPatch, match_id: str) -> list[dict[str, Any]]:
+    """Play a match's AI turns through the worker's own job, called in this process; the jobs' answers."""
+    monkeypatch.setattr(jobs, "context", lambda: app.services)
+    store = app.services.store
+    answers = []
+    record = store.load(match_id)
+    while record is not None and record.status == "active":
+        answers.append(jobs.play_ai_turn(match_id, engine_state(record).waiting_for()[0], record.version))
+        record = store.load(match_id)
+    return answers
+
+
+def announced(notices: redis.client.PubSub, match_id: str) -> list[int]:
+    """The versions of the match announced on the change channel so far."""
+    versions = []
+    while (message := notices.get_message(timeout=0.5)) is not None:
+        change = MatchStore.change_of(message["data"]) if message["type"] == "message" else None
+        if change is not None and change[0] == match_id:
+            versions.append(change[1])
+    return versions
+
+
+def test_an_all_ai_match_s_quick_moves_are_stored_together_each_its_own_version(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)  # a run ends at RUN_MOVES moves, however slow this machine is
+    match = create_match(client, game="rockem_sockem", seed="run-a", seats=ai_seats("random", "random"))
+    app.services.jobs.queues[LIVE_QUEUE].empty()  # its first turn, played here instead
+    notices = app.services.store.subscribe_changes()
+    assert announced(notices, match.id) == []  # subscribed
+    answers = play_inline(app, monkeypatch, match.id)
+    entries = assert_log_is_a_game(client, match.id)
+    stores = announced(notices, match.id)
+    assert sum(answer["moves"] for answer in answers) == len(entries) > RUN_MOVES
+    assert stores[-1] == len(entries) and len(stores) < len(entries) / 2, stores
+    assert max(b - a for a, b in itertools.pairwise([0, *stores])) == RUN_MOVES  # one compare-and-set each
+
+
+def held_flip(app: Flask, match: Match) -> tuple[Relay, MatchRecord]:
+    """A relay holding a Rock'em match's coin flip (both racers roll next), and the record it was played on."""
+    record = app.services.store.load(match.id)
+    assert record is not None
+    relay = Relay(app.services, f"turn-{match.id}", LIVE_QUEUE)
+    assert relay.commit(checked_move(record, 0, {"type": "flip"}, record.version)).kind == "ok"
+    return relay, record
+
+
+def test_moves_held_are_stored_once_their_span_is_over_even_mid_search(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = app.services.store
+    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)
+    match = create_match(client, game="rockem_sockem", seed="run-b", seats=ai_seats("random", "easy"))
+    relay, record = held_flip(app, match)
+    assert store.version(match.id) == record.version, "held, not stored"
+    assert relay.store_held_when_due() is False and store.version(match.id) == record.version
+    monkeypatch.setattr(jobs, "RUN_SPAN", 0.0)
+    assert relay.store_held_when_due() is False, "the search goes on"
+    assert store.version(match.id) == record.version + 1
+    assert [entry["action"] for entry in read_log(client, match.id)["entries"]] == [{"type": "flip"}]
+
+
+def test_a_run_whose_match_moved_on_meanwhile_stores_nothing(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = app.services.store
+    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)
+    match = create_match(client, game="rockem_sockem", seed="run-c", seats=ai_seats("random", "random"))
+    relay, record = held_flip(app, match)
+    other = checked_move(record, 0, {"type": "flip"}, record.version)
+    assert commit_move(store, other).kind == "ok"  # as another job would
+    relay.store_held(playing_on=False)
+    assert store.version(match.id) == record.version + 1
+    assert len(read_log(client, match.id)["entries"]) == 1
+
+
+def test_a_match_with_a_human_or_a_slow_level_holds_no_move(client: FlaskClient, app: Flask) -> None:
+    store, relay = app.services.store, Relay(app.services, "turn-h", LIVE_QUEUE)
+    for seats in ([*ai_seats("random"), {"type": "human"}], ai_seats("random", "medium")):
+        match = create_match(client, game="rockem_sockem", seed="run-h", seats=seats)
+        record = store.load(match.id)
+        assert record is not None
+        move = checked_move(record, 0, {"type": "flip"}, record.version)
+        assert not relay.holds(move, (1, [0, 1])), seats
 
 
 def test_a_turn_job_s_id_names_its_match() -> None:
