@@ -269,22 +269,25 @@ def test_an_all_ai_match_s_quick_moves_are_stored_together_each_its_own_version(
     assert max(b - a for a, b in itertools.pairwise([0, *stores])) == RUN_MOVES  # one compare-and-set each
 
 
-def held_flip(app: Flask, match: Match) -> tuple[Relay, MatchRecord]:
-    """A relay holding a Rock'em match's coin flip (both racers roll next), and the record it was played on."""
+def held_flip(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch, seed: str, *levels: str
+) -> tuple[Relay, MatchRecord, Match]:
+    """A new all-AI Rock'em match, a relay holding its coin flip (both racers roll next) however slow this machine
+    is, and the record the flip was played on."""
+    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)
+    match = create_match(client, game="rockem_sockem", seed=seed, seats=ai_seats(*levels))
     record = app.services.store.load(match.id)
     assert record is not None
     relay = Relay(app.services, f"turn-{match.id}", LIVE_QUEUE)
     assert relay.commit(checked_move(record, 0, {"type": "flip"}, record.version)).kind == "ok"
-    return relay, record
+    return relay, record, match
 
 
 def test_moves_held_are_stored_once_their_span_is_over_even_mid_search(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = app.services.store
-    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)
-    match = create_match(client, game="rockem_sockem", seed="run-b", seats=ai_seats("random", "easy"))
-    relay, record = held_flip(app, match)
+    relay, record, match = held_flip(client, app, monkeypatch, "run-b", "random", "easy")
     assert store.version(match.id) == record.version, "held, not stored"
     assert relay.store_held_when_due() is False and store.version(match.id) == record.version
     monkeypatch.setattr(jobs, "RUN_SPAN", 0.0)
@@ -297,11 +300,8 @@ def test_a_run_whose_match_moved_on_meanwhile_stores_nothing(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = app.services.store
-    monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)
-    match = create_match(client, game="rockem_sockem", seed="run-c", seats=ai_seats("random", "random"))
-    relay, record = held_flip(app, match)
-    other = checked_move(record, 0, {"type": "flip"}, record.version)
-    assert commit_move(store, other).kind == "ok"  # as another job would
+    relay, record, match = held_flip(client, app, monkeypatch, "run-c", "random", "random")
+    assert commit_move(store, checked_move(record, 0, {"type": "flip"}, record.version)).kind == "ok"  # another job
     relay.store_held(playing_on=False)
     assert store.version(match.id) == record.version + 1
     assert len(read_log(client, match.id)["entries"]) == 1
