@@ -60,13 +60,18 @@ def wait_for_turn_or_end(page: Page, timeout: float = 60.0) -> str:
     return "over" if state(page)["status"] in ("finished", "aborted") else "act"
 
 
-def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int]) -> dict[str, Any] | None:
-    """Click one enabled data-action control of the picture, chosen by `pick` from their actions; None if none."""
+def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int | None]) -> dict[str, Any] | None:
+    """Click one enabled data-action control of the picture, chosen by `pick` from their actions; None if none.
+
+    `pick` returns None when the action it wants is not offered (any more): a realtime opponent may have moved on.
+    """
     values = page.locator(ACTIONS).evaluate_all("elements => elements.map(e => e.dataset.action)")
     if not values:
         return None
     actions: list[dict[str, Any]] = [json.loads(value) for value in values]
     index = pick(actions)
+    if index is None:
+        return None
     before = state(page)["version"]
     try:
         page.locator(f"{ACTIONS}[data-action={css_string(values[index])}]").first.click(timeout=3000)
