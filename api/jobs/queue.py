@@ -11,6 +11,7 @@ work-horse is killed, is retried up to `retries` times, on its own queue; result
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,9 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from api.store import redis_client
+
+JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a job id can be (RQ's own pattern, and no longer than ours): any other text names no job."""
 
 LIVE_QUEUE = "parlour-ai-live"
 TOURNAMENT_QUEUE = "parlour-ai-tournament"
@@ -181,6 +185,8 @@ class JobQueue:
         return self.queues.get(name) or Queue(name, connection=self.connection, serializer=JSONSerializer)
 
     def _load(self, job_id: str) -> Job | None:
+        if not JOB_ID.fullmatch(job_id):  # RQ raises ValueError on other characters, and reads "a:b" as job "a"
+            return None
         try:
             return Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
         except NoSuchJobError:

@@ -20,7 +20,7 @@ GENERIC_FAILURE = {"code": "ai-failed", "detail": "the AI could not compute a mo
 def get_job(job_id: str) -> Response:
     """A requested move's status (queued, started, finished, failed) and its answer; the asking seat only."""
     token = bearer_token(required=True)
-    job = services().jobs.fetch(job_id) if len(job_id) <= 64 else None
+    job = services().jobs.fetch(job_id)
     if job is None or job.meta.get("kind") != "move":
         raise NotFound(f"no job {job_id!r} (results expire)")
     record = service.load_match(services().store, job.meta["match"])

@@ -1063,6 +1063,8 @@ def scenario_ai(contract: ContractClient) -> None:
     contract.get(asked["url"], expect=401)
     contract.get(asked["url"], headers=bearer(tokens_of(other)[0]), expect=403)
     contract.get("/v1/jobs/no-such-job", headers=bearer(token), expect=404)
+    for odd in ("/v1/jobs/8%C2%8C%F2%8F", "/v1/jobs/a%20b", "/v1/jobs/" + "j" * 65, asked["url"] + ":x"):
+        contract.get(odd, headers=bearer(token), expect=404)  # ids RQ refuses (a 500 once), or reads as another
     contract.post(f"{url}/ai-move", json={"level": "godlike"}, headers=bearer(token), expect=400, request_valid=False)
     again = contract.post(f"{url}/ai-move", json={"level": "perfect", "apply": True}, headers=bearer(token), expect=202)
     assert again.json == {**asked, "pending": True}  # the seat's request still waits: that job, as it was asked
