@@ -10,14 +10,24 @@ from urllib.parse import urlencode
 
 from flask import Response, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.refusals import InvalidRequest, Unauthorized
 from api.tokens import Credential, parse_credential
 
 
+def request_body() -> bytes:
+    """The request body's bytes; a 413 when it is over the limit, sent with a Content-Length or chunked."""
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        raise RequestEntityTooLarge()  # werkzeug cuts a chunked body at the limit instead of refusing it
+    return raw
+
+
 def json_body() -> Any:
     """The request body parsed as JSON; a clear 400 for anything that is not JSON."""
-    raw = request.get_data(cache=True)
+    raw = request_body()
     if not raw.strip():
         raise InvalidRequest("the request body must be a JSON object", errors={"_body": ["missing body"]})
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import random
 
 import pytest
@@ -73,6 +75,33 @@ def test_oversized_body_is_413(client: FlaskClient, match: Match) -> None:
     big = {"action": {"type": "move", "padding": "x" * 100_000}, "expected_version": 0}
     response = client.post(match.url("/actions"), json=big, headers=bearer(match.tokens[0]))
     assert_problem(response, 413, "payload-too-large")
+
+
+@pytest.mark.parametrize("size", [100_000, 5_000_000])
+def test_an_oversized_chunked_body_is_413(client: FlaskClient, size: int) -> None:
+    # Sent chunked, a body has no Content-Length: werkzeug then reads it only up to the limit, and
+    # the truncated JSON was answered 400 ("Unterminated string") instead of 413.
+    raw = json.dumps({"game": "icecream", "players": 2, "padding": "x" * size}).encode()
+    response = client.post(
+        "/v1/matches",
+        input_stream=io.BytesIO(raw),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},  # as gunicorn says of a chunked body
+    )
+    assert_problem(response, 413, "payload-too-large")
+
+
+def test_a_chunked_body_under_the_limit_is_read_whole(client: FlaskClient) -> None:
+    raw = json.dumps({"game": "icecream", "players": 2}).encode()
+    response = client.post(
+        "/v1/matches",
+        input_stream=io.BytesIO(raw),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert response.status_code == 201, response.get_json()
 
 
 def test_missing_wrong_and_foreign_tokens(client: FlaskClient, match: Match) -> None:
