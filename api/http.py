@@ -38,6 +38,11 @@ def json_body() -> Any:
         raise InvalidRequest(f"the request body is not valid JSON: {reason}", errors={"_body": [reason]}) from None
 
 
+def optional_json_body() -> Any:
+    """The request body parsed as JSON, or {} when there is none (for routes whose body is optional)."""
+    return json_body() if request_body().strip() else {}
+
+
 def _refuse_constant(name: str) -> None:
     """NaN and Infinity are not JSON, though Python's parser takes them."""
     raise ValueError(f"{name} is not a JSON value")

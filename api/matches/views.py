@@ -11,7 +11,16 @@ from api import hints, owners
 from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
 from api.events.stream import wait_for_change
-from api.http import bearer_token, json_answer, json_body, keep_private, load, load_query, request_body, with_query
+from api.http import (
+    bearer_token,
+    json_answer,
+    json_body,
+    keep_private,
+    load,
+    load_query,
+    optional_json_body,
+    with_query,
+)
 from api.limits import client_address
 from api.matches import lifecycle, service
 from api.matches.replay import replay_json
@@ -152,7 +161,7 @@ def post_action(match_id: str) -> Response:
 @blueprint.post("/<match_id>/join")
 def join_match(match_id: str) -> tuple[Response, int]:
     """Take an open seat; its token is in the answer, once. With a bot token the bot takes it, as itself."""
-    data = json_body() if request_body().strip() else {}
+    data = optional_json_body()
     body = load(JoinSchema, data)
     credential = bearer_token(required=False)
     bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
@@ -203,7 +212,7 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     record = service.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
-    data = json_body() if request_body().strip() else {}
+    data = optional_json_body()
     body = load(AiMoveRequestSchema, data)
     level = service.ai_level_or_400(record.game, body["level"])
     service.check_may_act(record, service.engine_state(record), seat)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import json
 import random
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from tests.api.conftest import Match, bearer, create_match
 
@@ -81,27 +83,24 @@ def test_oversized_body_is_413(client: FlaskClient, match: Match) -> None:
 def test_an_oversized_chunked_body_is_413(client: FlaskClient, size: int) -> None:
     # Sent chunked, a body has no Content-Length: werkzeug then reads it only up to the limit, and
     # the truncated JSON was answered 400 ("Unterminated string") instead of 413.
-    raw = json.dumps({"game": "icecream", "players": 2, "padding": "x" * size}).encode()
-    response = client.post(
-        "/v1/matches",
-        input_stream=io.BytesIO(raw),
-        content_type="application/json",
-        headers={"Transfer-Encoding": "chunked"},
-        environ_overrides={"wsgi.input_terminated": True},  # as gunicorn says of a chunked body
-    )
+    response = post_chunked(client, {"game": "icecream", "players": 2, "padding": "x" * size})
     assert_problem(response, 413, "payload-too-large")
 
 
 def test_a_chunked_body_under_the_limit_is_read_whole(client: FlaskClient) -> None:
-    raw = json.dumps({"game": "icecream", "players": 2}).encode()
-    response = client.post(
+    response = post_chunked(client, {"game": "icecream", "players": 2})
+    assert response.status_code == 201, response.get_json()
+
+
+def post_chunked(client: FlaskClient, body: dict[str, Any]) -> TestResponse:
+    """POST /v1/matches with the body sent chunked, without a Content-Length."""
+    return client.post(
         "/v1/matches",
-        input_stream=io.BytesIO(raw),
+        input_stream=io.BytesIO(json.dumps(body).encode()),
         content_type="application/json",
         headers={"Transfer-Encoding": "chunked"},
-        environ_overrides={"wsgi.input_terminated": True},
+        environ_overrides={"wsgi.input_terminated": True},  # as gunicorn says of a chunked body
     )
-    assert response.status_code == 201, response.get_json()
 
 
 def test_missing_wrong_and_foreign_tokens(client: FlaskClient, match: Match) -> None:

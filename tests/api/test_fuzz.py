@@ -45,7 +45,7 @@ class Targets:
     """Real ids and tokens for the generated requests to aim at."""
 
     ids: dict[str, str]
-    tokens: dict[str, str]
+    tokens: dict[str, str]  # the bot's and the owners'
     seats: tuple[str, ...]  # every seat's token of the match, seat 0's first
 
 
@@ -62,7 +62,6 @@ def targets(client: FlaskClient) -> Targets:
     return Targets(
         ids={"match_id": match.id, "bot_id": bot["id"], "tournament_id": tournament["id"]},
         tokens={
-            "seat": match.tokens[0],
             "bot": bot["token"],
             "match owner": match.body["owner_token"],
             "tournament owner": tournament["owner_token"],
@@ -103,7 +102,7 @@ def end_match(client: FlaskClient, targets: Targets) -> None:
 
 
 def aim(case: schemathesis.Case[Any], targets: Targets, real_ids: bool, real_token: bool) -> None:
-    """Point the case at the real resources and give it a real token of the kind its path takes, as drawn."""
+    """Point the case at the real resources and give it a real token of the kind its path takes, as told."""
     for name in case.path_parameters or {}:
         if name in targets.ids and real_ids:
             case.path_parameters[name] = targets.ids[name]
@@ -126,4 +125,4 @@ def token_for(path: str, targets: Targets) -> str:
         return targets.tokens["tournament owner"]
     if path.endswith("/abort"):
         return targets.tokens["match owner"]
-    return targets.tokens["seat"]
+    return targets.seats[0]
