@@ -7,7 +7,9 @@ put back:
 
 - the hard time limit: RQ's SIGALRM death penalty interrupts the job at its timeout, as in a horse
   (a signal also ends a blocking read); a hint runs on a thread of its own (below), and one whose
-  thread does not end then takes the whole process down with it, so it never commits late;
+  thread does not end then takes the whole process down with it, so it never commits late. A hint's
+  thread is judged by its own time, not the time it waited for a core (`ThreadTime`): a niced
+  thread on busy cores is starved, not stuck, and gets the time it was kept waiting (`outlived`);
 - heartbeats while a job runs (`Heart`, one thread for the worker's life), so a worker that dies
   mid-job (killed, out of memory, a crash in C) has its job given up within `HEARTBEAT_SLACK` s of
   its last beat and retried by RQ's maintenance on another worker, while the supervisor (or the
@@ -31,13 +33,15 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import redis
 from rq import Queue, SimpleWorker
 from rq.executions import Execution
 from rq.job import Job
+from rq.timeouts import JobTimeoutException
 from rq.worker import WorkerStatus
 from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
@@ -56,7 +60,10 @@ LISTEN_READ = 1.0
 HEARTBEAT_SLACK = 10
 """Seconds past a missed heartbeat before a running job counts as abandoned (RQ's own default is 60)."""
 STRAY_GRACE = 1.0
-"""Seconds a job's thread gets to end after its time limit struck before the process ends under it."""
+"""Seconds of its own time a job's thread gets to end after its time limit struck before the process ends under it."""
+STARVED_EXTRA = 10.0
+"""Seconds of wall time a starved hint gets past its time limit at least (its limit again, if longer) and at most:
+past that it counts as stuck however long it waited for a core, so a runaway job cannot hold a busy worker for good."""
 STRAY_EXIT = 70
 """The exit status of a worker ended under a job that outlived its time limit (EX_SOFTWARE)."""
 
@@ -67,11 +74,14 @@ class ParlourJob(Job):
     def _execute(self) -> Any:
         if self.origin != HINT_QUEUE:
             return super()._execute()
-        return run_on_own_thread(super()._execute, HINT_NICENESS)
+        return run_on_own_thread(super()._execute, HINT_NICENESS, self.timeout or Queue.DEFAULT_TIMEOUT)
 
 
-def run_on_own_thread(work: Callable[[], Any], niceness: int) -> Any:
-    """`work()` on a new thread at `niceness`, its answer or its error; the process ends if it outlives a signal."""
+def run_on_own_thread(work: Callable[[], Any], niceness: int, limit: float) -> Any:
+    """`work()` on a new thread at `niceness`, its answer or its error; the process ends if it outlives a signal.
+
+    At RQ's time limit (`limit` s) the thread may go on only while `outlived` says it was starved, not stuck.
+    """
     outcome: dict[str, Any] = {}
     ended = threading.Event()
 
@@ -85,18 +95,70 @@ def run_on_own_thread(work: Callable[[], Any], niceness: int) -> Any:
             ended.set()
 
     # Waited for on an Event, not with Thread.join: a signal that interrupts join marks the thread ended.
-    threading.Thread(target=contextvars.copy_context().run, args=(run,), name="parlour-job", daemon=True).start()
+    started = time.monotonic()
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), name="parlour-job", daemon=True)
+    thread.start()
+    clock = ThreadTime(thread.native_id, started)
     try:
         ended.wait()
-    except BaseException:  # RQ's time limit (SIGALRM) or a cold shutdown, while the job still runs
+    except JobTimeoutException:  # RQ's time limit (SIGALRM) while the job still runs
+        if outlived(ended, clock, limit):
+            end_under_stray_job()
+        # It was starved, not stuck, and ended within its own time: its answer stands.
+    except BaseException:  # a cold shutdown while the job still runs
         if not ended.wait(STRAY_GRACE):
-            log.error("a job outlived its time limit: ending this worker so it cannot commit late")
-            logging.shutdown()
-            os._exit(STRAY_EXIT)
+            end_under_stray_job()
         raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
+
+
+def end_under_stray_job() -> NoReturn:
+    """End this worker at once: a job thread outlived its time limit, and it must not commit late."""
+    log.error("a job outlived its time limit: ending this worker so it cannot commit late")
+    logging.shutdown()
+    os._exit(STRAY_EXIT)
+
+
+class ThreadTime:
+    """A thread's own time since it started: the wall time it spent running or blocked, not waiting for a core."""
+
+    def __init__(self, native_id: int | None, started: float) -> None:
+        self.schedstat = Path(f"/proc/self/task/{native_id}/schedstat")
+        self.started = started
+
+    def wall(self) -> float:
+        """Seconds since the thread started."""
+        return time.monotonic() - self.started
+
+    def own(self) -> float:
+        """Seconds since the thread started, less those it spent runnable but waiting for a core."""
+        return self.wall() - self.waited()
+
+    def waited(self) -> float:
+        """Seconds the thread has waited for a core: Linux's schedstat (its run delay); 0 where it cannot be read."""
+        try:
+            return int(self.schedstat.read_text().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+
+def outlived(ended: threading.Event, clock: ThreadTime, limit: float) -> bool:
+    """After the time limit struck: wait while the thread may still end in time; True if it did not (it is stuck).
+
+    A thread counts only its own time against `limit` and STRAY_GRACE: a hint at niceness 19 gets
+    ~1/70 of a core that another process wants, and a starved thread is not a stuck one. A thread
+    that sleeps, blocks or computes is charged every second; one kept waiting for a core is charged
+    only up to STARVED_EXTRA past its limit (or its limit again), in wall time.
+    """
+    ceiling = limit + max(STARVED_EXTRA, limit)
+    while not ended.is_set():
+        left = min(limit + STRAY_GRACE - clock.own(), ceiling - clock.wall())
+        if left <= 0:
+            return True
+        ended.wait(left)
+    return False
 
 
 def set_thread_niceness(niceness: int) -> None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -18,19 +23,13 @@ from api.jobs.queue import HINT_QUEUE, LIVE_QUEUE
 from api.store import ai_turn_key
 from tests.api.conftest import create_match, read_log
 from tests.workers.conftest import StartWorker
+from tests.workers.stuck_jobs import starved_for, stuck_on_first_attempt
 from tests.workers.test_ai_seats import wait_for
-from workers.worker import STRAY_EXIT
+from workers.worker import HINT_NICENESS, STRAY_EXIT, ThreadTime, outlived
 
 RECOVERY = 90.0  # a dead worker's job is given up HEARTBEAT_SLACK s after its last heartbeat, then retried
-STUCK_FOR = 60.0
-
-
-def stuck_once(attempts_key: str) -> int:
-    """A job that sleeps past any time limit on its first attempt and returns at once after."""
-    attempts = int(redis.Redis.from_url(Settings().redis_url).incr(attempts_key))
-    if attempts == 1:
-        time.sleep(STUCK_FOR)
-    return attempts
+STARVED_FOR = 3.0  # seconds the starved hint waits for a core: past its 1 s limit and STRAY_GRACE together
+SCHEDSTAT = Path("/proc/thread-self/schedstat")
 
 
 def turn_job(redis_url: str, match_id: str, seat: int, version: int) -> Job:
@@ -60,7 +59,7 @@ def test_a_worker_killed_mid_search_has_its_turn_played_once_by_another(
 
 def test_a_turn_job_past_its_time_limit_is_stopped_and_retried(redis_url: str, start_worker: StartWorker) -> None:
     queue = Queue(LIVE_QUEUE, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
-    job = queue.enqueue(stuck_once, "stuck-turn", job_timeout=1, retry=Retry(max=1))
+    job = queue.enqueue(stuck_on_first_attempt, 1, job_timeout=1, retry=Retry(max=1))
     worker = start_worker("w1")
     wait_for(lambda: job.get_status(refresh=True) == "finished", "the retried job", RECOVERY)
     job.refresh()
@@ -72,7 +71,7 @@ def test_a_hint_stuck_past_its_time_limit_ends_its_worker_and_is_retried(
     redis_url: str, start_worker: StartWorker
 ) -> None:
     queue = Queue(HINT_QUEUE, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
-    job = queue.enqueue(stuck_once, "stuck-hint", job_timeout=1, retry=Retry(max=1))
+    job = queue.enqueue(stuck_on_first_attempt, 1, job_timeout=1, retry=Retry(max=1))
     stuck = start_worker("stuck")
     assert stuck.wait(timeout=RECOVERY) == STRAY_EXIT  # it could not stop the hint's thread, so it ended
     start_worker("next")
@@ -80,6 +79,48 @@ def test_a_hint_stuck_past_its_time_limit_ends_its_worker_and_is_retried(
     job.refresh()
     assert job.return_value() == 2  # stopped once, then run again to its end
     assert job.retries_left == 0
+
+
+@pytest.fixture
+def busy_core() -> Iterator[int]:
+    """A core kept busy by a process at the usual priority, for as long as the test runs; its number."""
+    core = min(os.sched_getaffinity(0))
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        os.sched_setaffinity(busy.pid, {core})
+        yield core
+    finally:
+        busy.kill()
+        busy.wait()
+
+
+@pytest.mark.skipif(not SCHEDSTAT.exists(), reason="needs Linux's per-thread scheduler statistics")
+def test_a_hint_starved_of_cpu_past_its_time_limit_is_not_ended(
+    redis_url: str, start_worker: StartWorker, busy_core: int
+) -> None:
+    assert os.getpriority(os.PRIO_PROCESS, 0) < HINT_NICENESS, "the busy loop must outrank the hint's thread"
+    worker = start_worker("starved")
+    os.sched_setaffinity(worker.pid, {busy_core})  # its main thread; the job's thread inherits it
+    queue = Queue(HINT_QUEUE, connection=redis.Redis.from_url(redis_url), serializer=JSONSerializer)
+    job = queue.enqueue(starved_for, STARVED_FOR, job_timeout=1)  # no retry: a job ended under it fails for good
+    wait_for(lambda: job.get_status(refresh=True) == "finished" or worker.poll() is not None, "the hint", RECOVERY)
+    assert worker.poll() is None, "the worker ended itself under a hint that was only starved"
+    job.refresh()
+    assert job.get_status() == "finished"
+    assert job.return_value() < STARVED_FOR  # it computed all along, at a sliver of the core it waited for
+
+
+def test_a_hint_thread_that_is_not_starved_is_charged_every_second() -> None:
+    blocked = threading.Event()
+    thread = threading.Thread(target=blocked.wait, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    assert outlived(threading.Event(), ThreadTime(thread.native_id, started), limit=0.0)  # it never ended
+    assert thread.is_alive()
+    blocked.set()
+    ended = threading.Event()
+    ended.set()
+    assert not outlived(ended, ThreadTime(thread.native_id, started), limit=0.0)  # it ended: nothing to wait for
 
 
 @pytest.mark.parametrize("lost", ["never-queued", "claim-lost", "popped"])
