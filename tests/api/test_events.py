@@ -152,6 +152,27 @@ def feed_of(app: Flask) -> ChangeFeed:
     return app.services.changes  # type: ignore[no-any-return]
 
 
+def until_watched(app: Flask, count: int) -> None:
+    """Wait until `count` streams or long-polls watch for changes: they read the match and are now waiting."""
+    deadline = time.monotonic() + TIMEOUT
+    while feed_of(app).watched() < count:
+        assert time.monotonic() < deadline, f"{feed_of(app).watched()} watches open, {count} expected"
+        time.sleep(0.01)
+
+
+def count_watches(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The matches the app's feed is asked to watch from now on (the real feed watches them all the same)."""
+    feed, watched = feed_of(app), []
+    real = feed.watch
+
+    def watch(match_id: str) -> Any:
+        watched.append(match_id)
+        return real(match_id)
+
+    monkeypatch.setattr(feed, "watch", watch)
+    return watched
+
+
 # --- the stream ------------------------------------------------------------------------------------
 def test_a_stream_sees_each_action_in_order_then_ends(app: Flask, client: FlaskClient) -> None:
     match = create_match(client, seed="s")
@@ -337,48 +358,51 @@ def test_a_client_ahead_of_the_match_is_resynced(client: FlaskClient, match: Mat
 
 
 # --- the long-poll ---------------------------------------------------------------------------------
-def test_a_long_poll_returns_as_soon_as_the_version_passes(client: FlaskClient, match: Match) -> None:
+def test_a_long_poll_returns_as_soon_as_the_version_passes(app: Flask, client: FlaskClient, match: Match) -> None:
     answers: list[Any] = []
-    started = time.monotonic()
-    poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=25&after=0"))))
+    poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=30&after=0"))))
     poller.start()
-    time.sleep(0.3)
+    until_watched(app, 1)  # it read version 0 and waits
+    assert not answers
     act(client, match, 0, WINNING_LINE[0][1], 0)
-    poller.join(timeout=TIMEOUT)
+    poller.join(timeout=TIMEOUT)  # far less than its 30 s wait: it answered the change, not its wait's end
     assert answers, "the long-poll did not return after the change"
-    assert time.monotonic() - started < 20, "it returned early, not at the end of its wait"
     assert answers[0].status_code == 200 and answers[0].get_json()["version"] == 1
     assert answers[0].headers["ETag"] == '"1"'
 
 
-def test_a_long_poll_times_out_with_the_same_version(client: FlaskClient, match: Match) -> None:
-    started = time.monotonic()
+def test_a_long_poll_times_out_with_the_same_version(
+    app: Flask, client: FlaskClient, match: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watched = count_watches(app, monkeypatch)
     response = client.get(match.url("?wait=0.5&after=0"), headers=bearer(match.tokens[1]))
-    assert time.monotonic() - started >= 0.4
+    assert watched == [match.id], "it waited for a change"
     assert response.status_code == 200 and response.get_json()["version"] == 0
     assert response.get_json()["viewer"] == 1
     unchanged = client.get(match.url("?wait=0.3&after=0"), headers={"If-None-Match": '"0"'})
     assert unchanged.status_code == 304 and unchanged.headers["ETag"] == '"0"'
 
 
-def test_a_long_poll_behind_or_on_a_settled_match_answers_at_once(client: FlaskClient) -> None:
+def test_a_long_poll_behind_or_on_a_settled_match_answers_at_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     match = create_match(client, seed="s", options={"turn_limit": 1})
     act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1
     aborted = create_match(client, game="sundae_split", players=3, open_seats=[2])
     assert client.post(aborted.url("/abort"), headers=bearer(aborted.body["owner_token"])).status_code == 200
+    watched = count_watches(app, monkeypatch)
     for url in (match.url("?wait=30&after=0"), aborted.url("?wait=30&after=1"), aborted.url("?wait=30&after=5")):
-        started = time.monotonic()
         assert client.get(url).status_code == 200
-        assert time.monotonic() - started < 10
+    assert watched == [], "none of them waited for a change"
 
 
-def test_a_long_poll_on_a_finished_match_answers_its_rematch_offer(client: FlaskClient) -> None:
+def test_a_long_poll_on_a_finished_match_answers_its_rematch_offer(app: Flask, client: FlaskClient) -> None:
     match = create_match(client, seed="s", options={"turn_limit": 1})
     act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1; a rematch may still be offered
     answers: list[Any] = []
     poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=25&after=1"))))
     poller.start()
-    time.sleep(0.3)
+    until_watched(app, 1)  # it read the finished match and waits
     assert not answers, "a finished match whose rematch may come answered before its wait"
     assert client.post(match.url("/rematch"), headers=bearer(match.tokens[1])).status_code == 200
     poller.join(timeout=TIMEOUT)
@@ -443,7 +467,7 @@ def test_a_shutting_down_server_ends_its_streams_and_long_polls(app: Flask, clie
     answers: list[Any] = []
     poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=25&after=0"))))
     poller.start()
-    time.sleep(0.3)
+    until_watched(app, 2)  # the stream and the long-poll both wait
     feed_of(app).stop()
     assert stream.next() is None, "the stream ends, without an end event: the client resumes elsewhere"
     poller.join(timeout=TIMEOUT)

@@ -14,7 +14,6 @@ import itertools
 import json
 import random
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -367,7 +366,6 @@ def problem(response: TestResponse, status: int, code: str) -> str:
 # --- whole matches ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("players", "seed"), MATCHES)
 def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: str) -> None:
-    started = time.perf_counter()
     table = new_table(client, players, seed)
     final = table.play()
     assert final["status"] == "finished"
@@ -413,7 +411,6 @@ def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: 
     # Nobody's cones in hand were shown to anyone else.
     assert len(table.answers) > 5 * len(table.moves)
     assert leaks(table.answers, table.flavours_of) == []
-    assert time.perf_counter() - started < 20
 
 
 def test_the_leak_check_finds_a_cone_shown_to_another_seat() -> None:
