@@ -236,7 +236,8 @@ class Cursor:
     def parse(cls, text: str) -> Cursor | None:
         """Read a cursor back, or None if it is not one."""
         created, _, match_id = text.partition(":")
-        return cls(int(created), match_id) if created.isdigit() and match_id else None
+        # isascii too: str.isdigit accepts `²` (which int refuses) and `١٢` (which int reads as 12).
+        return cls(int(created), match_id) if created.isascii() and created.isdigit() and match_id else None
 
 
 @dataclass(frozen=True)
@@ -834,7 +835,7 @@ class BotStore:
         """Delete the bot's name and token if its token hash is still the one read; frees its name."""
         if not self._unregister(keys=[bot_key(bot.id)], args=[bot.token_hash]):
             return False
-        self._free_name(keys=[BOT_NAMES_KEY], args=[bot.name.casefold(), bot.id])
+        self._free_name(keys=[BOT_NAMES_KEY], args=[fold_name(bot.name), bot.id])
         return True
 
     def purge(self, bot_id: str) -> int:

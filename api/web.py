@@ -4,7 +4,8 @@ and the OpenAPI document at `/v1/openapi.yaml` and `/v1/openapi.json`.
 Everything here is a file in the repository (`web/`, `openapi.yaml`), read once per process; the web
 client is plain ES modules and its libraries are vendored under `web/vendor/` (`make web`), so
 serving it needs no Node. The client is a single page: its own routes are in the URL's fragment
-(`/#/matches/<id>`), so no server route ever shadows an API path.
+(`/#/matches/<id>`), so no server route ever shadows an API path. The pages hold no inline script
+or style: every answer's Content-Security-Policy (`api.headers`) allows only this server's files.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 import yaml
 from flask import Blueprint, Response, send_from_directory
 
+from api.headers import secure
+
 ROOT = Path(__file__).resolve().parent.parent
 WEB_DIR = ROOT / "web"
 SPEC_PATH = ROOT / "openapi.yaml"
@@ -23,6 +26,7 @@ NO_STORE_HTML = "no-cache"
 """Pages are checked on every load (they are small), so a new release's client is never mixed with an old one."""
 
 blueprint = Blueprint("web", __name__)
+blueprint.after_app_request(secure)  # every answer of the app, API included (see api.headers)
 
 
 @blueprint.get("/")

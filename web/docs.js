@@ -4,4 +4,5 @@ window.SwaggerUIBundle({
   dom_id: "#reference",
   deepLinking: true,
   tryItOutEnabled: false,
+  validatorUrl: null, // no badge fetched from validator.swagger.io: the page talks to this server only
 });

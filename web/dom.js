@@ -10,6 +10,8 @@ export function h(tag, attrs = {}, ...children) {
       element.addEventListener(name.slice(2), value);
     } else if (name === "dataset") {
       Object.assign(element.dataset, value);
+    } else if (name === "style") {
+      element.style.cssText = value; // through the CSSOM: a style attribute is inline style, which the policy refuses
     } else {
       element.setAttribute(name, value === true ? "" : String(value));
     }

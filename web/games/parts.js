@@ -95,9 +95,20 @@ export function seatLabel(ctx, seat) {
   return `Seat ${seat}${who ? ` · ${who}` : ""}`;
 }
 
-/** A <style> element holding one renderer's CSS (its classes carry the renderer's prefix). */
+const adoptedSheets = new Set();
+
+/**
+ * Apply one renderer's CSS to the page, once (its classes carry the renderer's prefix); an empty fragment
+ * to append where it is called. A constructed sheet, not a <style> element: the page's policy refuses inline style.
+ */
 export function styleSheet(css) {
-  return h("style", {}, css);
+  if (!adoptedSheets.has(css)) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    adoptedSheets.add(css);
+  }
+  return document.createDocumentFragment();
 }
 
 /** An SVG element with attributes and children. */
