@@ -14,15 +14,16 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq import Queue
 from rq.exceptions import StopRequested
 from rq.job import Job
-from rq.registry import FinishedJobRegistry
+from rq.registry import FailedJobRegistry, FinishedJobRegistry, StartedJobRegistry
 from rq.serializers import JSONSerializer
 
 from ai.levels import choose
 from ai.play import ai_seed
 from api.config import Settings
-from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE, JobQueue
+from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
 from api.matches.service import checked_move, commit_move, engine_state
 from api.record import MatchRecord
 from api.store import MatchStore, ai_turn_key
@@ -48,6 +49,25 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
             return value
         time.sleep(0.05)
     pytest.fail(f"timed out waiting for {what}")
+
+
+def ai_jobs_pending(redis_url: str) -> int:
+    """AI jobs queued or being computed."""
+    connection = redis.Redis.from_url(redis_url)
+    return sum(
+        len(Queue(name, connection=connection)) + len(StartedJobRegistry(name, connection=connection))
+        for name in WORKER_QUEUES
+    )
+
+
+def ai_jobs_ever(redis_url: str) -> int:
+    """AI jobs queued, being computed, finished or failed: every AI job there was."""
+    connection = redis.Redis.from_url(redis_url)
+    ended = sum(
+        len(FinishedJobRegistry(name, connection=connection)) + len(FailedJobRegistry(name, connection=connection))
+        for name in WORKER_QUEUES
+    )
+    return ai_jobs_pending(redis_url) + ended
 
 
 def finished(client: FlaskClient, match_id: str) -> dict[str, Any] | None:
@@ -324,7 +344,9 @@ def test_a_turn_job_s_id_names_its_match() -> None:
     assert JobQueue.turn_match("turn-short") is None
 
 
-def test_an_ai_seat_answers_a_human_and_waits_for_them(client: FlaskClient, start_worker: StartWorker) -> None:
+def test_an_ai_seat_answers_a_human_and_waits_for_them(
+    client: FlaskClient, start_worker: StartWorker, redis_url: str
+) -> None:
     start_worker("w1")
     match = create_match(client, seed="vs-ai", seats=[{"type": "human", "name": "ann"}, *ai_seats("easy")])
     assert set(match.tokens) == {0}
@@ -337,7 +359,8 @@ def test_an_ai_seat_answers_a_human_and_waits_for_them(client: FlaskClient, star
                 headers=bearer(token),
             )
         wait_for(lambda: client.get(match.url()).get_json()["waiting_for"] == [0], "the AI to hand the turn back")
-    time.sleep(0.5)  # a wrongly queued extra AI move would show up meanwhile
+    # A wrongly queued extra AI move is queued before the job that handed the turn back ends: played by then.
+    wait_for(lambda: ai_jobs_pending(redis_url) == 0, "the AI's jobs to end")
     entries = assert_log_is_a_game(client, match.id)
     movers = [entry["seat"] for entry in entries]
     assert movers[0] == 0 and 1 in movers and movers[-1] == 1
@@ -431,11 +454,14 @@ def test_a_level_the_game_does_not_offer_is_a_400(client: FlaskClient) -> None:
     assert response.get_json()["errors"] == {"seats": {"0": {"level": ["one of: random, easy, medium, hard"]}}}
 
 
-def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(client: FlaskClient, start_worker: StartWorker) -> None:
+def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(
+    client: FlaskClient, start_worker: StartWorker, redis_url: str
+) -> None:
     start_worker("w1")
     match = create_match(client, seats=[*ai_seats("easy"), {"type": "open"}])
     assert match.body["status"] == "waiting" and match.body["open_seats"] == [1]
-    time.sleep(0.5)
+    # An AI turn is queued by the request that makes it due, before its answer: none was, so none can come.
+    assert ai_jobs_ever(redis_url) == 0
     assert client.get(match.url()).get_json()["version"] == 0  # nobody moves before the match starts
     joined = client.post(match.url("/join"), json={}).get_json()
     assert joined["status"] == "active"

@@ -8,17 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import Queue
-from rq.registry import StartedJobRegistry
 
 from api.config import Settings
-from api.jobs.queue import WORKER_QUEUES
 from tests.api.conftest import bearer
 from tests.workers.conftest import StartWorker
-from tests.workers.test_ai_seats import wait_for
+from tests.workers.test_ai_seats import ai_jobs_pending, wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
 from tournaments import cli
 
@@ -38,15 +34,6 @@ def unfinished(client: FlaskClient, body: dict[str, Any]) -> list[str]:
     records = [client.get(f"/v1/matches/{match_id}").get_json() for match_id in ids]
     active = client.get("/v1/matches?status=active&limit=100").get_json()["items"]
     return [r["id"] for r in records if r["status"] not in ("finished", "aborted")] + [a["id"] for a in active]
-
-
-def ai_jobs_pending(redis_url: str) -> int:
-    """AI jobs queued or being computed."""
-    connection = redis.Redis.from_url(redis_url)
-    return sum(
-        len(Queue(name, connection=connection)) + len(StartedJobRegistry(name, connection=connection))
-        for name in WORKER_QUEUES
-    )
 
 
 def settle(client: FlaskClient, url: str) -> tuple[dict[str, Any], int, float]:
