@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_cors import CORS
 
 from api import games, health, web
+from api.bodies import BodyTimeout
 from api.bots import views as bots
 from api.config import Settings
 from api.errors import register_error_handlers
@@ -41,4 +42,5 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)
     register_error_handlers(app)
+    app.wsgi_app = BodyTimeout(app.wsgi_app, settings.body_timeout)  # type: ignore[method-assign]
     return app

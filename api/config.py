@@ -36,6 +36,7 @@ class Settings:
     ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
     worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
     max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))
+    body_timeout: float = field(default_factory=lambda: float(_int_env("PARLOUR_BODY_TIMEOUT", 10)))
     challenge_seconds: int = field(
         default_factory=lambda: max(1, _int_env("PARLOUR_CHALLENGE_SECONDS", DEFAULT_CHALLENGE_SECONDS))
     )

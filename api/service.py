@@ -56,6 +56,9 @@ DEFAULT_WORKER_CLASS = "gevent"
 WORKER_CLASSES = ("gevent", "gthread")
 DEFAULT_CONNECTIONS = 4000  # per worker process: held event streams and ordinary requests together
 DEFAULT_THREADS = 4  # per worker process, with the gthread class only
+REQUEST_LINE_BYTES = 4094  # gunicorn's default, said here: the API's longest URLs are a few hundred bytes
+REQUEST_HEADER_FIELDS = 50  # half gunicorn's 100: a browser sends about 15, a proxy adds a few
+REQUEST_HEADER_BYTES = 8190  # gunicorn's default: the longest header the API reads is a ~100-byte token
 OPEN_FILES_WANTED = 65536  # the open-file limit asked for when the hard limit is unlimited
 DEFAULT_AI_WORKERS = 2
 RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
@@ -155,7 +158,13 @@ def gunicorn_command(
         "--bind", bind,
         "--timeout", "30",
         "--graceful-timeout", "10",
+        # Under the gevent worker keep-alive also bounds the time to read each request's line and headers (a
+        # gevent.Timeout around the parse), so a slow client's head gets 5 s in all; the body gets
+        # PARLOUR_BODY_TIMEOUT (api/bodies.py).
         "--keep-alive", "5",
+        "--limit-request-line", str(REQUEST_LINE_BYTES),
+        "--limit-request-fields", str(REQUEST_HEADER_FIELDS),
+        "--limit-request-field_size", str(REQUEST_HEADER_BYTES),
         *no_control_socket(),
         app,
     ]  # fmt: skip
