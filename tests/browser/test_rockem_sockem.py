@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import PHONE, PageFactory
-from tests.browser.ui import click_action, create_match, wait_for_seed_check, wait_for_turn_or_end
+from tests.browser.ui import click, click_action, create_match, wait_for_seed_check, wait_for_turn_or_end
 
 ROLL_BUTTON = ".rs-mine [data-action]"
 KEPT_AND_ROLL = """mine => ({
@@ -32,31 +31,32 @@ def only(kind: str) -> Callable[[list[dict[str, Any]]], int | None]:
     return pick
 
 
-def keep_the_largest_match_and_roll(page: Page) -> None:
-    """Press "Keep the largest match" when the dice are out, check the roll button carries the kept dice, roll."""
+def keep_the_largest_match_and_roll(page: Page, realtime: bool) -> None:
+    """Press "Keep the largest match" when the dice are out, check the roll button carries the kept dice, roll.
+
+    In realtime the AI's knock-out may end the race between looking and clicking: the controls `may_vanish`.
+    """
     best = page.locator(".rs-mine").get_by_role("button", name="Keep the largest match")
     if best.count() and best.is_enabled():
-        try:
-            best.click(timeout=3000)
-        except PlaywrightTimeout:
-            return  # in realtime the race ended under us (the AI's knock-out): the caller looks again
+        if not click(best, may_vanish=realtime):
+            return  # the race ended under us: the caller looks again
         picker = page.locator(".rs-mine").evaluate(KEPT_AND_ROLL)  # one read, so no re-render can fall between
-        if picker["roll"] is None:
+        if picker["roll"] is None and realtime:
             return
         assert json.loads(picker["roll"]) == {"type": "roll", "keep": picker["pressed"]}
-    click_action(page, only("roll"))
+    click_action(page, only("roll"), may_vanish=realtime)
 
 
-def play_the_match(page: Page) -> dict[str, int]:
+def play_the_match(page: Page, realtime: bool) -> dict[str, int]:
     """Flip when it is our flip, otherwise keep and roll, until the knock-out; counts each kind of move."""
     made = {"flip": 0, "roll": 0}
     while wait_for_turn_or_end(page) == "act":
         assert made["roll"] < 400, "the match should end in a knock-out"
         if page.locator(".rs-coin-panel [data-action]").count():
-            click_action(page, only("flip"))
+            click_action(page, only("flip"), may_vanish=realtime)
             made["flip"] += 1
         elif page.locator(ROLL_BUTTON).count():
-            keep_the_largest_match_and_roll(page)
+            keep_the_largest_match_and_roll(page, realtime)
             made["roll"] += 1
     return made
 
@@ -68,7 +68,7 @@ def test_a_whole_rockem_sockem_match_against_the_ai(
     match_id = create_match(page, "rockem_sockem", ["human", "ai:random"], {"mode": mode})
     page.wait_for_selector(".rs-coin")
     screenshot(page, f"rockem-sockem-{mode}-start-desktop")
-    made = play_the_match(page)
+    made = play_the_match(page, realtime=mode == "realtime")
     assert made["flip"] >= 1  # seat 0 flips the first coin
     assert wait_for_seed_check(page) == "ok"
     assert page.locator("[data-result=shown]").is_visible()

@@ -11,10 +11,14 @@ from typing import TYPE_CHECKING, Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Locator, Page
 
 ACTIONS = ".picture [data-action]:not([disabled])"
 MATCH_PAGE = ".match-page"
+CLICK_MS = 30_000
+"""Milliseconds a click may wait for its control to be clickable (Playwright's default): a busy machine is slow."""
+VANISH_CLICK_MS = 3_000
+"""Milliseconds a click waits for a control the caller said may vanish under it before it counts as gone."""
 
 
 def create_match(
@@ -60,10 +64,14 @@ def wait_for_turn_or_end(page: Page, timeout: float = 60.0) -> str:
     return "over" if state(page)["status"] in ("finished", "aborted") else "act"
 
 
-def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int | None]) -> dict[str, Any] | None:
+def click_action(
+    page: Page, pick: Callable[[list[dict[str, Any]]], int | None], may_vanish: bool = False
+) -> dict[str, Any] | None:
     """Click one enabled data-action control of the picture, chosen by `pick` from their actions; None if none.
 
     `pick` returns None when the action it wants is not offered (any more): a realtime opponent may have moved on.
+    A click that cannot land fails the test, unless the caller says the control `may_vanish` under it (a realtime
+    race the AI may end between looking and clicking): then it is given VANISH_CLICK_MS and None is returned.
     """
     values = page.locator(ACTIONS).evaluate_all("elements => elements.map(e => e.dataset.action)")
     if not values:
@@ -73,15 +81,25 @@ def click_action(page: Page, pick: Callable[[list[dict[str, Any]]], int | None])
     if index is None:
         return None
     before = state(page)["version"]
-    try:
-        page.locator(f"{ACTIONS}[data-action={css_string(values[index])}]").first.click(timeout=3000)
-    except PlaywrightTimeout:
-        return None  # the match moved on before the click landed (another seat acted, or it ended)
+    control = page.locator(f"{ACTIONS}[data-action={css_string(values[index])}]").first
+    if not click(control, may_vanish):
+        return None
     page.wait_for_function(
         f"""() => {{ const m = document.querySelector('.match-page');
                     return m.dataset.version !== '{before}' || !document.querySelector('.notice').hidden; }}"""
     )
     return actions[index]
+
+
+def click(control: Locator, may_vanish: bool = False) -> bool:
+    """Click the control; False if it `may_vanish` and vanished. A click that cannot land otherwise fails the test."""
+    try:
+        control.click(timeout=VANISH_CLICK_MS if may_vanish else CLICK_MS)
+    except PlaywrightTimeout as error:
+        if may_vanish:
+            return False  # the caller said so: the match moved on before the click landed
+        raise AssertionError(f"could not click {control} within {CLICK_MS} ms (gone, hidden or disabled)") from error
+    return True
 
 
 def css_string(text: str) -> str:
