@@ -30,7 +30,8 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
-    "Referrer-Policy": "no-referrer",  # the client's routes (match ids) are in the fragment; keep it so
+    # Tokens travel in Authorization headers, never in a URL; an address may still name an unlisted match.
+    "Referrer-Policy": "no-referrer",
 }
 
 
