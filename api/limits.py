@@ -1,14 +1,18 @@
 """Rate limits: fixed windows of the `limits` library, counted in the service's own Redis, keyed by who is asking.
 
-Who asks (`identity`): the seat a seat token names (`seat:<match>:<seat>`), the bot a bot token
-names (`bot:<id>`), or else the client's address (`addr:<ip>`). Tokens are parsed here, not
-checked (the views check them), so anyone can invent one and with it a fresh bucket; but a forged
-token is answered 401, and the 401s are counted per address (`auth_failures`): once an address
-has used up that budget, every request it sends with a token is refused until the window ends.
-(Every 401 is counted in Redis; a process looks the count up only for addresses it has itself
-answered 401 lately, so an honest client's token requests cost no round trip for it.)
-Creations (matches, bots, tournaments) are keyed by address whatever the token, since creating a
-match mints seat tokens: keyed by a seat token, each new match would buy its creator a new bucket.
+Whose bucket a request spends is decided by what is proven, never by what a request claims: a seat's
+(`seat:<match>:<seat>`), a bot's (`bot:<id>`) or an owner's bucket is charged only once the view has checked the
+bearer token (`prove`, called where the token is verified), so a forged token spends nobody's bucket. Until then the
+request is held, and a request whose token is never proven (a 401, a 403, a 404 ...) is charged to the client's
+address (`addr:<ip>`, an IPv6 client by its /64) after its answer. Requests without a token are charged to their
+address before the view runs. Creations and joins (matches, bots, tournaments, seats) are keyed by address whatever
+the token, since each mints a token: keyed by a token, each would buy its sender a new bucket.
+
+An address that sends tokens that fail (`auth_failures`, counted on every 401) or that are never proven is a
+suspect: its token requests first look at its address's buckets, and once its 401 budget or one of those buckets
+is spent, every request it sends with a token is refused, uncounted, until the window ends. (Each count is in
+Redis; a process looks them up only for addresses it has itself suspected lately, so an honest client's token
+requests cost no round trip for it.)
 
 Behind a reverse proxy, `PARLOUR_TRUSTED_PROXIES=N` takes the client address from the
 `X-Forwarded-For` those N proxies append (werkzeug's ProxyFix); without it the header is ignored,
@@ -28,6 +32,7 @@ a round trip per limit and another for its headers.)
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import threading
@@ -37,18 +42,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.refusals import RateLimited
 from api.store import redis_client
-from api.tokens import BotToken, OwnerToken, parse_credential
+from api.tokens import BotToken, Credential, OwnerToken, parse_credential
 
 log = logging.getLogger(__name__)
 KEY_PREFIX = "parlour:limit"
 """Redis keys of the counters: `parlour:limit:LIMITER/<route>/<who>/<amount>/<multiples>/<period>`."""
-MAX_ID = 64  # longer match or bot ids are never valid: such a token is keyed by address
+LIMITER = "parlour.limiter"
+"""Where `install` keeps the app's Limiter (`app.extensions`), for `prove`."""
+IPV6_BLOCK = 64
+"""An IPv6 client is counted by its /64: one host is handed a whole /64 and may send from any address in it."""
 AUTH_FAILURES_SCOPE = "auth-failures"
 SUSPECTS_KEPT = 100_000
 """Addresses a process remembers having answered 401 (the oldest are forgotten first)."""
@@ -83,6 +91,8 @@ class LimitSettings:
     streams: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_STREAMS", "120/minute"))
     long_polls: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute"))
     replays: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_REPLAYS", "20/second;600/minute"))
+    joins: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_JOINS", "30/minute"))
+    pages: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_PAGES", "20/second;600/minute"))
     auth_failures: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_AUTH_FAILURES", "30/minute"))
     # Quotas (api/quotas.py); 0 means none.
     matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_MATCHES", 50))
@@ -103,38 +113,47 @@ class LimitSettings:
 
 # --- who is asking ---------------------------------------------------------------------------------
 def client_address() -> str:
-    """The client's key by address (`addr:<ip>`): the peer, or the forwarded-for a trusted proxy gave."""
-    return f"addr:{request.remote_addr or 'unknown'}"
+    """The client's key by address (`addr:<ip>`): the peer, or the forwarded-for a trusted proxy gave; an IPv6
+    address by its /64 (`addr:2001:db8:1:2::/64`), an IPv4-mapped one as the IPv4 address it maps."""
+    return f"addr:{address_block(request.remote_addr or 'unknown')}"
 
 
-def identity() -> str:
-    """The key of who is asking: the seat or bot its bearer token names (unchecked), else its address."""
-    if "parlour_identity" not in g:
-        g.parlour_identity = _identity_of(request.headers.get("Authorization", ""))
-    return str(g.parlour_identity)
+def address_block(address: str) -> str:
+    """What one client's address is counted as: an IPv4 address, or the /64 an IPv6 address lies in."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_BLOCK), strict=False))
+    return str(ip)
 
 
-def _identity_of(header: str) -> str:
-    scheme, _, text = header.partition(" ")
-    credential = parse_credential(text.strip()) if scheme.lower() == "bearer" else None
-    if isinstance(credential, BotToken):
-        if len(credential.bot_id) <= MAX_ID:
-            return f"bot:{credential.bot_id}"
-    elif isinstance(credential, OwnerToken):
-        if len(credential.owned_id) <= MAX_ID:
-            return f"owner:{credential.owned_id}"
-    elif credential is not None and len(credential.match_id) <= MAX_ID:
-        return f"seat:{credential.match_id}:{credential.seat}"
-    return client_address()
+def proven_key(token: Credential, by: str, match_id: str, seat: int | None) -> str:
+    """The bucket of a token the view has checked: its seat's, its bot's (narrowed to the seat for `SEAT`
+    limits: a bot's hints are per seat) or its owner's. Every part comes from a checked token or record."""
+    if isinstance(token, BotToken):
+        narrowed = by == SEAT and seat is not None
+        return f"bot:{token.bot_id}:{match_id}:{seat}" if narrowed else f"bot:{token.bot_id}"
+    if isinstance(token, OwnerToken):
+        return f"owner:{token.owned_id}"
+    return f"seat:{token.match_id}:{token.seat}"
 
 
-def seat_identity() -> str:
-    """Who asks, for one seat: a bot's key is narrowed to the match and the seat it names (hints are per seat)."""
-    who = identity()
-    if not who.startswith("bot:"):
-        return who
-    match_id = (request.view_args or {}).get("match_id", "")
-    return f"{who}:{match_id}:{request.args.get('seat', '')}"
+def request_credential() -> Credential | None:
+    """The bearer token the request names, parsed but unchecked (None without one, or when it is not a token)."""
+    scheme, _, text = request.headers.get("Authorization", "").partition(" ")
+    return parse_credential(text.strip()) if scheme.lower() == "bearer" else None
+
+
+def prove(token: Credential, match_id: str = "", seat: int | None = None) -> None:
+    """The view has checked `token` (for `seat` of `match_id`): charge the request's held limits to its bucket;
+    a 429 when one is spent. Nothing to do on a route without such limits, or with limits off."""
+    limiter: Limiter | None = current_app.extensions.get(LIMITER)
+    if limiter is not None:
+        limiter.charge_proven(token, match_id, seat)
 
 
 # --- what is limited -------------------------------------------------------------------------------
@@ -146,18 +165,29 @@ LIMIT_NAMES = (
     "actions",
     "streams",
     "long_polls",
+    "replays",
+    "joins",
+    "pages",
     "auth_failures",
 )
 """The rate limits: each a LimitSettings field, set by PARLOUR_LIMIT_<NAME>."""
 
 
+ADDRESS = "address"
+"""A limit charged to the client's address, whatever token it sends."""
+HOLDER = "holder"
+"""A limit charged to the proven holder of the request's token (its seat, bot or owner), else to its address."""
+SEAT = "seat"
+"""As `HOLDER`, but a bot's bucket is narrowed to the match and seat it acts for."""
+
+
 @dataclass(frozen=True)
 class RouteLimit:
-    """One limit on one route: the setting it reads, whose bucket it counts, and when it does not apply."""
+    """One limit on one route: the setting it reads, whose bucket it charges, and when it does not apply."""
 
     endpoint: str
     setting: str
-    key: Callable[[], str]
+    by: str
     applies: Callable[[], bool] = lambda: True
 
 
@@ -174,20 +204,29 @@ def _bot_long_poll() -> bool:
 
 
 LIMITED: tuple[RouteLimit, ...] = (
-    RouteLimit("matches.create_match", "create_match", client_address),
-    RouteLimit("bots.register_bot", "create_bot", client_address),
-    RouteLimit("tournaments.create_tournament", "create_tournament", client_address),
-    RouteLimit("matches.request_ai_move", "hints", seat_identity),
-    RouteLimit("matches.post_action", "actions", identity),
-    RouteLimit("matches.resign", "actions", identity),  # the lifecycle posts are a seat's moves as well
-    RouteLimit("matches.leave", "actions", identity),
-    RouteLimit("matches.rematch", "actions", identity),
-    RouteLimit("events.match_events", "streams", identity),
-    RouteLimit("bots.bot_events", "streams", identity, _stream),
-    RouteLimit("bots.bot_events", "long_polls", identity, _bot_long_poll),
-    RouteLimit("matches.get_match", "long_polls", identity, _long_poll),
-    RouteLimit("matches.replay_step", "replays", client_address),
-    RouteLimit("match_exports.export_match", "replays", client_address),
+    RouteLimit("matches.create_match", "create_match", ADDRESS),
+    RouteLimit("matches.join_match", "joins", ADDRESS),
+    RouteLimit("bots.register_bot", "create_bot", ADDRESS),
+    RouteLimit("tournaments.create_tournament", "create_tournament", ADDRESS),
+    RouteLimit("matches.request_ai_move", "hints", SEAT),
+    RouteLimit("matches.post_action", "actions", HOLDER),
+    RouteLimit("matches.resign", "actions", HOLDER),  # the lifecycle posts are a seat's moves as well
+    RouteLimit("matches.leave", "actions", HOLDER),
+    RouteLimit("matches.rematch", "actions", HOLDER),
+    RouteLimit("events.match_events", "streams", HOLDER),
+    RouteLimit("bots.bot_events", "streams", HOLDER, _stream),
+    RouteLimit("bots.bot_events", "long_polls", HOLDER, _bot_long_poll),
+    RouteLimit("matches.get_match", "long_polls", HOLDER, _long_poll),
+    RouteLimit("matches.replay_step", "replays", ADDRESS),
+    RouteLimit("match_exports.export_match", "replays", ADDRESS),
+    # Pages of up to 100 or 500 entries, each a read of as many records or log entries.
+    RouteLimit("matches.list_matches", "pages", ADDRESS),
+    RouteLimit("matches.match_log", "pages", ADDRESS),
+    RouteLimit("bots.list_bots", "pages", ADDRESS),
+    RouteLimit("bots.list_matches", "pages", ADDRESS),
+    RouteLimit("bots.rating_history", "pages", ADDRESS),
+    RouteLimit("tournaments.list_tournaments", "pages", ADDRESS),
+    RouteLimit("games.leaderboard", "pages", ADDRESS),
 )
 TOKEN_ENDPOINTS = frozenset(
     {
@@ -299,65 +338,107 @@ class Counters:
 
 @dataclass(frozen=True)
 class RouteLimits:
-    """A route's limits, parsed: the items of one setting, its scope, whose bucket counts, when it applies."""
+    """A route's limits, parsed: the items of one setting, its scope, whose bucket it charges, when it applies."""
 
     items: tuple[RateLimitItem, ...]
     scope: str
-    key: Callable[[], str]
+    by: str
     applies: Callable[[], bool]
 
 
 class Limiter:
-    """Counts each limited request before its view runs, refuses it with a 429 once a window is spent, and
-    writes the RateLimit headers of the limit nearest to refusing it (`Window`s kept on `flask.g`)."""
+    """Counts each limited request (before its view, or once the view proved its token), refuses it with a 429
+    once a window is spent, and writes the RateLimit headers of the limit nearest to refusing it.
+
+    On `flask.g`: `parlour_windows`, the windows counted so far; `parlour_held`, the limits waiting for the
+    request's token to be proven (charged to the holder by `charge_proven`, else to the address afterwards).
+    """
 
     def __init__(self, settings: LimitSettings, client: redis.Redis) -> None:
         self.counters = Counters(client)
         self.routes: dict[str, list[RouteLimits]] = {}
         for route in LIMITED:
             items = tuple(parse_many(getattr(settings, route.setting)))
-            limits = RouteLimits(items, route.setting, route.key, route.applies)
+            limits = RouteLimits(items, route.setting, route.by, route.applies)
             self.routes.setdefault(route.endpoint, []).append(limits)
         self.failure_items = tuple(parse_many(settings.auth_failures))
         self.suspects = Suspects(max(item.get_expiry() for item in self.failure_items))
 
     def check(self) -> None:
-        """Before the view: count the request against its route's limits; 429 when a window is spent."""
+        """Before the view: charge the request's address-keyed limits, and hold those its token may be proven for;
+        429 when a window is spent, or when a suspect address sends a token past its budget."""
         if request.method == "OPTIONS":  # a CORS preflight runs no view: it costs nothing to count
             return
+        limits = [route for route in self.routes.get(request.endpoint or "", ()) if route.applies()]
+        token = request_credential() if _sends_token() else None
+        held = [route for route in limits if route.by != ADDRESS and token is not None]
         try:
-            windows = self.suspected_windows() + self.route_windows()
+            if _sends_token() and client_address() in self.suspects:
+                self.refuse_if_spent(self.suspected_windows(held))  # uncounted: nothing spent past the budget
+            windows: list[Window] = []
+            for route in limits:
+                if route not in held:
+                    windows += self.counters.count(route.items, route.scope, client_address(), cost=1)
         except redis.RedisError as error:  # fail open: a counter Redis cannot keep lets the request through
             log.warning("rate limits not checked (%s): request let through", error)
             return
         g.parlour_windows = windows
-        refused = next((window for window in windows if window.breached), None)
-        if refused is not None:
-            raise RateLimited(f"too many requests of this kind: at most {refused.item}; see Retry-After")
+        self.refuse_if_spent(windows)
+        g.parlour_held = held
 
-    def suspected_windows(self) -> list[Window]:
-        """The 401 budget's windows when a token comes from an address this process answered 401 lately."""
-        if not (_sends_token() and client_address() in self.suspects):
-            return []
-        looked = self.counters.count(self.failure_items, AUTH_FAILURES_SCOPE, client_address(), cost=0)
-        return looked if any(window.breached for window in looked) else []
-
-    def route_windows(self) -> list[Window]:
-        """Count the request against every limit of its route that applies."""
-        windows: list[Window] = []
-        for route in self.routes.get(request.endpoint or "", ()):
-            if route.applies():
-                windows += self.counters.count(route.items, route.scope, route.key(), cost=1)
+    def suspected_windows(self, held: Sequence[RouteLimits]) -> list[Window]:
+        """A suspect address's 401 budget and the address buckets its held limits fall back on, looked at only."""
+        windows = self.counters.count(self.failure_items, AUTH_FAILURES_SCOPE, client_address(), cost=0)
+        for route in held:
+            windows += self.counters.count(route.items, route.scope, client_address(), cost=0)
         return windows
 
+    def charge_proven(self, token: Credential, match_id: str, seat: int | None) -> None:
+        """The request's token is proven: charge its held limits to the holder's buckets; 429 once one is spent."""
+        held: list[RouteLimits] = g.pop("parlour_held", [])
+        windows: list[Window] = []
+        try:
+            for route in held:
+                who = proven_key(token, route.by, match_id, seat)
+                windows += self.counters.count(route.items, route.scope, who, cost=1)
+        except redis.RedisError as error:  # fail open, as before the view
+            log.warning("rate limits not checked (%s): request let through", error)
+            return
+        g.parlour_windows = g.get("parlour_windows", []) + windows
+        self.refuse_if_spent(windows)
+
+    @staticmethod
+    def refuse_if_spent(windows: Sequence[Window]) -> None:
+        """A 429 naming the first spent window, if any (its headers are written by `after`)."""
+        refused = next((window for window in windows if window.breached), None)
+        if refused is not None:
+            g.parlour_windows = [refused, *g.get("parlour_windows", [])]
+            raise RateLimited(f"too many requests of this kind: at most {refused.item}; see Retry-After")
+
     def after(self, response: Response) -> Response:
-        """After the view: count a 401 against its address's budget, and write the RateLimit headers."""
+        """After the view: charge a token never proven to its address, count a 401 against its address's budget,
+        and write the RateLimit headers."""
+        held: list[RouteLimits] = g.pop("parlour_held", [])
+        if held:
+            self.charge_address(held)
         if response.status_code == 401 and _sends_token():
             self.count_auth_failure()
         windows: list[Window] = g.pop("parlour_windows", [])
         if windows:
             add_headers(response, windows)
         return response
+
+    def charge_address(self, held: Sequence[RouteLimits]) -> None:
+        """A request whose token was never proven is charged to its address, which becomes a suspect here."""
+        address = client_address()
+        self.suspects.add(address)
+        try:
+            for route in held:
+                g.parlour_windows = g.get("parlour_windows", []) + self.counters.count(
+                    route.items, route.scope, address, cost=1
+                )
+        except redis.RedisError as error:  # fail open, as the limits do
+            log.warning("unproven request of %s not counted: %s", address, error)
 
     def count_auth_failure(self) -> None:
         """Count a 401 against its address's budget (in Redis, for every process), and suspect the address here."""
@@ -376,6 +457,7 @@ def install(app: Flask, settings: LimitSettings, redis_url: str) -> Limiter | No
     if not settings.enabled:
         return None
     limiter = Limiter(settings, redis_client(redis_url))
+    app.extensions[LIMITER] = limiter
     app.before_request(limiter.check)
     app.after_request(limiter.after)
     return limiter

@@ -7,21 +7,11 @@ headers) and refuses nothing. `PARLOUR_LIMITS=0` (the benchmark's "no limits" se
 
 from __future__ import annotations
 
+from api.limits import LIMIT_NAMES
+
 OUT_OF_REACH = "1000000/second"
 LOAD_TEST_LIMITS = {
-    **{
-        f"PARLOUR_LIMIT_{name}": OUT_OF_REACH
-        for name in (
-            "CREATE_MATCH",
-            "CREATE_BOT",
-            "CREATE_TOURNAMENT",
-            "HINTS",
-            "ACTIONS",
-            "STREAMS",
-            "LONG_POLLS",
-            "AUTH_FAILURES",
-        )
-    },
+    **{f"PARLOUR_LIMIT_{name.upper()}": OUT_OF_REACH for name in LIMIT_NAMES},
     **{f"PARLOUR_QUOTA_{name}": "1000000" for name in ("MATCHES", "TOURNAMENTS", "BOTS", "STREAMS")},
     "PARLOUR_QUOTA_TOURNAMENT_MATCHES": "0",  # the planner's own cap, 2,000
 }

@@ -24,7 +24,7 @@ from api.bots.schemas import (
 )
 from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
-from api.limits import client_address
+from api.limits import client_address, prove
 from api.matches import service as matches
 from api.quotas import HeldStream
 from api.refusals import InvalidRequest, Unauthorized
@@ -108,7 +108,10 @@ def own_bot(bot_id: str) -> BotRecord:
     token = bearer_token(required=False)
     if token is not None and not isinstance(token, BotToken):
         raise Unauthorized(f"this endpoint needs bot {bot.id}'s token, not a seat or owner token")
-    return service.bot_itself(services().store, bot, token)
+    itself = service.bot_itself(services().store, bot, token)
+    assert token is not None  # bot_itself refuses a request without one
+    prove(token)
+    return itself
 
 
 @blueprint.patch("/<bot_id>")

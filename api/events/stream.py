@@ -37,9 +37,10 @@ from api.http import with_query
 from api.matches import service
 from api.matches.reads import Reads
 from api.matches.schemas import LOG_PAGE_MAX
-from api.record import MatchRecord
+from api.record import MatchRecord, SeatRecord
 from api.refusals import NotFound, RulesChanged
 from api.store import RULES_CHANGED, MatchStore
+from api.tokens import Credential
 
 log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
@@ -79,6 +80,7 @@ class Rendered:
     entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
     before: int | None  # the version of the newest entry left out; None when the whole log is kept
     rematch_open: bool = False  # finished, and a rematch may still start (streams asked to follow it stay open)
+    holder: SeatRecord | None = None  # the viewer's seat as it is held at this version (None for the public)
 
     frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
     """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
@@ -126,6 +128,7 @@ def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | N
         tuple(compact(entry) for entry in entries),
         window.before,
         record.rematch_open,
+        record.seats[viewer] if viewer is not None else None,
     )
 
 
@@ -195,6 +198,7 @@ class EventStream:
     heartbeat: float
     log_url: str  # the match's `/log`, for the entries an event leaves out
     rematch: bool = False  # stay open after the match finished until its rematch starts (`?rematch=true`)
+    token: Credential | None = None  # what the viewer's seat was checked with: checked again before each send
 
     def __iter__(self) -> Iterator[bytes]:
         """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
@@ -221,22 +225,40 @@ class EventStream:
             if rendered is None:
                 yield sse_bytes("end", compact({"version": last, "reason": "expired"}))
                 return
+            lost = self._seat_lost(rendered.holder)
+            if lost is not None:
+                yield sse_bytes("end", compact({"version": last, "reason": lost}))
+                return
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
                 yield rendered.frame(last, self.log_url, self.viewer)
                 last = rendered.version
             if rendered.ended and not (self.rematch and rendered.rematch_open):
                 yield sse_bytes("end", compact({"version": last, "reason": rendered.status}))
                 return
-            version = yield from self._next_version(watch, last)
+            version = yield from self._next_version(watch, last, rendered.holder)
             if self.feed.stopping:
                 return
 
-    def _next_version(self, watch: Watch, version: int) -> Generator[bytes, None, int | None]:
-        """Heartbeats while the match stays at `version`; then its new version (None if it is gone)."""
+    def _seat_lost(self, holder: SeatRecord | None) -> service.SeatLost | None:
+        """Why the stream's token no longer acts for its seat as `holder` shows it (None: it does, or public)."""
+        if holder is None or self.token is None:
+            return None
+        return service.seat_lost(self.store, holder, self.token)
+
+    def _next_version(
+        self, watch: Watch, version: int, holder: SeatRecord | None
+    ) -> Generator[bytes, None, int | None]:
+        """Heartbeats while the match stays at `version`; then its new version (None if it is gone).
+
+        Each wake checks the token again (a bot's token is rotated without a new version): once it no longer
+        acts for its seat, the current version is answered, whose render ends the stream.
+        """
         while True:
             announced = watch.wait(self.heartbeat)
             if self.feed.stopping:  # the server is shutting down: the client resumes elsewhere
                 return None
+            if self._seat_lost(holder) is not None:
+                return self.store.version(self.match_id)
             if announced is None:
                 yield HEARTBEAT.encode()
             # Without a version announced (a quiet spell, a lost connection) the store says which it is.

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, url_for
 
 from api.events.schemas import EventsQuerySchema
 from api.events.stream import EventStream
-from api.http import NO_STORE, last_event_id, load_query
+from api.http import NO_STORE, bearer_token, last_event_id, load_query
 from api.limits import client_address
 from api.matches import service
 from api.matches.views import seat_of_request
@@ -27,8 +27,18 @@ def match_events(match_id: str) -> Response:
     app = services()
     log_url = url_for("matches.match_log", match_id=record.id)
     follow = load_query(EventsQuerySchema)["rematch"]
+    token = bearer_token(required=False) if viewer is not None else None
     stream = EventStream(
-        app.store, app.changes, app.renders, record.id, viewer, after, app.settings.events_heartbeat, log_url, follow
+        app.store,
+        app.changes,
+        app.renders,
+        record.id,
+        viewer,
+        after,
+        app.settings.events_heartbeat,
+        log_url,
+        follow,
+        token,
     )
     lease = app.quotas.streams.open(client_address())
     response = Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM)

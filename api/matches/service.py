@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from enum import StrEnum
 from typing import Any
 
 from ai.levels import Level, level_named, levels_for
@@ -34,6 +35,7 @@ from api.tokens import (
     Credential,
     OwnerToken,
     SeatToken,
+    bot_matches_hash,
     matches_hash,
     new_owner_token,
     new_token,
@@ -420,6 +422,36 @@ def authenticate(store: MatchStore, record: MatchRecord, token: Credential | Non
     return token.seat
 
 
+class SeatLost(StrEnum):
+    """Why a token checked for a seat no longer acts for it (the reason a private stream ends with)."""
+
+    LEFT = "seat-left"  # the seat was left before the start (and may be someone else's now)
+    GIVEN_UP = "seat-given-up"  # its player resigned and the AI holds it
+    TOKEN_ROTATED = "token-rotated"  # the bot's token was replaced by a new one
+    BOT_DELETED = "bot-deleted"
+
+
+def seat_lost(store: MatchStore, held: SeatRecord, token: Credential) -> SeatLost | None:
+    """Why `token` no longer acts for the seat as it is held now (`held`), or None while it does.
+
+    A seat token acts while the seat keeps its hash; a bot token while the bot still holds the seat and
+    the token is still the bot's (one read of the bot).
+    """
+    if isinstance(token, OwnerToken):  # an owner token never acts for a seat
+        return SeatLost.LEFT
+    if isinstance(token, BotToken):
+        bot = store.bots.load(token.bot_id) if len(token.bot_id) <= bots.MAX_BOT_ID else None
+        if bot is None:
+            return SeatLost.BOT_DELETED
+        if not bot_matches_hash(token, bot.token_hash):
+            return SeatLost.TOKEN_ROTATED
+        if held.bot == bot.id:
+            return None
+    elif matches_hash(token, held.token_hash):
+        return None
+    return SeatLost.GIVEN_UP if held.ai_level is not None else SeatLost.LEFT
+
+
 # --- reading ---------------------------------------------------------------------------------
 def identity_json(record: MatchRecord) -> dict[str, Any]:
     """What every answer about one match starts with."""
@@ -479,6 +511,15 @@ def rematch_json(record: MatchRecord, viewer: int | None) -> dict[str, Any] | No
     }
 
 
+def private_viewer(record: MatchRecord, viewer: int | None) -> int | None:
+    """Whose private view a viewer may see: its own once the match has started, nobody's before.
+
+    The deal is made when the match is created (its seed is committed then), so a seat taken and left
+    before the start must take no knowledge of the cards the next holder of that seat will get.
+    """
+    return None if record.status == WAITING else viewer
+
+
 def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
     """The match as one viewer may see it."""
     result = result_of(record, state)
@@ -490,7 +531,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "deadlines": deadlines_json(record),
         "result": result.to_json() if result else None,
         "viewer": viewer,
-        "view": state.view(viewer),
+        "view": state.view(private_viewer(record, viewer)),
         "seats": [seat.public_json() for seat in record.seats],
         "seed_commitment": record.seed_commitment,
         "seed": record.seed if record.ended else None,

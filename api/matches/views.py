@@ -21,7 +21,7 @@ from api.http import (
     optional_json_body,
     with_query,
 )
-from api.limits import client_address
+from api.limits import client_address, prove
 from api.matches import lifecycle, service
 from api.matches.replay import replay_json
 from api.matches.schemas import (
@@ -45,9 +45,12 @@ MAX_IDEMPOTENCY_KEY = 200
 def seat_of_request(record: Any, required: bool, query_schema: type[Schema] | None = None) -> int | None:
     """The seat whose token came with the request (checked), or None for the public."""
     query = load_query(query_schema or SeatQuerySchema)
-    seat = service.authenticate(services().store, record, bearer_token(required), query["seat"])
+    token = bearer_token(required)
+    seat = service.authenticate(services().store, record, token, query["seat"])
     if required and seat is None:
         raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
+    if token is not None:
+        prove(token, record.id, seat)
     return seat
 
 
@@ -121,6 +124,8 @@ def get_match(match_id: str) -> Response:
     query = load_query(WaitQuerySchema)
     if query["after"] is not None:
         record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
+        if viewer is not None:  # the token is checked again on the match as it is now: it may have lost its seat
+            service.authenticate(services().store, record, bearer_token(required=False), viewer)
     etag = f'"{record.version}"'
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)

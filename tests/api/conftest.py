@@ -12,24 +12,13 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.config import Settings
-from api.limits import LimitSettings
+from api.limits import LIMIT_NAMES, LimitSettings
 from api.services import ParlourApp
 
 EVENTS_HEARTBEAT = 0.2
 """Seconds between heartbeats on a quiet event stream in tests (15 in service)."""
 IN_PROCESS = "100000/second"
-IN_PROCESS_LIMITS = replace(
-    LimitSettings(),
-    create_match=IN_PROCESS,
-    create_bot=IN_PROCESS,
-    create_tournament=IN_PROCESS,
-    hints=IN_PROCESS,
-    actions=IN_PROCESS,
-    streams=IN_PROCESS,
-    long_polls=IN_PROCESS,
-    replays=IN_PROCESS,
-    auth_failures=IN_PROCESS,
-)
+IN_PROCESS_LIMITS = replace(LimitSettings(), **dict.fromkeys(LIMIT_NAMES, IN_PROCESS))
 """The limiter stays on in every test, but the suite plays whole matches in process, from one address,
 thousands of requests a second, faster than any client over a network: its rates are out of reach.
 The quotas are the defaults; tests/api/test_limits.py and test_quotas.py set their own."""
