@@ -201,6 +201,18 @@ class StreamLeases:
             )
         return lease
 
+    @contextmanager
+    def holding(self, holder: str) -> Iterator[Lease]:
+        """A lease for the length of a `with` block: a long-poll's wait holds a connection as a stream does.
+
+        (The wait, 30 s at most, is shorter than the lease, `4 x PARLOUR_EVENTS_HEARTBEAT`: it needs no renewal.)
+        """
+        lease = self.open(holder)
+        try:
+            yield lease
+        finally:
+            lease.close()
+
     def renew(self, lease: Lease) -> None:
         """Push the lease's end on (only if it is still held: a lease that ran out stays out)."""
         key = holdings_key("streams", lease.holder)

@@ -56,7 +56,7 @@ from api.record import ABORTED, FINISHED, MatchRecord
 from engine import get_game
 
 if TYPE_CHECKING:
-    from redis.typing import EncodableT, KeyT, StreamIdT
+    from redis.typing import EncodableT, KeyT
 
 # The store's clients decode replies (`decode_responses=True`), so every reply is text, while
 # redis-py's hints say `bytes | str` whatever the client: the casts below say what they return.
@@ -331,11 +331,16 @@ class MatchStore:
 
     @staticmethod
     def change_of(data: str) -> tuple[str, int] | None:
-        """The (match id, version) a change notice announces, or None if it is not one."""
+        """The (match id, version) a change notice announces, or (`bot_notice(bot id)`, event number) for a bot's
+        new event; None if it is neither."""
         key, _, version = data.rpartition(" ")
-        if not (key.startswith(_MATCH_KEY_PREFIX) and key.endswith("}") and version.isdigit()):
+        if not (key.endswith("}") and version.isdigit()):
             return None
-        return key[len(_MATCH_KEY_PREFIX) : -1], int(version)
+        if key.startswith(_MATCH_KEY_PREFIX):
+            return key[len(_MATCH_KEY_PREFIX) : -1], int(version)
+        if key.startswith(_BOT_KEY_PREFIX):  # a bot's new event, numbered `version`
+            return bot_notice(key[len(_BOT_KEY_PREFIX) : -1]), int(version)
+        return None
 
     def version(self, match_id: str) -> int | None:
         """The stored version of a match, or None if there is none (one cheap read)."""
@@ -618,6 +623,7 @@ local sent = {}
 local function emit(event, data)
   local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[10], n .. '-0', 'event', event, 'data', data)
+  redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
   table.insert(sent, n)
 end
 if phase == 'new' then
@@ -663,6 +669,7 @@ if not redis.call('SET', KEYS[3], 'pending', 'NX', 'EX', ARGV[4]) then return {}
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[5], n .. '-0', 'event', 'challenge', 'data', ARGV[3])
+redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
 return {n}
 """
 # A challenge is over (accepted, declined, expired, or its match or tournament ended): drop it from
@@ -677,6 +684,7 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 if mark ~= 'pending' or ARGV[2] == '' then return {} end
 local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[4], n .. '-0', 'event', 'challenge-canceled', 'data', ARGV[2])
+redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
 return {n}
 """
 # Count a match among the bot's matches at once, if its cap leaves room. KEYS: the bot's matches.
@@ -699,7 +707,15 @@ BOT_CHALLENGES_KEPT = 1000
 
 def bot_key(bot_id: str) -> str:
     """The hash holding a bot's record and counters."""
-    return f"parlour:bot:{{{bot_id}}}"
+    return f"{_BOT_KEY_PREFIX}{bot_id}}}"
+
+
+_BOT_KEY_PREFIX = "parlour:bot:{"
+
+
+def bot_notice(bot_id: str) -> str:
+    """The name a bot's new events are announced under on the change feed (a match id never holds a colon)."""
+    return f"bot:{bot_id}"
 
 
 def bot_events_key(bot_id: str) -> str:
@@ -893,37 +909,17 @@ class BotStore:
         ]
         return [int(n) for n in self._announce(keys=keys, args=args)]
 
-    def events_after(self, bot_id: str, after: int, count: int = 100, block: float | None = None) -> list[BotEvent]:
-        """The bot's kept events numbered above `after`, oldest first; waits up to `block` seconds for one.
-
-        A blocking read holds its connection meanwhile: give it a client of its own (`listener`).
-        """
+    def events_after(self, bot_id: str, after: int, count: int = 100) -> list[BotEvent]:
+        """The bot's kept events numbered above `after`, oldest first (at most `count`)."""
         keys = (bot_events_key(bot_id), bot_challenge_events_key(bot_id))
-        rows: list[StreamEntry]
-        if block is None:
-            rows = [
-                row
-                for key in keys
-                for row in cast("list[StreamEntry]", self.client.xrange(key, f"({after}-0", "+", count=count))
-            ]
-        else:
-            streams: dict[KeyT, StreamIdT] = {key: f"{after}-0" for key in keys}
-            answer = self.client.xread(streams, count=count, block=max(1, int(block * 1000)))
-            rows = [row for _, entries in cast("list[tuple[str, list[StreamEntry]]]", answer or []) for row in entries]
+        rows = [
+            row
+            for key in keys
+            for row in cast("list[StreamEntry]", self.client.xrange(key, f"({after}-0", "+", count=count))
+        ]
         # Both streams are numbered from one counter: merged in order, the first `count` are all there is up to there.
         events = sorted((bot_event(entry_id, fields) for entry_id, fields in rows), key=lambda event: event.id)
         return events[:count]
-
-    def listener(self, timeout: float) -> BotStore:
-        """The same store on a connection of its own, for blocking reads of up to `timeout` seconds."""
-        pool = self.client.connection_pool
-        kwargs = {**pool.connection_kwargs, "socket_timeout": timeout + 5}
-        own = redis.ConnectionPool(connection_class=pool.connection_class, max_connections=1, **kwargs)
-        return BotStore(redis.Redis(connection_pool=own), self.finished_ttl, self.idle_ttl)
-
-    def close(self) -> None:
-        """Close this store's connections (a `listener`'s, once its stream ends)."""
-        self.client.connection_pool.disconnect()
 
 
 def bot_event(entry_id: str, fields: dict[str, str]) -> BotEvent:

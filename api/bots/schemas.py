@@ -8,9 +8,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.bots.history import PUBLIC_STATUSES
 from api.bots.record import POLICIES
+from api.http import MAX_EVENT_ID_DIGITS
 from api.names import Name
 
 MAX_WAIT_SECONDS = 30
+MAX_EVENT_ID = 10**MAX_EVENT_ID_DIGITS - 1
+"""The largest event number `after` may name, as `Last-Event-ID` (a stream id Redis takes)."""
 MAX_BOT_NAME = 40
 MAX_MATCHES_CAP = 10_000
 BOT_NAME = r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$"
@@ -32,7 +35,7 @@ class RegisterBotSchema(Schema):
 class BotEventsQuerySchema(Schema):
     """GET /v1/bots/{id}/events: `after`, the last event the bot has seen; `wait` asks for a long-poll."""
 
-    after = fields.Integer(load_default=None, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_EVENT_ID))
     wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_WAIT_SECONDS), allow_nan=False)
 
     @validates_schema

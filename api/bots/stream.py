@@ -7,11 +7,13 @@ SSE id, so a reconnecting bot resumes with `Last-Event-ID`:
     event: your-turn
     data: {"match":"...","seat":1,"version":4,"deadline":null}
 
-The stream waits on Redis itself (a blocking XREAD on a connection of its own), so any API
-process serves any bot, and sends a comment line as a heartbeat whenever it has been quiet. It ends
+Every new event is announced on the store's change channel (`bot_notice`), so the stream and the
+long-poll wait on the process's one change feed, like a match's, and read the events from the
+shared connection pool: a waiting bot holds no Redis connection of its own, and any API process
+serves any bot. The stream sends a comment line as a heartbeat whenever it has been quiet. It ends
 as soon as it wakes to find the token it was opened with rotated away or the bot deleted: nothing
-is sent after that to the old token's holder. It blocks at most POLL_INTERVAL s at a time, so that a
-server shutting down (`ChangeFeed.stop`) ends it, and answers a long-poll, within that time.
+is sent after that to the old token's holder. A server shutting down (`ChangeFeed.stop`) wakes it,
+and every long-poll, at once.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from typing import Any
 import redis
 
 from api.bots.record import BotEvent
-from api.events.feed import POLL_INTERVAL, ChangeFeed
+from api.events.feed import ChangeFeed, Watch
 from api.events.stream import HEARTBEAT, RETRY_MS, sse
-from api.store import BotStore
+from api.store import BotStore, bot_notice
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +49,15 @@ class BotEventStream:
 
     def __iter__(self) -> Iterator[str]:
         """Chunks to write to the bot, as they happen."""
-        listener = self.bots.listener(POLL_INTERVAL)
+        watch = self.feed.watch(bot_notice(self.bot_id))
         try:
             yield f"retry: {RETRY_MS}\n\n"
             last = self.after
             while True:
-                events = events_within(listener, self.feed, self.bot_id, last, self.heartbeat)
+                events = events_within(self.bots, self.feed, watch, self.bot_id, last, self.heartbeat)
                 if self.feed.stopping:
                     return  # the bot resumes elsewhere with Last-Event-ID
-                if listener.token_hash(self.bot_id) != self.token_hash:
+                if self.bots.token_hash(self.bot_id) != self.token_hash:
                     return  # rotated or deleted: the old token's holder gets nothing more
                 if not events:
                     yield HEARTBEAT
@@ -66,7 +68,7 @@ class BotEventStream:
             # The status line is sent already: end the stream, and the bot resumes with Last-Event-ID.
             log.warning("event stream of bot %s ended: %s", self.bot_id, error)
         finally:
-            listener.close()
+            self.feed.unwatch(watch)
 
 
 def wait_for_events(bots: BotStore, feed: ChangeFeed, bot_id: str, after: int, seconds: float) -> list[BotEvent]:
@@ -74,23 +76,24 @@ def wait_for_events(bots: BotStore, feed: ChangeFeed, bot_id: str, after: int, s
     events = bots.events_after(bot_id, after)
     if events or seconds <= 0:
         return events
-    listener = bots.listener(POLL_INTERVAL)
-    try:
-        return events_within(listener, feed, bot_id, after, seconds)
-    finally:
-        listener.close()
+    with feed.watching(bot_notice(bot_id)) as watch:
+        return events_within(bots, feed, watch, bot_id, after, seconds)
 
 
-def events_within(listener: BotStore, feed: ChangeFeed, bot_id: str, after: int, seconds: float) -> list[BotEvent]:
+def events_within(
+    bots: BotStore, feed: ChangeFeed, watch: Watch, bot_id: str, after: int, seconds: float
+) -> list[BotEvent]:
     """The bot's events above `after` as soon as there is one; none after `seconds`, or once the feed stops.
 
-    `listener` is a connection of its own (`BotStore.listener`), blocked at most POLL_INTERVAL s at a time.
+    `watch` (on `bot_notice(bot_id)`) began before the first read, so no event appended meanwhile is missed.
     """
     deadline = time.monotonic() + seconds
-    while not feed.stopping and (remaining := deadline - time.monotonic()) > 0:
-        events = listener.events_after(bot_id, after, block=min(remaining, POLL_INTERVAL))
-        if events:
+    while not feed.stopping:
+        events = bots.events_after(bot_id, after)
+        remaining = deadline - time.monotonic()
+        if events or remaining <= 0:
             return events
+        watch.wait(remaining)
     return []
 
 

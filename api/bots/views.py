@@ -185,7 +185,8 @@ def bot_events(bot_id: str) -> Response:
     after = header if header is not None else query["after"] or 0
     resync(bot.id)
     if query["wait"] is not None:
-        events = wait_for_events(services().store.bots, services().changes, bot.id, after, query["wait"])
+        with services().quotas.streams.holding(client_address()):  # a long-poll holds its connection as a stream
+            events = wait_for_events(services().store.bots, services().changes, bot.id, after, query["wait"])
         if services().store.bots.token_hash(bot.id) != bot.token_hash:
             raise Unauthorized("the bot token was rotated, or the bot deleted, while it waited")
         last = events[-1].id if events else after

@@ -123,7 +123,8 @@ def get_match(match_id: str) -> Response:
     viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema)
     query = load_query(WaitQuerySchema)
     if query["after"] is not None:
-        record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
+        with services().quotas.streams.holding(client_address()):  # a long-poll holds its connection as a stream
+            record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
         if viewer is not None:  # the token is checked again on the match as it is now: it may have lost its seat
             service.authenticate(services().store, record, bearer_token(required=False), viewer)
     etag = f'"{record.version}"'
