@@ -115,10 +115,14 @@ def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
 
 
 def turn_jobs_run(redis_url: str) -> list[dict[str, Any]]:
-    """The results of the finished turn jobs of live matches."""
+    """The results of the finished turn jobs, on either turn queue (an all-AI match's may go on the tournament one)."""
     connection = redis.Redis.from_url(redis_url)
-    registry = FinishedJobRegistry(LIVE_QUEUE, connection=connection, serializer=JSONSerializer)
-    jobs = Job.fetch_many(registry.get_job_ids(), connection=connection, serializer=JSONSerializer)
+    ids = [
+        job_id
+        for queue in (LIVE_QUEUE, TOURNAMENT_QUEUE)
+        for job_id in FinishedJobRegistry(queue, connection=connection, serializer=JSONSerializer).get_job_ids()
+    ]
+    jobs = Job.fetch_many(ids, connection=connection, serializer=JSONSerializer)
     return [job.return_value() for job in jobs if job is not None]
 
 
