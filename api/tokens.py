@@ -9,6 +9,7 @@ and bot ids never contain a dot, and a match id (16 URL-safe characters) is neve
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -41,6 +42,16 @@ class SeatToken:
 def new_token(match_id: str, seat: int) -> SeatToken:
     """A fresh random token for a seat."""
     return SeatToken(match_id, seat, secrets.token_urlsafe(32))
+
+
+def rematch_token(token: SeatToken, rematch_id: str, seat: int) -> SeatToken:
+    """The token of `seat` of the rematch `rematch_id` for the holder of `token`, derived from it (HMAC-SHA256).
+
+    Only the holder of the finished match's token can work it out, so the store keeps no token of a
+    rematch, only its hash, and hands each holder its new token as it shows its old one.
+    """
+    digest = hmac.new(token.text.encode(), f"rematch:{rematch_id}:{seat}".encode(), hashlib.sha256).digest()
+    return SeatToken(rematch_id, seat, base64.urlsafe_b64encode(digest).rstrip(b"=").decode())
 
 
 def token_hash(token: SeatToken) -> str:

@@ -111,7 +111,9 @@ class Rendered:
         )
 
 
-def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None) -> Rendered:
+def render(
+    store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None, token: Credential | None = None
+) -> Rendered:
     """The viewer's view of the match (shared with the reads), and the newest log entries as `GET .../log`
     shows them to that viewer."""
     # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
@@ -123,7 +125,7 @@ def render(store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | N
         record.version,
         record.ended,
         record.status,
-        reads.match(record, viewer),
+        reads.match(record, viewer, token),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
         window.before,
@@ -142,7 +144,14 @@ class Renders:
         self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
         self._lock = threading.Lock()
 
-    def get(self, store: MatchStore, match_id: str, version: int | None, viewer: int | None) -> Rendered | None:
+    def get(
+        self,
+        store: MatchStore,
+        match_id: str,
+        version: int | None,
+        viewer: int | None,
+        token: Credential | None = None,
+    ) -> Rendered | None:
         """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone.
 
         A change wakes every stream of the match at once: the first to ask renders, and the others
@@ -165,19 +174,19 @@ class Renders:
             # kept, or render it ourselves if that render failed.
             rendering.wait()
         try:
-            return self._render(store, key)
+            return self._render(store, key, token)
         finally:
             with self._lock:
                 del self._rendering[key]
             rendering.set()
 
-    def _render(self, store: MatchStore, key: tuple[str, int, int | None]) -> Rendered | None:
+    def _render(self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None) -> Rendered | None:
         """Read and render the match, kept under the version asked for and the version read."""
         match_id, _, viewer = key
         record = store.load(match_id)
         if record is None:
             return None
-        rendered = render(store, self.reads, record, viewer)
+        rendered = render(store, self.reads, record, viewer, token)
         with self._lock:  # a stored version never changes, so its render can be kept
             self._kept[key] = self._kept[(match_id, rendered.version, viewer)] = rendered
             while len(self._kept) > self.size:
@@ -218,7 +227,7 @@ class EventStream:
         version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
         while True:
             try:
-                rendered = self.renders.get(self.store, self.match_id, version, self.viewer)
+                rendered = self.renders.get(self.store, self.match_id, version, self.viewer, self.token)
             except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
                 yield sse_bytes("end", compact({"version": last, "reason": RULES_CHANGED}))
                 return

@@ -7,10 +7,13 @@ as a join does.
 
 The rematch offer lives on the finished match (`MatchRecord.rematch`):
 
-    {"offered_by": [seats], "match": id once started, "starting": id chosen, "tokens": {old seat: token}}
+    {"offered_by": [seats], "match": id once started, "starting": id chosen at the first post,
+     "token_hashes": {old seat: hash of its rematch token}, "seed": chosen once complete}
 
-`tokens` holds the new human seats' tokens, each shown only to the seat it is for. An offer never
-expires on its own: it stays until every human and bot seat has posted, or the match expires.
+The store never holds a rematch token: each human seat's is derived from its token of the finished
+match (`tokens.rematch_token`), so only that seat's holder can work it out. Each human's post stores
+the hash of its new token, and each read by that seat (its own token in hand) shows it its new token.
+An offer never expires on its own: it stays until every human and bot seat has posted, or the match expires.
 """
 
 from __future__ import annotations
@@ -32,13 +35,14 @@ from api.matches.service import (
     load_match,
     new_match_id,
     players_of,
+    rematch_seat,
     store_new_match,
 )
 from api.record import FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
 from api.refusals import Conflict, NotFound
 from api.store import AlreadyStored, MatchStore
 from api.timers import next_deadlines
-from api.tokens import new_token, parse_token
+from api.tokens import Credential, SeatToken, rematch_token, token_hash
 from engine import GameState, Result
 
 HANDED_TO = "easy"
@@ -131,6 +135,7 @@ def offer_rematch(
     store: MatchStore,
     match_id: str,
     seat: int,
+    token: Credential,
     on_commit: OnCommit | None = None,
     challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS,
 ) -> Rematch:
@@ -141,12 +146,15 @@ def offer_rematch(
     for _ in range(UNPINNED_ATTEMPTS):
         record = load_match(store, match_id)
         check_may_rematch(record)
-        offer = dict(record.rematch or {"offered_by": [], "match": None})
+        offer = dict(record.rematch or {"offered_by": [], "match": None, "starting": new_match_id()})
         if seat in offer["offered_by"]:
-            if offer.get("starting") and offer.get("match") is None:  # complete, but its start was cut short
+            if offer.get("seed") and offer.get("match") is None:  # complete, but its start was cut short
                 return start_rematch(store, record, seat, on_commit, challenge_seconds)
             return Rematch(record)
         offer["offered_by"] = sorted([*offer["offered_by"], seat])
+        if isinstance(token, SeatToken):  # a human's: the hash of its rematch token (a bot acts with its own token)
+            mine = rematch_token(token, offer["starting"], rematch_seat(record, seat))
+            offer["token_hashes"] = {**offer.get("token_hashes", {}), str(seat): token_hash(mine)}
         complete = set(players_of(record)) <= set(offer["offered_by"])
         if complete:
             offer.update(planned_rematch(record))
@@ -179,19 +187,10 @@ def rotated_seats(record: MatchRecord) -> list[SeatRecord]:
     return seats
 
 
-def old_seat_of(record: MatchRecord, new_seat: int) -> int:
-    """The seat of the finished match whose holder sits at `new_seat` of its rematch."""
-    return (new_seat + 1) % record.players
-
-
 def planned_rematch(record: MatchRecord) -> dict[str, Any]:
-    """The rematch's id, seed and human seats' tokens (per seat of this match), chosen in the compare-and-set that
-    completes the offer: whoever starts the rematch, even a later post resuming a start a crash cut short, starts
-    this one. Kept in the finished match's record, which is never served whole (each token only to its seat)."""
-    new_id = new_match_id()
-    humans = [held.seat for held in rotated_seats(record) if held.kind == "human"]
-    tokens = {str(old_seat_of(record, seat)): new_token(new_id, seat).text for seat in humans}
-    return {"starting": new_id, "seed": seed_for_rematch(), "tokens": tokens}
+    """The rematch's seed, chosen in the compare-and-set that completes the offer (its id was chosen by the first
+    post): whoever starts the rematch, even a later post resuming a start a crash cut short, starts this one."""
+    return {"seed": seed_for_rematch()}
 
 
 def start_rematch(
@@ -199,9 +198,11 @@ def start_rematch(
 ) -> Rematch:
     """Create the rematch the offer planned (unless a post before did), then write its id on the offer."""
     offer = record.rematch
-    assert offer is not None and offer.get("starting"), "only a complete offer starts a rematch"
+    assert offer is not None and offer.get("seed"), "only a complete offer starts a rematch"
     game = game_of(record)
     seats = rotated_seats(record)
+    for old_seat, hashed in offer.get("token_hashes", {}).items():
+        seats[rematch_seat(record, int(old_seat))].token_hash = hashed
     humans = [held.seat for held in seats if held.kind == "human"]
     bots: list[BotRecord] = [
         bot for bot in (store.bots.load(held.bot) for held in seats if held.bot is not None) if bot is not None
@@ -213,11 +214,8 @@ def start_rematch(
         "unlisted": record.unlisted,
     }
     new = NewMatch(game, request, seats, humans, bots, challenge_seconds)
-    tokens = [token for token in map(parse_token, offer["tokens"].values()) if token is not None]
-    try:
-        started, state, _ = store_new_match(
-            store, offer["starting"], new, offer["seed"], None, bots_accepted=True, tokens=tokens
-        )
+    try:  # no token to make: the seats hold their hashes already
+        started, state, _ = store_new_match(store, offer["starting"], new, offer["seed"], None, True, tokens=[])
     except AlreadyStored:  # another post started it meanwhile, or before its process died
         stored = store.load(offer["starting"])
         if stored is None:
@@ -246,7 +244,10 @@ def start_rematch(
 def withdraw_last_acceptance(store: MatchStore, record: MatchRecord, seat: int) -> None:
     """The rematch could not be stored (a bot at its cap, a full store): take back the acceptance that completed
     the offer, so the seat may post again later instead of the offer waiting for nobody."""
-    offer = {"offered_by": [other for other in (record.rematch or {})["offered_by"] if other != seat], "match": None}
+    offer = dict(record.rematch or {})
+    offer["offered_by"] = [other for other in offer["offered_by"] if other != seat]
+    offer["token_hashes"] = {old: hashed for old, hashed in offer.get("token_hashes", {}).items() if old != str(seat)}
+    offer.pop("seed", None)
     withdrawn = replace(record, version=record.version + 1, updated_at=now_iso(), rematch=offer)
     store.commit(withdrawn, record.version, previous_status=record.status)
 

@@ -16,6 +16,7 @@ from typing import Any
 from api import jsoncodec
 from api.matches import service
 from api.record import MatchRecord
+from api.tokens import Credential
 
 READS_KEPT = 512
 """Answers a process keeps, the least recently read forgotten first (a few KB each)."""
@@ -31,11 +32,15 @@ class Reads:
         self._kept: OrderedDict[Key, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def match(self, record: MatchRecord, viewer: int | None) -> str:
-        """The match as the viewer sees it (`service.match_json`), as JSON text."""
+    def match(self, record: MatchRecord, viewer: int | None, token: Credential | None = None) -> str:
+        """The match as the viewer sees it (`service.match_json`), as JSON text.
+
+        `token`, the viewer's checked token, adds its rematch token: kept per viewer all the same, since a seat
+        has one token at a time, and none changes once the match is over (no seat is left or resigned then).
+        """
         return self._answer(
             (record.id, record.version, viewer, "match"),
-            lambda: service.match_json(record, service.engine_state(record), viewer),
+            lambda: service.match_json(record, service.engine_state(record), viewer, token),
         )
 
     def legal_actions(self, record: MatchRecord, seat: int) -> str:

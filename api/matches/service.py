@@ -41,6 +41,7 @@ from api.tokens import (
     new_token,
     owner_matches_hash,
     owner_token_hash,
+    rematch_token,
     token_hash,
 )
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
@@ -494,21 +495,29 @@ def players_of(record: MatchRecord) -> list[int]:
     return [seat.seat for seat in record.seats if seat.kind in PLAYING_KINDS]
 
 
-def rematch_json(record: MatchRecord, viewer: int | None) -> dict[str, Any] | None:
+def rematch_json(record: MatchRecord, viewer: int | None, token: Credential | None = None) -> dict[str, Any] | None:
     """The rematch offer as the viewer may see it: who offered, who must still answer, the new match once
-    started, and the viewer's own seat and token in it (a human seat's token only to that seat)."""
+    started, and the viewer's own seat in it, with its token derived from the viewer's `token` (a human seat's)."""
     offer = record.rematch
     if offer is None:
         return None
     started = offer.get("match")
-    new_seat = (viewer - 1) % record.players if viewer is not None and started is not None else None
+    new_seat = rematch_seat(record, viewer) if viewer is not None and started is not None else None
+    new_token_text = None
+    if new_seat is not None and isinstance(token, SeatToken) and token.seat == viewer:
+        new_token_text = rematch_token(token, str(started), new_seat).text
     return {
         "offered_by": offer["offered_by"],
         "waiting_for": [seat for seat in players_of(record) if seat not in offer["offered_by"]],
         "match": started,
         "seat": new_seat,
-        "token": offer.get("tokens", {}).get(str(viewer)) if new_seat is not None else None,
+        "token": new_token_text,
     }
+
+
+def rematch_seat(record: MatchRecord, seat: int) -> int:
+    """The seat of the rematch where the holder of `seat` sits: the seats rotate, so a different seat starts."""
+    return (seat - 1) % record.players
 
 
 def private_viewer(record: MatchRecord, viewer: int | None) -> int | None:
@@ -520,8 +529,10 @@ def private_viewer(record: MatchRecord, viewer: int | None) -> int | None:
     return None if record.status == WAITING else viewer
 
 
-def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The match as one viewer may see it."""
+def match_json(
+    record: MatchRecord, state: GameState, viewer: int | None, token: Credential | None = None
+) -> dict[str, Any]:
+    """The match as one viewer may see it (`token`: what its seat was checked with, for its rematch token)."""
     result = result_of(record, state)
     return {
         **identity_json(record),
@@ -539,7 +550,7 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None) -> dic
         "start_by": record.start_by if record.status == WAITING else None,
         "tournament": record.tournament,
         "unlisted": record.unlisted,
-        "rematch": rematch_json(record, viewer),
+        "rematch": rematch_json(record, viewer, token),
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

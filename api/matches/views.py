@@ -131,7 +131,7 @@ def get_match(match_id: str) -> Response:
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)
     else:
-        response = json_answer(services().reads.match(record, viewer))
+        response = json_answer(services().reads.match(record, viewer, bearer_token(required=False)))
     response.headers["ETag"] = etag
     response.headers["Vary"] = "Authorization"
     return response
@@ -263,7 +263,10 @@ def rematch(match_id: str) -> Response:
     seat = seat_of_request(record, required=True)
     assert seat is not None
     app = services()
-    done = lifecycle.offer_rematch(app.store, record.id, seat, app.after_change, app.settings.challenge_seconds)
+    token = bearer_token(required=True)
+    assert token is not None
+    done = lifecycle.offer_rematch(app.store, record.id, seat, token, app.after_change, app.settings.challenge_seconds)
     after = done.record
-    answer = {"id": after.id, "version": after.version, "seat": seat, "rematch": service.rematch_json(after, seat)}
+    rematch = service.rematch_json(after, seat, token)
+    answer = {"id": after.id, "version": after.version, "seat": seat, "rematch": rematch}
     return keep_private(jsonify(answer))

@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 import pytest
+import redis
 from flask.testing import FlaskClient
 
 from tests.api.conftest import Match, bearer, create_match
@@ -136,3 +137,28 @@ def test_a_match_stream_of_a_deleted_bot_ends(client: FlaskClient) -> None:
     assert client.delete(f"/v1/bots/{bot['id']}", headers=bearer(bot["token"])).status_code in (200, 204)
     assert stream.event("end").data["reason"] == "bot-deleted"
     assert stream.next() is None
+
+
+def test_no_rematch_token_is_stored_in_plain_text(client: FlaskClient, redis_url: str) -> None:
+    # Finding 13: the rematch's seat tokens were kept in plain text in the finished match's record, where anyone
+    # reading Redis (a backup, a replica) could take the new seats.
+    match = create_match(client, seats=[{"type": "human"}, {"type": "human"}])
+    assert client.post(match.url("/resign"), headers=bearer(match.tokens[0])).status_code == 200
+    assert client.post(match.url("/rematch"), headers=bearer(match.tokens[0])).status_code == 200
+    last = client.post(match.url("/rematch"), headers=bearer(match.tokens[1])).get_json()["rematch"]
+    first = read(client, match, match.tokens[0])["rematch"]  # the seat that offered first reads its token
+    tokens = [first["token"], last["token"]]
+    assert all(token and token.startswith(f"{last['match']}.") for token in tokens) and len(set(tokens)) == 2
+    for token, seat in zip(tokens, (first["seat"], last["seat"]), strict=True):
+        legal = client.get(f"/v1/matches/{last['match']}/legal-actions", headers=bearer(token))
+        assert legal.status_code == 200 and legal.get_json()["seat"] == seat
+    stored = redis.Redis.from_url(redis_url)
+    dump = b"".join(
+        part if isinstance(part, bytes) else str(part).encode()
+        for key in stored.scan_iter("*")
+        if stored.type(key) == b"hash"
+        for item in stored.hgetall(key).items()
+        for part in item
+    )
+    for token in tokens:
+        assert token.encode() not in dump and token.split(".")[2].encode() not in dump
