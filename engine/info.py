@@ -39,6 +39,15 @@ class GameInfo:
     chance: bool
     cooperative: bool
     simultaneous: bool
+    min_utility: float
+    """The lowest score any seat's `Result` can give it (resignations and give-ups included), as OpenSpiel's."""
+    max_utility: float
+    """The highest score any seat's `Result` can give it: a true bound derived from the rules, maybe never reached."""
+    max_game_length: int | None
+    """The most actions any match can take, over every player count and option; None when nothing bounds it.
+
+    `Game.max_game_length(players, options)` gives the bound of one match, which some options tighten.
+    """
     options: OptionSet = field(default_factory=OptionSet)
     assumptions: tuple[Assumption, ...] = ()
     cards: tuple[dict[str, Any], ...] = ()

@@ -209,6 +209,13 @@ class Game(ABC):
     def state_from_json(self, data: dict[str, Any]) -> GameState:
         """Read back a state written by `GameState.to_json`."""
 
+    def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
+        """The most actions a match with this many players and these resolved options can take; None: no bound.
+
+        Never above `info.max_game_length` when that is set. The default is that bound over every match.
+        """
+        return self.info.max_game_length
+
     def check_players(self, players: int) -> None:
         """Raise InvalidOptions unless the game takes this many players."""
         from engine.errors import InvalidOptions

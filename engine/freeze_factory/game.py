@@ -37,6 +37,8 @@ from engine.rng import Rng
 ROLL, MOVE, EXTRA_CONE = "roll", "move", "extra_cone"
 TURN_DECISIONS = ("roll", "no_roll")  # '1. Roll the Die: Yes or No?': the first action of a turn
 CONE_CHOICES = ("take_cone", "leave_cone")  # 'you may take one more cone from the draw pile'
+TURN_ACTIONS = 1 + max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int))) + 1
+"""Most actions of a turn besides fulfils: the roll decision, a slide per point, `end_turn` or the extra cone choice."""
 
 OPTIONS = OptionSet(
     (
@@ -89,6 +91,9 @@ INFO = GameInfo(
     chance=True,
     cooperative=False,
     simultaneous=False,
+    min_utility=0,  # a seat's score is the cones it fulfilled (a resignation scores 0 or 1)
+    max_utility=len(CONES) - min(REMOVED_CONES.values()),  # every cone in play fulfilled by one seat
+    max_game_length=None,  # without turn_limit tiles may slide back and forth for ever (assumption turn-limit)
     options=OPTIONS,
     assumptions=ASSUMPTIONS,
     rules_version=2,  # 2: the FREEZE! window, own lines, the extra cone's choice, relabelled flavours (issue 18)
@@ -428,6 +433,11 @@ class FreezeFactory(Game):
     """The Freeze Factory game object."""
 
     info = INFO
+
+    def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
+        """With turn_limit L: L turns of TURN_ACTIONS, plus one fulfil or FREEZE! per cone in play at most."""
+        limit: int = options["turn_limit"]
+        return limit * TURN_ACTIONS + len(CONES) - REMOVED_CONES[players] if limit else None
 
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> FreezeFactoryState:
         """Tiles on their start spaces; cones shuffled, some removed, the starting hand dealt to each player."""

@@ -54,6 +54,9 @@ INFO = GameInfo(
     chance=False,
     cooperative=False,
     simultaneous=False,
+    min_utility=0,  # a loss or a draw scores 0
+    max_utility=1,  # the winner scores 1
+    max_game_length=None,  # without turn_limit the scoops may go back and forth for ever (assumption turn-limit)
     options=OPTIONS,
     assumptions=tuple(Assumption.from_json(a) for a in DATA["assumptions"]),
 )
@@ -238,6 +241,11 @@ class IceCream(Game):
     """The IceCream game object."""
 
     info = INFO
+
+    def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
+        """With turn_limit L: turn t has t points and a move costs at least one, so at most 1 + 2 + ... + L moves."""
+        limit: int = options["turn_limit"]
+        return limit * (limit + 1) // 2 if limit else None
 
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> IceCreamState:
         """Both cones as set up; seat 0 to move with one point."""

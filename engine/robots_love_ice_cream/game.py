@@ -10,6 +10,7 @@ from engine.protocol import Game
 from engine.rng import Rng
 from engine.robots_love_ice_cream import phases
 from engine.robots_love_ice_cream.data import DATA
+from engine.robots_love_ice_cream.schema import EFFECTS
 from engine.robots_love_ice_cream.state import RobotsState
 
 VARIANTS = (
@@ -62,6 +63,32 @@ OPTIONS = OptionSet(
     )
 )
 
+RULES = DATA.rules
+SPRINKLETONIUM_CARDS = DATA.components["sprinkletonium"]
+TOKENS = DATA.components["ice_cream_tokens"]
+BEST_SCORE = RULES.vp_per_token * TOKENS + RULES.vp_per_sprinkletonium * SPRINKLETONIUM_CARDS
+"""One seat holding every Ice Cream token and every Sprinkletonium card."""
+ATTACKS_PER_TURN = max(RULES.attacks_per_turn, RULES.solo.attacks_per_turn, RULES.variants.attack_twice_attacks) + sum(
+    boost.ability.effect == "extra_attack" for boost in DATA.boosts.values()
+)  # the regular attacks, then one more per extra-attack upgrade
+TURN_ACTIONS = 1 + 1 + ATTACKS_PER_TURN + 1
+"""Most actions of a turn besides Boost uses: the catch-up draw's choice, the keep, attacks, `end_turn` or a refill."""
+BOOST_USES = sum(EFFECTS[boost.ability.effect].kind == "activated" for boost in DATA.boosts.values())
+"""Most Boost uses on one planet: each Boost is used 'only once per planet'."""
+
+
+def game_length(players: int) -> int:
+    """A bound on the actions of a game: five planets of at most three rounds, and the phases between them.
+
+    Between planets no robot is destroyed, so no Sprinkletonium comes in: every buy or flush spends at least one of
+    the cards in the game, a bought Boost waits for one choice at most, and each seat stops buying and equips once;
+    the Ice Cream Social is shared in one action.
+    """
+    planets = RULES.planets_per_game
+    player_phases = planets * (RULES.rounds_per_planet * players * TURN_ACTIONS + BOOST_USES)
+    return player_phases + (planets - 1) * (2 * SPRINKLETONIUM_CARDS + 2 * players + 1)
+
+
 INFO = GameInfo(
     id="robots_love_ice_cream",
     name="Robots Love Ice Cream",
@@ -72,6 +99,9 @@ INFO = GameInfo(
     chance=True,
     cooperative=True,
     simultaneous=False,
+    min_utility=0,  # victory points: 2 per Ice Cream token saved, 1 per Sprinkletonium held; a give-up scores 0
+    max_utility=BEST_SCORE,
+    max_game_length=game_length(4),
     options=OPTIONS,
     assumptions=DATA.assumptions,
     cards=tuple(DATA.cards()),
@@ -83,6 +113,10 @@ class RobotsLoveIceCream(Game):
     """The Robots Love Ice Cream game object."""
 
     info = INFO
+
+    def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
+        """The bound of `game_length` at this player count (the variants only lower it)."""
+        return game_length(players)
 
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RobotsState:
         """Set up the table and reveal the first planet."""

@@ -54,6 +54,9 @@ INFO = GameInfo(
     chance=True,
     cooperative=False,
     simultaneous=True,
+    min_utility=0,  # the knocked-out robot scores 0
+    max_utility=1,  # the winner scores 1
+    max_game_length=None,  # rolls repeat until a match, and Down for the Count turns a HIT back: no bound
     options=OPTIONS,
     assumptions=ASSUMPTIONS,
 )

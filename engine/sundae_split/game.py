@@ -17,10 +17,31 @@ from engine.protocol import Action, Game, GameState, TooManyActions, View
 from engine.result import Result
 from engine.rng import Rng
 from engine.sundae_split import split
-from engine.sundae_split.cards import ASSUMPTIONS, CARD_BY_ID, REMOVED_AT_RANDOM, ROUND_SIZES, rounds, starting_deck
-from engine.sundae_split.scoring import final_result, score_sundaes
+from engine.sundae_split.cards import (
+    ASSUMPTIONS,
+    CARD_BY_ID,
+    CARDS,
+    REMOVED_AT_RANDOM,
+    ROUND_SIZES,
+    SCORING,
+    VEGETABLE,
+    rounds,
+    starting_deck,
+)
+from engine.sundae_split.scoring import final_result, score_sundaes, score_without_bananas
 
 SPLIT, CHOOSE = "split", "choose"
+
+
+def game_length(players: int) -> int:
+    """Every round is one split and a choice by each player but the Splitter, who takes the last pile."""
+    return rounds(players) * players
+
+
+# Every category but vegetables only grows with more non-vegetable cards, so one seat holding them all (and the
+# top banana bonus) bounds the best score; holding every vegetable and nothing else bounds the worst.
+BEST_SCORE = SCORING["banana_most"] + sum(score_without_bananas([c.id for c in CARDS if c.kind != VEGETABLE]).values())
+WORST_SCORE = -sum(card.points for card in CARDS if card.kind == VEGETABLE)
 
 INFO = GameInfo(
     id="sundae_split",
@@ -32,6 +53,9 @@ INFO = GameInfo(
     chance=True,
     cooperative=False,
     simultaneous=False,
+    min_utility=WORST_SCORE,
+    max_utility=BEST_SCORE,
+    max_game_length=max(game_length(players) for players in ROUND_SIZES),
     options=OptionSet(()),
     assumptions=ASSUMPTIONS,
 )
@@ -282,6 +306,10 @@ class SundaeSplit(Game):
     """The Sundae Split game object."""
 
     info = INFO
+
+    def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
+        """Exactly the length of every game at this player count."""
+        return game_length(players)
 
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> SundaeSplitState:
         """Remove cards, shuffle, remove more at random, pick the first Splitter, and draw."""

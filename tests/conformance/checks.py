@@ -7,6 +7,7 @@ co-operative results, perfect or hidden information.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from engine import (
     ActionRejected,
     Game,
     GameState,
+    IllegalAction,
     MatchOver,
     NotYourTurn,
     OptionSpec,
@@ -26,11 +28,14 @@ from engine import (
     Rng,
     TooManyActions,
 )
-from engine.protocol import CONSTRUCTED, ENUMERATED
+from engine.protocol import CONSTRUCTED, ENUMERATED, action_text
+from tests.conformance.hidden import HiddenMoves
 
 SECRET_KEYS = frozenset({"rng", "seed"})
 CONSTRUCTED_SAMPLES = 4  # sample_action draws tried per seat when the space is too big to list
 DETERMINIZATIONS = 2  # rngs tried per viewer at each deep check
+REFUSALS = 12  # actions not in a seat's list tried through the checked path per seat at each deep check
+MUTATED = 3  # listed actions per seat whose near misses are among them
 
 
 def canon(value: Any) -> Any:
@@ -138,6 +143,62 @@ def check_turn_errors(state: GameState, some_action: Action) -> None:
             state.clone().play(seat, some_action)
 
 
+def check_refusals(state: GameState, seat: int, strangers: list[Action], rng: Rng) -> None:
+    """Actions the seat's list lacks (others' actions, mutated ones) are refused by `play` and change nothing.
+
+    Only for a listed space: a constructed one (a split) has no list to be missing from.
+    """
+    try:
+        legal = state.legal_actions(seat)
+    except TooManyActions:
+        return
+    listed = {action_text(action) for action in legal}
+    originals = list(legal)
+    rng.shuffle(originals)
+    pool = [*strangers, *(mutant for action in originals[:MUTATED] for mutant in mutations(action))]
+    rng.shuffle(pool)
+    unlisted = (action for action in pool if action_text(action) not in listed)
+    copy = state.clone()
+    before = canon(copy.to_json())
+    for action in itertools.islice(unlisted, REFUSALS):
+        try:
+            copy.play(seat, action)
+        except IllegalAction as refused:
+            assert refused.reason, f"the refusal of {action!r} gives no reason"
+            continue
+        raise AssertionError(f"seat {seat} may play {action!r}, which its legal actions do not list")
+    assert canon(copy.to_json()) == before, "a refused action changed the state"
+
+
+def mutations(action: Action) -> Iterator[Action]:
+    """Near misses of a listed action: an unknown type, a key more or less, each value nudged or in another form."""
+    yield {**action, "type": f"{action.get('type')}!"}
+    yield {**action, "extra": 1}
+    for key, value in action.items():
+        yield {name: item for name, item in action.items() if name != key}
+        for other in _nudged(value):
+            yield {**action, key: other}
+
+
+def _nudged(value: Any) -> Iterator[Any]:
+    """Values next to this one, and the same value written in another JSON form (1.0 or true for 1)."""
+    if isinstance(value, bool):
+        yield not value
+        yield int(value)
+    elif isinstance(value, int):
+        yield from (value + 1, value - 1, -1, 10**6, float(value), str(value))
+        if value in (0, 1):
+            yield bool(value)
+    elif isinstance(value, str):
+        yield from (value + "?", "")
+    elif isinstance(value, list):
+        yield from (value[:-1], [*value, *value[-1:]], [*value, None], None)
+        if value:
+            yield [*_nudged(value[0])][:1] + value[1:]
+    elif value is None:
+        yield from (0, [])
+
+
 def check_json_round_trip(game: Game, state: GameState) -> None:
     """state_from_json(to_json) through JSON text is the same state with the same views and choices."""
     data = canon(state.to_json())
@@ -172,6 +233,25 @@ def assert_same_outside(first: GameState, second: GameState, what: str) -> None:
     assert first.result() == second.result(), f"{what} changed the result"
     for viewer in viewers(first):
         assert canon(first.view(viewer)) == canon(second.view(viewer)), f"{what} changed the view of {viewer}"
+    for seat in first.acting_seats():
+        assert same_json(choices(first, seat), choices(second, seat)), f"{what} changed seat {seat}'s legal actions"
+    for seat in first.waiting_for():
+        assert same_json(first.default_action(seat), second.default_action(seat)), (
+            f"{what} changed seat {seat}'s default action"
+        )
+
+
+def choices(state: GameState, seat: int) -> Any:
+    """What the seat may do: its listed actions, or its action space when they are too many to list."""
+    try:
+        return state.legal_actions(seat)
+    except TooManyActions:
+        return state.action_space(seat)
+
+
+def same_json(first: Any, second: Any) -> bool:
+    """True if both values read the same through JSON (a tuple is its list); quick when they are equal as they are."""
+    return bool(first == second) or canon(first) == canon(second)
 
 
 def viewers(state: GameState) -> list[int | None]:
@@ -179,8 +259,8 @@ def viewers(state: GameState) -> list[int | None]:
     return [None, *range(state.players)]
 
 
-def check_views(state: GameState, secrets: Secrets, rng: Rng) -> None:
-    """Views are JSON, leak no secret, and cannot tell the state from its determinizations."""
+def check_views(game: Game, state: GameState, secrets: Secrets, rng: Rng, hidden: HiddenMoves) -> None:
+    """Views are JSON, leak no secret, and cannot tell the state from its determinizations (which move hidden parts)."""
     secrets.rng_states.add(state.rng.state)
     before = canon(state.to_json())
     for viewer in viewers(state):
@@ -194,6 +274,7 @@ def check_views(state: GameState, secrets: Secrets, rng: Rng) -> None:
             assert guess.waiting_for() == state.waiting_for(), "a determinization changed whom the game waits for"
             if viewer is not None and viewer in state.acting_seats():
                 _assert_same_choices(state, guess, viewer)
+            hidden.record(game, before, guess, viewer)
         assert canon(state.to_json()) == before, f"determinize({viewer}) changed the original"
 
 
@@ -269,6 +350,8 @@ def check_finished(game: Game, state: GameState, some_action: Action) -> None:
 def check_result(game: Game, players: int, result: Result) -> None:
     """Scores and rewards per seat, a ranking covering every seat once, winners the first group."""
     assert len(result.scores) == players
+    low, high = game.info.min_utility, game.info.max_utility
+    assert all(low <= score <= high for score in result.scores), f"scores {result.scores} outside [{low}, {high}]"
     seats = [seat for group in result.ranking for seat in group]
     assert sorted(seats) == list(range(players)), f"ranking {result.ranking} does not cover every seat once"
     assert all(result.ranking), "a ranking group is empty"

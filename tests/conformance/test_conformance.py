@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Game, GameState, InvalidOptions, Rng, all_games, get_game, has_action
+from engine import Action, Game, GameState, InvalidOptions, Result, Rng, all_games, get_game, has_action
+from engine.protocol import action_text
 from engine.rng import seed_to_state
 from tests.conformance.checks import (
     Secrets,
@@ -26,16 +27,20 @@ from tests.conformance.checks import (
     check_json_round_trip,
     check_log_pages,
     check_redaction,
+    check_refusals,
+    check_result,
     check_running,
     check_turn_errors,
     check_views,
     random_options,
 )
+from tests.conformance.hidden import HIDDEN_PARTS, HiddenMoves
 
 PLAYOUTS_PER_GAME = 2_000  # seeded playouts per game, shared among its player counts; half with random options
 MIN_PLAYOUTS = 12  # at least this many playouts for each (game, player count) ...
 STEPS_PER_CASE = 40_000  # ... then no new playout once this many actions were played
-MAX_STEPS = 20_000  # actions in one playout before it counts as not terminating
+MAX_STEPS = 20_000  # actions in one playout before it counts as not terminating (when the game declares no bound)
+STRANGERS = 48  # actions listed at earlier deep steps kept to offer other seats and states
 
 RLIC_VARIANTS = [  # Robots Love Ice Cream's Challenge Variants A-F
     {"harder_robots": True},
@@ -84,6 +89,9 @@ class Playout:
     options: dict[str, Any] | None
     state: GameState
     log: list[tuple[int, Action]] = field(default_factory=list)
+    hidden: HiddenMoves = field(default_factory=HiddenMoves)
+    strangers: dict[str, Action] = field(default_factory=dict)
+    """Actions listed at earlier deep steps, by their text: offered to other seats and states, they must be refused."""
 
 
 def is_deep_step(step: int) -> bool:
@@ -91,18 +99,26 @@ def is_deep_step(step: int) -> bool:
     return step & (step - 1) == 0
 
 
-def deep_check(game: Game, state: GameState, secrets: Secrets, rng: Rng) -> None:
+def deep_check(playout: Playout, secrets: Secrets, rng: Rng) -> None:
     """Everything the protocol promises about a running state."""
+    game, state = playout.game, playout.state
     check_running(state)
     check_json_round_trip(game, state)
     check_clone(state, rng)
-    check_views(state, secrets, rng)
+    check_views(game, state, secrets, rng, playout.hidden)
     some_action: Action = {}
-    for seat in state.acting_seats():
-        actions = candidate_actions(state, seat, rng)
+    listed = {seat: candidate_actions(state, seat, rng) for seat in state.acting_seats()}
+    for seat, actions in listed.items():
         check_actions_apply(state, seat, actions)
         if actions:
             some_action = some_action or actions[0]
+    strangers = [*playout.strangers.values(), *(action for actions in listed.values() for action in actions)]
+    for seat in listed:
+        check_refusals(state, seat, strangers, rng)
+    for actions in listed.values():
+        playout.strangers.update((action_text(action), action) for action in actions)
+    while len(playout.strangers) > STRANGERS:
+        del playout.strangers[next(iter(playout.strangers))]  # the oldest go first
     check_turn_errors(state, some_action)
     assert state.rewards() == [0.0] * state.players, "a running game has rewards"
 
@@ -127,16 +143,17 @@ def play_out(game: Game, players: int, index: int, named: dict[str, Any] | None 
             seat = choices.choice(seats_with_actions(state))
             action = canon(state.sample_action(seat, choices))
             if is_deep_step(step):
-                deep_check(game, state, secrets, checks)
+                deep_check(playout, secrets, checks)
                 check_redaction(state, seat, action, secrets)
                 check_log_pages(state, playout.log, pages)
             state.play(seat, action)
             playout.log.append((seat, action))
             step += 1
         check_finished(game, state, playout.log[-1][1] if playout.log else {})
+        check_length(playout)
         check_json_round_trip(game, state)
         check_clone(state, checks)
-        check_views(state, secrets, checks)
+        check_views(game, state, secrets, checks, playout.hidden)
         check_replay(playout)
     except Exception as error:
         raise AssertionError(f"playout seed {seed!r}, options {options!r}, step {step}: {error}") from error
@@ -148,6 +165,14 @@ def seats_with_actions(state: GameState) -> list[int]:
     seats = [seat for seat in state.acting_seats() if has_action(state, seat)]
     assert set(state.waiting_for()) <= set(seats), f"a seat the game waits for has no action: {state.waiting_for()}"
     return seats
+
+
+def check_length(playout: Playout) -> None:
+    """No playout is longer than the game declares a match of its player count and options can be."""
+    bound = playout.game.max_game_length(playout.players, playout.state.options)
+    overall = playout.game.info.max_game_length
+    assert bound is None or len(playout.log) <= bound, f"{len(playout.log)} actions, over the declared {bound}"
+    assert overall is None or (bound is not None and bound <= overall), f"bound {bound} above info's {overall}"
 
 
 def check_replay(playout: Playout) -> None:
@@ -173,6 +198,29 @@ def test_catalog_entry(game: Game) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_declared_bounds(game: Game) -> None:
+    """Utility bounds hold the results a game can end with by other means; lengths are positive and consistent."""
+    info = game.info
+    assert info.min_utility <= info.max_utility
+    for players in range(info.min_players, info.max_players + 1):
+        ended = [Result.gave_up(players)] if info.cooperative else [Result.resignation(players, 0)]
+        for result in ended:
+            check_result(game, players, result)
+        bound = game.max_game_length(players, info.options.resolve(None))
+        assert bound is None or bound >= 1
+        if info.max_game_length is not None:
+            assert bound is not None and bound <= info.max_game_length, f"{players}p bound {bound} above the info's"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hidden_parts_are_declared(game: Game) -> None:
+    """A game with hidden information says what it hides, so the suite can see determinize deal it."""
+    assert (game.info.information == "imperfect") == (game.info.id in HIDDEN_PARTS), (
+        "add the game's hidden parts to tests/conformance/hidden.py (or remove a perfect-information game's)"
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_wrong_player_counts_are_refused(game: Game) -> None:
     for players in (game.info.min_players - 1, game.info.max_players + 1):
         with pytest.raises(InvalidOptions) as refused:
@@ -195,13 +243,15 @@ def test_start_depends_only_on_the_seed(game: Game, players: int) -> None:
 def test_random_playouts(game: Game, players: int) -> None:
     """Seeded random playouts keep every promise of the protocol, step after step, to the end."""
     playouts = PLAYOUTS_PER_GAME // (game.info.max_players - game.info.min_players + 1)
-    steps = 0
+    steps, hidden = 0, HiddenMoves()
     for index in range(playouts):
         if index >= MIN_PLAYOUTS and steps > STEPS_PER_CASE:
             break  # long games (Freeze Factory's run to thousands of steps) stop at a step budget
         playout = play_out(game, players, index)
         assert playout.state.is_over()
         steps += len(playout.log)
+        hidden.update(playout.hidden)
+    hidden.assert_every_part_moved(game)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), OPTION_CASES)
