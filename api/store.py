@@ -342,6 +342,12 @@ class MatchStore:
             return bot_notice(key[len(_BOT_KEY_PREFIX) : -1]), int(version)
         return None
 
+    def announce(self, match_id: str) -> None:
+        """Announce the match's current version again, unchanged: its streams wake and check their tokens anew."""
+        version = self.version(match_id)
+        if version is not None:
+            self.client.publish(CHANGES_CHANNEL, f"{match_key(match_id)} {version}")
+
     def version(self, match_id: str) -> int | None:
         """The stored version of a match, or None if there is none (one cheap read)."""
         raw = self.client.hget(match_key(match_id), "version")

@@ -34,6 +34,8 @@ def rotate_token(store: MatchStore, bot: BotRecord) -> tuple[BotRecord, BotToken
     rotated = replace(bot, token_hash=bot_token_hash(token))
     if not store.bots.rotate(bot.id, bot.token_hash, rotated.token_hash):
         raise Unauthorized("the bot token is not valid (it was rotated or the bot deleted meanwhile)")
+    for match_id in store.bots.matches(bot.id):  # their streams opened with the old token end now
+        store.announce(match_id)
     return rotated, token
 
 

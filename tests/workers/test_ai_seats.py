@@ -114,6 +114,12 @@ def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
     assert {entry["seat"] for entry in entries} == set(range(players))
 
 
+def empty_turn_queues(app: Flask) -> None:
+    """Drop every queued turn job, on either turn queue (an all-AI match's may go on the tournament one)."""
+    for queue in (LIVE_QUEUE, TOURNAMENT_QUEUE):
+        app.services.jobs.queues[queue].empty()
+
+
 def turn_jobs_run(redis_url: str) -> list[dict[str, Any]]:
     """The results of the finished turn jobs, on either turn queue (an all-AI match's may go on the tournament one)."""
     connection = redis.Redis.from_url(redis_url)
@@ -206,7 +212,7 @@ def test_past_its_slice_a_run_of_turns_gives_way_to_another_match_s_waiting_turn
 ) -> None:
     jobs = app.services.jobs
     match = create_match(client, game="rockem_sockem", seed="relay-w", seats=ai_seats("random", "random"))
-    jobs.queues[LIVE_QUEUE].empty()  # the match's own first turn, which no worker takes here
+    empty_turn_queues(app)  # the match's own first turn, which no worker takes here
     record, state = unclaimed(app, match)
     assert claim_next(Relay(app.services, "turn-w", LIVE_QUEUE, time_slice=0.0), record, state) is not None
     assert claim_next(Relay(app.services, "turn-w", "parlour-ai-other", time_slice=0.0), record, state) is not None
@@ -220,7 +226,7 @@ def test_an_untimed_tournament_s_match_plays_on_past_its_slice_while_only_its_ow
 ) -> None:
     jobs, tournaments = app.services.jobs, app.services.tournaments.store
     match = create_match(client, game="rockem_sockem", seed="relay-t", seats=ai_seats("random", "random"))
-    jobs.queues[LIVE_QUEUE].empty()
+    empty_turn_queues(app)
     record, state = unclaimed(app, match)
     untimed = replace(record, tournament="cup")
     tournaments.client.hset(tournament_key("cup", "matches"), mapping={"0": match.id, "1": "sibling-match"})
@@ -282,7 +288,7 @@ def test_an_all_ai_match_s_quick_moves_are_stored_together_each_its_own_version(
 ) -> None:
     monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)  # a run ends at RUN_MOVES moves, however slow this machine is
     match = create_match(client, game="rockem_sockem", seed="run-a", seats=ai_seats("random", "random"))
-    app.services.jobs.queues[LIVE_QUEUE].empty()  # its first turn, played here instead
+    empty_turn_queues(app)  # its first turn, played here instead
     notices = app.services.store.subscribe_changes()
     assert announced(notices, match.id) == []  # subscribed
     answers = play_inline(app, monkeypatch, match.id)
