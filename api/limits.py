@@ -119,11 +119,12 @@ def client_address() -> str:
 
 
 def address_block(address: str) -> str:
-    """What one client's address is counted as: an IPv4 address, or the /64 an IPv6 address lies in."""
+    """What one client's address is counted as: an IPv4 address, or the /64 an IPv6 address lies in (anything
+    else, such as a proxy's malformed forwarded-for, is `unknown`: no key is built from it)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        return address
+        return "unknown"
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
