@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +18,7 @@ from api.config import Settings
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_events import Stream
 from tests.api.test_openapi import WINNING_LINE
+from tests.test_service import wait_until
 
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
 QUIET = 30.0
@@ -362,7 +362,7 @@ def test_a_shutting_down_server_ends_bot_streams_and_long_polls(settings: Settin
     url = f"/v1/bots/{bot['id']}/events?after=0&wait={QUIET:g}"
     poller = threading.Thread(target=lambda: answers.append(client.get(url, headers=bearer(bot["token"]))))
     poller.start()
-    time.sleep(0.3)  # both are blocked on Redis by now
+    wait_until(lambda: app.services.changes.watched() == 2)  # both wait on the change feed now
     app.services.changes.stop()  # what the server's SIGTERM handler does
     assert stream.next(timeout=QUIET / 3) is None, "it ends well before its heartbeat: the bot resumes elsewhere"
     poller.join(timeout=QUIET / 3)
