@@ -15,7 +15,7 @@ from ai.levels import level_named
 from api.jobs.queue import JobQueue
 from api.matches.service import engine_state, seat_may_act
 from api.record import ACTIVE, MatchRecord
-from api.store import MatchStore
+from api.store import MatchStore, plays_itself
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,8 @@ class AiTurns:
         level = record.seats[seat].ai_level
         assert level is not None
         time_cap = level_named(level).time_cap
-        self.queue.enqueue_turn(job_id, record.id, seat, record.version, time_cap, record.tournament is not None)
+        apart = record.tournament is not None or plays_itself(record)  # nobody is waiting for its moves
+        self.queue.enqueue_turn(job_id, record.id, seat, record.version, time_cap, apart)
         log.info("queued AI turn %s (level %s)", job_id, level)
 
 

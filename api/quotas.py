@@ -4,13 +4,15 @@ What a client holds is one sorted set per kind and client (a client is its addre
 limiter keys creations: `addr:<ip>`):
 
 * `parlour:quota:{<client>}:matches`      its unfinished matches (id -> when it was reserved)
+* `parlour:quota:{<client>}:kept-matches` every match it created that is still stored, finished or not
 * `parlour:quota:{<client>}:tournaments`  its running tournaments
 * `parlour:quota:{<client>}:bots`         its registered bots
 * `parlour:quota:{<client>}:streams`      its held event streams (stream id -> when its lease ends)
 
 A creation reserves a place first (a placeholder member, so two concurrent creations cannot both
 take the last place), then names it with the new id; a creation that fails gives its place back.
-Matches, tournaments and bots are counted until they are over (finished, aborted, expired, deleted):
+Matches, tournaments and bots are counted until they are over (finished, aborted, expired, deleted),
+kept matches until they expire (a day after they end; an hour for one the AI played alone):
 a set is pruned lazily, when it is full, by reading what its members are now, so nothing needs to
 tell the quota when a match ends. A stream's place is a lease the stream renews as it sends (a
 heartbeat at least every `PARLOUR_EVENTS_HEARTBEAT` seconds) and gives back when it closes; a
@@ -42,6 +44,8 @@ PENDING = "pending:"
 """Placeholder members: a creation in flight."""
 PENDING_GRACE = 60.0
 """Seconds a placeholder is kept before pruning counts it as lost (its process died mid-creation)."""
+KEPT_MATCHES = 200
+"""Matches one client may have stored at once, finished ones included (PARLOUR_QUOTA_KEPT_MATCHES; 0: no quota)."""
 Clock = Callable[[], float]
 
 # KEYS: the holdings set. ARGV: member, score, quota, the set's TTL (0: none), and the score below
@@ -292,6 +296,7 @@ class Quotas:
     """Every quota of one process."""
 
     matches: Holdings
+    kept: Holdings
     tournaments: Holdings
     bots: Holdings
     streams: StreamLeases
@@ -299,9 +304,14 @@ class Quotas:
 
     @classmethod
     def build(
-        cls, store: MatchStore, tournaments: TournamentStore, settings: LimitSettings, heartbeat: float
+        cls,
+        store: MatchStore,
+        tournaments: TournamentStore,
+        settings: LimitSettings,
+        heartbeat: float,
+        kept_matches: int = KEPT_MATCHES,
     ) -> Quotas:
-        """The quotas in the settings, on the match store's Redis."""
+        """The quotas in the settings (and `kept_matches`), on the match store's Redis."""
         client = store.client
 
         def matches_open(ids: list[str]) -> list[bool]:
@@ -316,6 +326,7 @@ class Quotas:
 
         return cls(
             matches=Holdings(client, "matches", settings.matches, matches_open, ttl=store.idle_ttl + 3600),
+            kept=Holdings(client, "kept-matches", kept_matches, store.stored, ttl=store.idle_ttl + 3600),
             tournaments=Holdings(client, "tournaments", settings.tournaments, tournaments_running),
             bots=Holdings(client, "bots", settings.bots, bots_registered),
             streams=StreamLeases(client, settings.streams_held, lease=max(4 * heartbeat, 2.0)),

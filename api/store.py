@@ -5,6 +5,8 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
 * `parlour:match:{<id>}`            hash: `version` and `record` (MatchRecord JSON)
 * `parlour:match:{<id>}:log`        list: one JSON entry per applied action, oldest first
 * `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
+* `parlour:match:{<id>}:idems:<seat>`  list: the seat's stored answers' keys, newest first; past
+  IDEMPOTENT_ANSWERS_KEPT the oldest answer is deleted, so a match keeps at most that many per seat
 * `parlour:match:{<id>}:ai:<seat>:<version>`  string: the id of the job that plays that AI turn,
   so each turn is computed by one job even when several changes ask for it
 * `parlour:match:{<id>}:move:<seat>`  string: the id of the seat's latest requested move (a hint, or
@@ -63,9 +65,10 @@ if TYPE_CHECKING:
 StreamEntry = tuple[str, dict[str, str]]
 """One entry of a stream as the store reads it: its id and its fields."""
 
-# Compare-and-set of a match. KEYS: the match, its log, and (optional) the Idempotency-Key's answer.
-# ARGV: the version expected, the new version, the record, the TTL, the answer to keep and its TTL,
-# then the log entries to append (none for a change without a move; several for a run of moves).
+# Compare-and-set of a match. KEYS: the match, its log, and (optional) the Idempotency-Key's answer and
+# the seat's list of answer keys. ARGV: the version expected, the new version, the record, the TTL, the
+# answer to keep and its TTL, how many answers a seat keeps, then the log entries to append (none for a
+# change without a move; several for a run of moves). The answers dropped are keys of the same match.
 _COMMIT = """
 if KEYS[3] then
   local prior = redis.call('GET', KEYS[3])
@@ -75,11 +78,18 @@ local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', ''} end
 if current ~= ARGV[1] then return {'stale', current} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
-if #ARGV > 6 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 7)) end
+if #ARGV > 7 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8)) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. ARGV[2])
-if KEYS[3] then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[6]) end
+if KEYS[3] then
+  redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[6])
+  local kept = tonumber(ARGV[7])
+  redis.call('LPUSH', KEYS[4], KEYS[3])
+  for _, old in ipairs(redis.call('LRANGE', KEYS[4], kept, -1)) do redis.call('DEL', old) end
+  redis.call('LTRIM', KEYS[4], 0, kept - 1)
+  redis.call('EXPIRE', KEYS[4], ARGV[6])
+end
 return {'ok', ARGV[2]}
 """
 
@@ -184,6 +194,11 @@ def idempotency_key(match_id: str, seat: int, key: str) -> str:
     return f"{match_key(match_id)}:idem:{seat}:{key}"
 
 
+def idempotency_keys_key(match_id: str, seat: int) -> str:
+    """The list of a seat's stored answers' keys, newest first."""
+    return f"{match_key(match_id)}:idems:{seat}"
+
+
 def ai_turn_key(match_id: str, seat: int, version: int) -> str:
     """Which job plays an AI seat's turn at one version of a match."""
     return f"{match_key(match_id)}:ai:{seat}:{version}"
@@ -215,6 +230,15 @@ return 0
 _TIE_MARGIN = 50
 AI_TURN_CLAIM_TTL = 3600
 """Seconds a turn's claim is kept: longer than any job with all its retries (4 x 330 s at most)."""
+AI_MATCH_TTL = 3600
+"""Seconds a finished match that only the AI played is kept (PARLOUR_AI_MATCH_TTL): nobody waits to read it."""
+IDEMPOTENT_ANSWERS_KEPT = 8
+"""Answers to Idempotency-Keys a seat keeps: a client retries the requests it lost the answers of, its last few."""
+
+
+def plays_itself(record: MatchRecord) -> bool:
+    """True for a match a client created whose every seat the server's AI plays (no tournament's)."""
+    return record.tournament is None and all(seat.ai_level is not None for seat in record.seats)
 
 
 @dataclass(frozen=True)
@@ -308,13 +332,23 @@ class MatchStore:
     """Reads and writes matches in Redis; the only module that knows the key names."""
 
     @classmethod
-    def from_url(cls, url: str, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> MatchStore:
+    def from_url(
+        cls, url: str, finished_ttl: int, idle_ttl: int, idempotency_ttl: int, ai_match_ttl: int = AI_MATCH_TTL
+    ) -> MatchStore:
         """A store on the Redis server at `url` (strings decoded as UTF-8)."""
-        return cls(redis_client(url, decode_responses=True), finished_ttl, idle_ttl, idempotency_ttl)
+        return cls(redis_client(url, decode_responses=True), finished_ttl, idle_ttl, idempotency_ttl, ai_match_ttl)
 
-    def __init__(self, client: redis.Redis, finished_ttl: int, idle_ttl: int, idempotency_ttl: int) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        finished_ttl: int,
+        idle_ttl: int,
+        idempotency_ttl: int,
+        ai_match_ttl: int = AI_MATCH_TTL,
+    ) -> None:
         self.client = client
         self.finished_ttl = finished_ttl
+        self.ai_match_ttl = ai_match_ttl
         self.idle_ttl = idle_ttl
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(_COMMIT)
@@ -436,14 +470,16 @@ class MatchStore:
         """The commit script's keys and arguments."""
         keys: list[KeyT] = [match_key(record.id), log_key(record.id)]
         if idempotent is not None and seat is not None:
-            keys.append(idempotency_key(record.id, seat, idempotent.key))
+            keys += [idempotency_key(record.id, seat, idempotent.key), idempotency_keys_key(record.id, seat)]
+        ttl = self.ttl_for(record)
         args: list[EncodableT] = [
             str(expected_version),
             str(record.version),
             jsoncodec.dumps(record.to_json()),
-            self.ttl_for(record),
+            ttl,
             idempotent.answer if idempotent else "",
-            self.idempotency_ttl,
+            min(self.idempotency_ttl, ttl),  # an answer goes with its match, if that goes first
+            IDEMPOTENT_ANSWERS_KEPT,
             *(jsoncodec.dumps(entry) for entry in entries),
         ]
         return keys, args
@@ -544,8 +580,18 @@ class MatchStore:
         )
 
     def ttl_for(self, record: MatchRecord) -> int:
-        """Finished matches live `finished_ttl` seconds; others expire after `idle_ttl` without a change."""
-        return self.finished_ttl if record.ended else self.idle_ttl
+        """Finished matches live `finished_ttl` seconds (`ai_match_ttl` at most if the AI played alone); others
+        expire after `idle_ttl` without a change."""
+        if not record.ended:
+            return self.idle_ttl
+        return min(self.finished_ttl, self.ai_match_ttl) if plays_itself(record) else self.finished_ttl
+
+    def stored(self, match_ids: list[str]) -> list[bool]:
+        """Whether each match is still stored (one round trip; nothing read)."""
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.exists(match_key(match_id))
+        return [bool(found) for found in pipe.execute()]
 
     def list_ids(self, game: str | None, status: str | None, limit: int, after: Cursor | None) -> list[Cursor]:
         """Up to `limit` (creation time, id) pairs, newest first, strictly after the cursor if given."""

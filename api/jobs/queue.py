@@ -1,8 +1,9 @@
 """The AI job queues: RQ jobs that compute moves, enqueued by the API and by the workers.
 
 Three queues, in the order every AI worker serves them (RQ takes the next job from the first
-queue that has one): the AI seats of live matches, the AI seats of tournament matches, then the
-moves seats ask for (hints). So a flood of hints waits behind every AI seat instead of delaying it.
+queue that has one): the AI seats of live matches, the AI seats of tournament matches (and of matches
+the AI plays alone: nobody waits for them), then the moves seats ask for (hints). So a flood of hints,
+or of all-AI matches, waits behind every live AI seat instead of delaying it.
 Jobs are named by their dotted path, so the API never imports the worker code, and carry
 JSON (RQ's JSONSerializer), so nothing in Redis is unpickled. A job that fails, or whose
 work-horse is killed, is retried up to `retries` times, on its own queue; results expire after
@@ -104,7 +105,8 @@ class JobQueue:
     def enqueue_turn(
         self, job_id: str, match_id: str, seat: int, version: int, time_cap: float | None, tournament: bool
     ) -> None:
-        """Queue the job that plays an AI seat's turn: on the tournament queue for a tournament's match."""
+        """Queue the job that plays an AI seat's turn: on the tournament queue when `tournament` (a tournament's
+        match, or one the AI plays alone), else on the live queue."""
         queue = TOURNAMENT_QUEUE if tournament else LIVE_QUEUE
         job = self._create(queue, TURN_JOB, job_id, [match_id, seat, version], {"kind": "turn"}, time_cap)
         self.queues[queue].enqueue_job(job)

@@ -64,9 +64,11 @@ def etag_matches(etag: str, if_none_match: str) -> bool:
 def create_match() -> tuple[Response, int, dict[str, str]]:
     """Create a match; answer with its id, version, a token per filled seat and the owner token, shown once."""
     body = load(CreateMatchSchema, json_body())
-    with services().quotas.matches.hold(client_address()) as hold:
+    quotas = services().quotas
+    with quotas.matches.hold(client_address()) as unfinished, quotas.kept.hold(client_address()) as kept:
         created = service.create_match(services().store, body, services().settings.challenge_seconds)
-        hold.confirm(created.record.id)
+        unfinished.confirm(created.record.id)
+        kept.confirm(created.record.id)
     services().after_change(created.record, created.state)
     location = url_for("matches.get_match", match_id=created.record.id)
     return keep_private(jsonify(service.created_json(created))), 201, {"Location": location}
