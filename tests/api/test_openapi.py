@@ -1628,6 +1628,8 @@ def scenario_limits(contract: ContractClient) -> None:
         streams=one,
         long_polls=one,
         replays=one,
+        joins=one,
+        pages=one,
         auth_failures=one,
     )
     limited = contract_on(contract, redis_url, rates)
@@ -1667,6 +1669,16 @@ def scenario_limits(contract: ContractClient) -> None:
     for what in ("resign", "leave", "rematch"):  # the lifecycle posts are limited as actions are
         limited.post(f"{url}/{what}", headers=bearer(tokens[0]), expect=429, request_valid=True, **forger)
     limited.get(f"{bot_events}?after=0&wait=0", headers=bearer(bot["token"]), expect=429, request_valid=True, **forger)
+    # Pages of lists share one budget per address; joins have their own.
+    reader: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.1.0.3"}}
+    limited.get("/v1/matches", expect=200, request_valid=True, **reader)
+    bot_pages = (f"/v1/bots/{bot['id']}/matches", f"/v1/bots/{bot['id']}/ratings?game=icecream")
+    for page in ("/v1/matches", "/v1/bots", "/v1/tournaments", "/v1/games/icecream/leaderboard", *bot_pages):
+        limited.get(page, expect=429, request_valid=True, **reader)
+    lobby = {"game": "icecream", "players": 2, "open_seats": [1]}
+    waiting = limited.post("/v1/matches", json=lobby, expect=201, request_valid=True, **reader).json
+    limited.post(f"/v1/matches/{waiting['id']}/join", json={}, expect=200, request_valid=True, **reader)
+    limited.post(f"/v1/matches/{waiting['id']}/join", json={}, expect=429, request_valid=True, **reader)
 
     quotas = replace(IN_PROCESS_LIMITS, matches=1, tournaments=1, bots=1, streams_held=1)
     capped = contract_on(contract, redis_url, quotas)
