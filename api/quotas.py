@@ -5,6 +5,7 @@ limiter keys creations: `addr:<ip>`):
 
 * `parlour:quota:{<client>}:matches`      its unfinished matches (id -> when it was reserved)
 * `parlour:quota:{<client>}:kept-matches` every match it created that is still stored, finished or not
+* `parlour:quota:{<client>}:seats`        the seats it joined in matches not started yet (`<match>/<seat>/<holder>`)
 * `parlour:quota:{<client>}:tournaments`  its running tournaments
 * `parlour:quota:{<client>}:bots`         its registered bots
 * `parlour:quota:{<client>}:streams`      its held event streams (stream id -> when its lease ends)
@@ -36,6 +37,7 @@ import redis
 
 from api.limits import LimitSettings
 from api.refusals import QuotaExceeded
+from api.record import WAITING, MatchRecord
 from api.store import MatchStore, is_store_full
 from api.tournaments.store import TournamentStore
 
@@ -297,6 +299,7 @@ class Quotas:
 
     matches: Holdings
     kept: Holdings
+    seats: Holdings
     tournaments: Holdings
     bots: Holdings
     streams: StreamLeases
@@ -324,11 +327,32 @@ class Quotas:
         def bots_registered(ids: list[str]) -> list[bool]:
             return [store.bots.load(bot_id) is not None for bot_id in ids]
 
+        def seats_waiting(ids: list[str]) -> list[bool]:
+            records = store.load_many([seat.split("/")[0] for seat in ids])
+            return [
+                record is not None and seat in waiting_seats(record) for seat, record in zip(ids, records, strict=True)
+            ]
+
         return cls(
             matches=Holdings(client, "matches", settings.matches, matches_open, ttl=store.idle_ttl + 3600),
             kept=Holdings(client, "kept-matches", kept_matches, store.stored, ttl=store.idle_ttl + 3600),
+            seats=Holdings(client, "seats", settings.seats, seats_waiting, ttl=store.idle_ttl + 3600),
             tournaments=Holdings(client, "tournaments", settings.tournaments, tournaments_running),
             bots=Holdings(client, "bots", settings.bots, bots_registered),
             streams=StreamLeases(client, settings.streams_held, lease=max(4 * heartbeat, 2.0)),
             settings=settings,
         )
+
+
+def joined_seat(record: MatchRecord, seat: int) -> str:
+    """A joined seat as the seats quota names it: `<match>/<seat>/<holder>` (its token's hash, or its bot), so a
+    seat left and taken by someone else no longer counts for the one who left it."""
+    held = record.seats[seat]
+    return f"{record.id}/{seat}/{held.bot or (held.token_hash or '')[:16]}"
+
+
+def waiting_seats(record: MatchRecord) -> set[str]:
+    """The joined seats of a match that has not started: what the seats quota counts of it (none once started)."""
+    if record.status != WAITING:
+        return set()
+    return {joined_seat(record, seat.seat) for seat in record.seats if seat.filled and seat.ai_level is None}

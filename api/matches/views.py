@@ -33,6 +33,7 @@ from api.matches.schemas import (
     LogQuerySchema,
     SeatQuerySchema,
 )
+from api.quotas import joined_seat
 from api.refusals import InvalidRequest, Unauthorized
 from api.services import services
 from api.store import Cursor
@@ -175,7 +176,9 @@ def join_match(match_id: str) -> tuple[Response, int]:
     bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
     if bot is not None and body["name"] is not None:
         raise InvalidRequest("a bot sits down under its registered name", errors={"name": ["not with a bot token"]})
-    record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
+    with services().quotas.seats.hold(client_address()) as hold:  # seats held in matches not started yet
+        record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
+        hold.confirm(joined_seat(record, seat))
     services().after_change(record, service.engine_state(record))
     answer = {"id": record.id, "seat": seat, "token": token.text if token else None, "version": record.version}
     extra = {"bot": bot.id if bot is not None else None}

@@ -154,3 +154,19 @@ def test_every_limited_route_exists(served: FlaskClient) -> None:
     endpoints = {rule.endpoint for rule in served.application.url_map.iter_rules()}
     missing: list[Any] = [route.endpoint for route in LIMITED if route.endpoint not in endpoints]
     assert missing == []
+
+
+def test_seats_held_in_matches_not_started_are_capped_per_address(redis_url: str) -> None:
+    # Finding 12: one client could take every open seat in the lobby; joining is capped by what it holds waiting.
+    app = limited_app(redis_url, replace(IN_PROCESS_LIMITS, seats=2))
+    client = app.test_client()
+    lobby = [create_match(client, game="sundae_split", players=3, open_seats=[1, 2]) for _ in range(3)]
+    for match in lobby[:2]:
+        assert client.post(match.url("/join"), json={"name": "squatter"}).status_code == 200
+    refused = client.post(lobby[2].url("/join"), json={"name": "squatter"})
+    assert refused.status_code == 429 and refused.get_json()["code"] == "quota-exceeded"
+    assert refused.get_json()["resource"] == "seats" and refused.get_json()["in_use"] == 2
+    other = from_address("10.0.0.9")
+    assert client.post(lobby[0].url("/join"), json={"name": "player"}, **other).status_code == 200  # it starts
+    assert client.post(lobby[2].url("/join"), json={"name": "squatter"}).status_code == 200, "a started match frees"
+    app.services.changes.stop()

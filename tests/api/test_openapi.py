@@ -1680,10 +1680,17 @@ def scenario_limits(contract: ContractClient) -> None:
     limited.post(f"/v1/matches/{waiting['id']}/join", json={}, expect=200, request_valid=True, **reader)
     limited.post(f"/v1/matches/{waiting['id']}/join", json={}, expect=429, request_valid=True, **reader)
 
-    quotas = replace(IN_PROCESS_LIMITS, matches=1, tournaments=1, bots=1, streams_held=1)
+    quotas = replace(IN_PROCESS_LIMITS, matches=1, tournaments=1, bots=1, streams_held=1, seats=1)
     capped = contract_on(contract, redis_url, quotas)
     holder: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.2.0.1"}}
+    opener: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.2.0.2"}}
+    opener2: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.2.0.3"}}
     capped.post("/v1/matches", json=new, expect=201, request_valid=True, **holder)
+    lobby = {"game": "sundae_split", "players": 3, "open_seats": [1, 2]}
+    squatted = [capped.post("/v1/matches", json=lobby, expect=201, **other).json for other in (opener, opener2)]
+    capped.post(f"/v1/matches/{squatted[0]['id']}/join", json={}, expect=200, request_valid=True, **holder)
+    refused = capped.post(f"/v1/matches/{squatted[1]['id']}/join", json={}, expect=429, request_valid=True, **holder)
+    assert refused.json["resource"] == "seats"
     assert capped.post("/v1/matches", json=new, expect=429, **holder).json["resource"] == "matches"
     mine = capped.post("/v1/bots", json={"name": "capped"}, expect=201, request_valid=True, **holder).json
     capped.post("/v1/bots", json={"name": "capped-2"}, expect=429, request_valid=True, **holder)
