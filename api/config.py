@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass, field
 
 from api.limits import LimitSettings
-from api.quotas import KEPT_MATCHES
 from api.store import AI_MATCH_TTL
 
 DEFAULT_CHALLENGE_SECONDS = 90
@@ -34,7 +33,6 @@ class Settings:
     finished_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_FINISHED_TTL", 24 * 3600))
     idle_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDLE_TTL", 7 * 24 * 3600))
     ai_match_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_AI_MATCH_TTL", AI_MATCH_TTL))
-    kept_matches: int = field(default_factory=lambda: _int_env("PARLOUR_QUOTA_KEPT_MATCHES", KEPT_MATCHES))
     idempotency_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDEMPOTENCY_TTL", 24 * 3600))
     job_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_JOB_TTL", 3600))
     ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))

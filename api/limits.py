@@ -99,6 +99,7 @@ class LimitSettings:
     tournaments: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENTS", 2))
     bots: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_BOTS", 20))
     streams_held: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_STREAMS", 64))
+    kept_matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_KEPT_MATCHES", 200))
     seats: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_SEATS", 20))
     tournament_matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENT_MATCHES", 500))
     tournament_entrants: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENT_ENTRANTS", 64))

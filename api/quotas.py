@@ -36,8 +36,8 @@ from typing import Any, Generic, TypeVar
 import redis
 
 from api.limits import LimitSettings
-from api.refusals import QuotaExceeded
 from api.record import WAITING, MatchRecord
+from api.refusals import QuotaExceeded
 from api.store import MatchStore, is_store_full
 from api.tournaments.store import TournamentStore
 
@@ -46,8 +46,6 @@ PENDING = "pending:"
 """Placeholder members: a creation in flight."""
 PENDING_GRACE = 60.0
 """Seconds a placeholder is kept before pruning counts it as lost (its process died mid-creation)."""
-KEPT_MATCHES = 200
-"""Matches one client may have stored at once, finished ones included (PARLOUR_QUOTA_KEPT_MATCHES; 0: no quota)."""
 Clock = Callable[[], float]
 
 # KEYS: the holdings set. ARGV: member, score, quota, the set's TTL (0: none), and the score below
@@ -312,9 +310,8 @@ class Quotas:
         tournaments: TournamentStore,
         settings: LimitSettings,
         heartbeat: float,
-        kept_matches: int = KEPT_MATCHES,
     ) -> Quotas:
-        """The quotas in the settings (and `kept_matches`), on the match store's Redis."""
+        """The quotas in the settings, on the match store's Redis."""
         client = store.client
 
         def matches_open(ids: list[str]) -> list[bool]:
@@ -335,7 +332,7 @@ class Quotas:
 
         return cls(
             matches=Holdings(client, "matches", settings.matches, matches_open, ttl=store.idle_ttl + 3600),
-            kept=Holdings(client, "kept-matches", kept_matches, store.stored, ttl=store.idle_ttl + 3600),
+            kept=Holdings(client, "kept-matches", settings.kept_matches, store.stored, ttl=store.idle_ttl + 3600),
             seats=Holdings(client, "seats", settings.seats, seats_waiting, ttl=store.idle_ttl + 3600),
             tournaments=Holdings(client, "tournaments", settings.tournaments, tournaments_running),
             bots=Holdings(client, "bots", settings.bots, bots_registered),

@@ -98,7 +98,9 @@ class Services:
 def build_services(settings: Settings) -> Services:
     """The services on the settings' Redis, with the standard listeners."""
     url = settings.redis_url
-    store = MatchStore.from_url(url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl)
+    store = MatchStore.from_url(
+        url, settings.finished_ttl, settings.idle_ttl, settings.idempotency_ttl, settings.ai_match_ttl
+    )
     jobs = JobQueue.from_url(url, settings.job_ttl, settings.ai_retries)
     tournament_store = TournamentStore.from_url(url, settings.idle_ttl)
     timer_queue = TimerQueue.from_url(url, settings.ai_retries)

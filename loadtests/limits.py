@@ -12,7 +12,10 @@ from api.limits import LIMIT_NAMES
 OUT_OF_REACH = "1000000/second"
 LOAD_TEST_LIMITS = {
     **{f"PARLOUR_LIMIT_{name.upper()}": OUT_OF_REACH for name in LIMIT_NAMES},
-    **{f"PARLOUR_QUOTA_{name}": "1000000" for name in ("MATCHES", "TOURNAMENTS", "BOTS", "STREAMS")},
+    **{
+        f"PARLOUR_QUOTA_{name}": "1000000"
+        for name in ("MATCHES", "KEPT_MATCHES", "SEATS", "TOURNAMENTS", "BOTS", "STREAMS")
+    },
     "PARLOUR_QUOTA_TOURNAMENT_MATCHES": "0",  # the planner's own cap, 2,000
 }
 """Environment variables for an API under a load test."""

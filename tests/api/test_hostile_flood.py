@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,9 @@ ALL_AI = {
 def app(redis_url: str) -> Iterator[ParlourApp]:
     """The API keeping at most KEPT matches per address."""
     settings = Settings(
-        redis_url=redis_url, events_heartbeat=EVENTS_HEARTBEAT, limits=IN_PROCESS_LIMITS, kept_matches=KEPT
+        redis_url=redis_url, events_heartbeat=EVENTS_HEARTBEAT, limits=replace(IN_PROCESS_LIMITS, kept_matches=KEPT)
     )
     app = create_app(settings)
-    app.services.quotas.kept.quota = KEPT  # until api/services.py passes `kept_matches` to Quotas.build
     app.testing = True
     yield app
     app.services.changes.stop()
