@@ -325,8 +325,9 @@ def test_a_flood_of_challenges_evicts_nothing_the_bot_must_act_on(
 ) -> None:
     monkeypatch.setattr(store_module, "BOT_EVENTS_KEPT", 10)
     monkeypatch.setattr(store_module, "BOT_CHALLENGES_KEPT", 10)
-    # The flood stands for many clients: one address may hold only 50 unfinished matches.
+    # The flood stands for many clients: one address may hold only 50 unfinished matches, 200 kept ones.
     monkeypatch.setattr(app.services.quotas.matches, "quota", 0)  # type: ignore[attr-defined]
+    monkeypatch.setattr(app.services.quotas.kept, "quota", 0)  # type: ignore[attr-defined]
     bot = register(client, policy="tournaments")
     real = challenge_match(client, bot)
     assert answer(client, bot, f"match-{real.id}", "accept").status_code == 200

@@ -1018,6 +1018,7 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
         for name in ("ping", "create", "load", "list_ids"):
             patch.setattr(store, name, boom)
         patch.setattr(app.services.quotas.matches, "reserve", boom)
+        patch.setattr(app.services.quotas.seats, "reserve", boom)
         patch.setattr("api.games.all_games", boom)
         patch.setattr("api.games.get_game", boom)
         broken.get("/v1/health", expect=500)
