@@ -124,17 +124,23 @@ def limited_api(redis_url: str, tmp_path: Path) -> Iterator[Api]:
     yield from serve(redis_url, tmp_path, {"PARLOUR_LIMIT_CREATE_MATCH": "1/minute"})
 
 
-def test_a_client_over_its_limit_is_refused_before_it_sends_its_body(limited_api: Api) -> None:
-    assert limited_api.post("/v1/matches", {"game": "icecream", "players": 2}).status == 201
-    connection = connect(limited_api)
+def answer_to(api: Api, *chunks: bytes) -> tuple[http.client.HTTPResponse, Any]:
+    """Send the raw chunks on a new connection; the response and its JSON."""
+    connection = connect(api)
     try:
-        # The headers promise a body that never comes: the answer must not wait for it.
-        connection.sendall(request_head(limited_api, "POST", "/v1/matches", 1000))
+        for chunk in chunks:
+            connection.sendall(chunk)
         response = http.client.HTTPResponse(connection)
         response.begin()
-        problem = json.loads(response.read())
+        return response, json.loads(response.read())
     finally:
         connection.close()
+
+
+def test_a_client_over_its_limit_is_refused_before_it_sends_its_body(limited_api: Api) -> None:
+    assert limited_api.post("/v1/matches", {"game": "icecream", "players": 2}).status == 201
+    # The headers promise a body that never comes: the answer must not wait for it.
+    response, problem = answer_to(limited_api, request_head(limited_api, "POST", "/v1/matches", 1000))
     # Had the body been read first, the answer would be the body timeout's 408.
     assert response.status == 429, problem
     assert problem["code"] == "rate-limited"
@@ -143,14 +149,8 @@ def test_a_client_over_its_limit_is_refused_before_it_sends_its_body(limited_api
 def test_a_body_sent_in_time_is_served_as_ever(api: Api) -> None:
     waiting = api.post("/v1/matches", {"game": "icecream", "players": 2, "open_seats": [1]})
     body = json.dumps({"name": "steady"}).encode()
-    connection = connect(api)
-    try:
-        connection.sendall(request_head(api, "POST", f"/v1/matches/{waiting.body['id']}/join", len(body)))
-        connection.sendall(body)
-        response = http.client.HTTPResponse(connection)
-        response.begin()
-        answer = json.loads(response.read())
-    finally:
-        connection.close()
+    response, answer = answer_to(
+        api, request_head(api, "POST", f"/v1/matches/{waiting.body['id']}/join", len(body)), body
+    )
     assert response.status == 200, answer
     assert answer["seat"] == 1

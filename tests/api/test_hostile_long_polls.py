@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 import redis
 
-from api.app import create_app
-from api.config import Settings
 from api.services import ParlourApp
-from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer, create_match
+from tests.api.conftest import IN_PROCESS_LIMITS, bearer, create_match
 from tests.api.test_bots import register
+from tests.api.test_limits import limited_app
 from tests.api.test_quotas import assert_quota_exceeded
 from tests.test_service import wait_until
 
@@ -30,9 +29,7 @@ POLLS = 6
 @pytest.fixture
 def app(redis_url: str) -> Iterator[ParlourApp]:
     """The API with a held-stream quota of 2 per client."""
-    settings = Settings(redis_url=redis_url, cors_origins=["*"], events_heartbeat=EVENTS_HEARTBEAT, limits=QUOTA)
-    app = create_app(settings)
-    app.testing = True
+    app = limited_app(redis_url, QUOTA)
     yield app
     app.services.changes.stop()
 
@@ -72,8 +69,7 @@ def blocked_clients(redis_url: str) -> int:
 def test_waiting_bots_hold_no_redis_connection_of_their_own(redis_url: str) -> None:
     # Finding 5: each bot long-poll (and bot stream) opened a Redis connection of its own for a blocking XREAD,
     # so a few identities could fill Redis's client limit.
-    settings = Settings(redis_url=redis_url, cors_origins=["*"], events_heartbeat=EVENTS_HEARTBEAT)
-    app = create_app(replace(settings, limits=replace(IN_PROCESS_LIMITS, streams_held=0)))
+    app = limited_app(redis_url, replace(IN_PROCESS_LIMITS, streams_held=0))
     client = app.test_client()
     bot = register(client, "waiting")
     last = client.get(f"/v1/bots/{bot['id']}/events?after=0&wait=0", headers=bearer(bot["token"])).get_json()
