@@ -1,0 +1,147 @@
+"""Golden transcripts: for each game, a scripted sequence of HTTP requests with a fixed seed, and its answers.
+
+Recorded before the layers of issue 33 are moved, so that a move which changes what the API answers fails here:
+the answers are compared whole, with match ids, tokens and times normalised. A deliberate change of an answer
+regenerates them (and says so in its commit):
+
+    .venv/bin/python -m tests.api.test_transcripts
+
+The script per game: create a match whose seats are all the creator's (so its seed may be chosen), read it as
+the public and as each seat, then up to `MOVES` times read the acting seat's legal actions and play the first
+(or the constructed example), reading the match after each; then the whole log as the public and as seat 0, a
+stale action, and, once finished, the export. A second, unseeded match with an open seat
+is joined and left (its answers carry no dealt card while it waits).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.api.conftest import bearer
+
+FOLDER = Path(__file__).parent / "transcripts"
+MOVES = 60
+GAMES: dict[str, dict[str, Any]] = {
+    "icecream": {"players": 2, "options": {"turn_limit": 6}},
+    "rockem_sockem": {"players": 2, "options": {}},
+    "freeze_factory": {"players": 3, "options": {"turn_limit": 3}},
+    "sundae_split": {"players": 3, "options": {}},
+    "robots_love_ice_cream": {"players": 2, "options": {"stop_when_lost": True}},
+}
+RECORDING = "PARLOUR_RECORD_TRANSCRIPTS"
+"""Set to 1 (as `main` does) to write the transcripts instead of comparing with them."""
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+class Transcript:
+    """The requests sent and the answers got, normalised as they are recorded."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.names: dict[str, str] = {}
+        self.entries: list[dict[str, Any]] = []
+
+    def name(self, secret: str, kind: str) -> str:
+        """A stable stand-in for an id or token: its kind and the order it was first seen in."""
+        if secret not in self.names:
+            self.names[secret] = f"<{kind}{sum(n.startswith(f'<{kind}') for n in self.names.values())}>"
+        return self.names[secret]
+
+    def normalised(self, text: str) -> str:
+        """The text with every known id and token replaced, and times blanked."""
+        for secret in sorted(self.names, key=len, reverse=True):
+            text = text.replace(secret, self.names[secret])
+        return TIME.sub("<time>", text)
+
+    def send(
+        self, method: str, path: str, body: Any = None, token: str | None = None, keep: tuple[str, ...] = ()
+    ) -> Any:
+        """Send one request; record it and its answer (status, JSON; only the `keep` fields when given); the answer."""
+        headers = bearer(token) if token else {}
+        response = self.client.open(path, method=method, json=body, headers=headers)
+        answer = response.get_json(silent=True)
+        kept = {field: answer[field] for field in keep} if keep else answer
+        entry = {"request": [method, path, body, bool(token)], "status": response.status_code, "answer": kept}
+        self.entries.append(json.loads(self.normalised(json.dumps(entry))))
+        return answer
+
+
+def record(client: FlaskClient, game: str) -> list[dict[str, Any]]:
+    """Play the script for `game`; its transcript."""
+    setup = GAMES[game]
+    script = Transcript(client)
+    body = {"game": game, "players": setup["players"], "options": setup["options"], "seed": f"transcript-{game}"}
+    created = client.post("/v1/matches", json=body).get_json()
+    script.name(created["id"], "match")
+    script.name(created["owner_token"], "owner")
+    tokens = {entry["seat"]: entry["token"] for entry in created["tokens"]}
+    for token in tokens.values():
+        script.name(token, "token")
+    url = f"/v1/matches/{created['id']}"
+    script.entries.append(json.loads(script.normalised(json.dumps({"request": "create", "answer": created}))))
+    script.send("GET", url)
+    for token in tokens.values():
+        script.send("GET", url, token=token)
+        script.send("GET", f"{url}/legal-actions", token=token)
+    for _ in range(MOVES):
+        match = script.send("GET", url)
+        if match["status"] != "active":
+            break
+        seat = (match["waiting_for"] or match["to_act"])[0]  # a seat the game waits on acts (not a mere claim)
+        legal = script.send("GET", f"{url}/legal-actions", token=tokens[seat])
+        action = legal["actions"][0] if legal["kind"] == "enumerated" else legal["example"]
+        script.send("POST", f"{url}/actions", {"action": action, "expected_version": legal["version"]}, tokens[seat])
+    script.send("GET", f"{url}/log?limit=500")
+    script.send("GET", f"{url}/log?limit=500", token=tokens[0])
+    version = script.send("GET", url)["version"]
+    script.send("POST", f"{url}/actions", {"action": {"type": "nothing"}, "expected_version": version - 1}, tokens[0])
+    if script.send("GET", url)["status"] == "finished":
+        script.send("GET", f"{url}/export")
+    waiting = client.post("/v1/matches", json={**body, "seed": None, "open_seats": [1]}).get_json()
+    script.name(waiting["id"], "match")
+    script.name(waiting["owner_token"], "owner")
+    joined = client.post(f"/v1/matches/{waiting['id']}/join", json={"name": "joiner"}).get_json()
+    script.name(joined["token"], "token")
+    script.entries.append(json.loads(script.normalised(json.dumps({"request": "join", "answer": joined}))))
+    unseeded = ("status", "version", "viewer", "seats", "seed")  # not what the deal made
+    for seat_token in (joined["token"], None):
+        answer = script.send("GET", f"/v1/matches/{waiting['id']}", token=seat_token, keep=unseeded)
+        if answer["status"] == "waiting":
+            assert answer["view"] == client.get(f"/v1/matches/{waiting['id']}").get_json()["view"]
+    return script.entries
+
+
+def transcript_file(game: str) -> Path:
+    """Where a game's golden transcript is kept."""
+    return FOLDER / f"{game}.json"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_api_answers_as_its_golden_transcript(client: FlaskClient, game: str) -> None:
+    played = record(client, game)
+    if os.environ.get(RECORDING) == "1":
+        FOLDER.mkdir(exist_ok=True)
+        transcript_file(game).write_text("[\n" + ",\n".join(json.dumps(entry) for entry in played) + "\n]\n")
+        return
+    kept = json.loads(transcript_file(game).read_text())
+    for step, (want, got) in enumerate(zip(kept, played, strict=False)):
+        assert got == want, f"{game}: answer {step} differs from tests/api/transcripts/{game}.json ({__doc__})"
+    assert len(played) == len(kept)
+
+
+def main() -> None:
+    """Record every game's transcript again, through the test fixtures (they start the Redis)."""
+    os.environ[RECORDING] = "1"
+    raise SystemExit(pytest.main([__file__, "-q", "-p", "no:cacheprovider", *sys.argv[1:]]))
+
+
+if __name__ == "__main__":
+    main()
