@@ -7,9 +7,11 @@ regenerates them (and says so in its commit):
     .venv/bin/python -m tests.api.test_transcripts
 
 The script per game: create a match whose seats are all the creator's (so its seed may be chosen), read it as
-the public and as each seat, then up to `MOVES` times read the acting seat's legal actions and play the first
-(or the constructed example), reading the match after each; then the whole log as the public and as seat 0, a
-stale action, and, once finished, the export. A second, unseeded match with an open seat
+the public and as each seat, ask the random level (whose move depends only on the match's seed) for a hint and
+run its job on an RQ worker in this process, then up to `MOVES` times read the acting seat's legal actions and
+play the first (or the constructed example), reading the match after each; then the whole log as the public and
+as seat 0, the event stream's first event as seat 0 and a long-poll as the public, a stale action, and, once
+finished, the export. A second, unseeded match with an open seat
 is joined and left (its answers carry no dealt card while it waits).
 """
 
@@ -23,9 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from flask.testing import FlaskClient
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
 
 from tests.api.conftest import bearer
+from workers import context
 
 FOLDER = Path(__file__).parent / "transcripts"
 MOVES = 60
@@ -61,20 +67,55 @@ class Transcript:
             text = text.replace(secret, self.names[secret])
         return TIME.sub("<time>", text)
 
+    def keep(self, request: str, answer: Any) -> None:
+        """Record an answer got otherwise than by `send`."""
+        self.entries.append(json.loads(self.normalised(json.dumps({"request": request, "answer": answer}))))
+
     def send(
-        self, method: str, path: str, body: Any = None, token: str | None = None, keep: tuple[str, ...] = ()
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        keep: tuple[str, ...] = (),
+        new_id: str | None = None,
     ) -> Any:
-        """Send one request; record it and its answer (status, JSON; only the `keep` fields when given); the answer."""
+        """Send one request; record it and its answer (status, JSON; only the `keep` fields when given); the answer.
+
+        With `new_id`, the answer's `id` is a new id of that kind, given its stand-in before the answer is recorded."""
         headers = bearer(token) if token else {}
         response = self.client.open(path, method=method, json=body, headers=headers)
         answer = response.get_json(silent=True)
+        if new_id:
+            self.name(answer["id"], new_id)
         kept = {field: answer[field] for field in keep} if keep else answer
         entry = {"request": [method, path, body, bool(token)], "status": response.status_code, "answer": kept}
         self.entries.append(json.loads(self.normalised(json.dumps(entry))))
         return answer
 
+    def first_event(self, path: str, token: str) -> None:
+        """Record the first event of a stream (its `retry` line and its first `match` event), then close it."""
+        response = self.client.get(path, headers={**bearer(token), "Last-Event-ID": "2"}, buffered=False)
+        text = ""
+        for chunk in response.response:
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            if "event: match" in text and text.endswith("\n\n"):
+                break
+        response.close()
+        self.keep(f"GET {path} (first event)", text)
 
-def record(client: FlaskClient, game: str) -> list[dict[str, Any]]:
+
+def run_jobs(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+    """Run every queued job on an RQ worker in this process (its services on the test Redis), until none is left."""
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    context.context.cache_clear()
+    connection = redis.Redis.from_url(redis_url)
+    queues = list(context.context().jobs.queues.values())
+    SimpleWorker(queues, connection=connection, serializer=JSONSerializer).work(burst=True)
+    context.context.cache_clear()
+
+
+def record(client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch, redis_url: str) -> list[dict[str, Any]]:
     """Play the script for `game`; its transcript."""
     setup = GAMES[game]
     script = Transcript(client)
@@ -91,6 +132,11 @@ def record(client: FlaskClient, game: str) -> list[dict[str, Any]]:
     for token in tokens.values():
         script.send("GET", url, token=token)
         script.send("GET", f"{url}/legal-actions", token=token)
+    first = script.send("GET", url)
+    asking = (first["waiting_for"] or first["to_act"])[0]
+    job = script.send("POST", f"{url}/ai-move", {"level": "random"}, tokens[asking], new_id="job")
+    run_jobs(monkeypatch, redis_url)
+    script.send("GET", f"/v1/jobs/{job['id']}", token=tokens[asking], keep=("id", "status", "result", "error"))
     for _ in range(MOVES):
         match = script.send("GET", url)
         if match["status"] != "active":
@@ -101,7 +147,9 @@ def record(client: FlaskClient, game: str) -> list[dict[str, Any]]:
         script.send("POST", f"{url}/actions", {"action": action, "expected_version": legal["version"]}, tokens[seat])
     script.send("GET", f"{url}/log?limit=500")
     script.send("GET", f"{url}/log?limit=500", token=tokens[0])
+    script.first_event(f"{url}/events", tokens[0])
     version = script.send("GET", url)["version"]
+    script.send("GET", f"{url}?wait=1&after={version - 1}")
     script.send("POST", f"{url}/actions", {"action": {"type": "nothing"}, "expected_version": version - 1}, tokens[0])
     if script.send("GET", url)["status"] == "finished":
         script.send("GET", f"{url}/export")
@@ -125,8 +173,10 @@ def transcript_file(game: str) -> Path:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_the_api_answers_as_its_golden_transcript(client: FlaskClient, game: str) -> None:
-    played = record(client, game)
+def test_the_api_answers_as_its_golden_transcript(
+    client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    played = record(client, game, monkeypatch, redis_url)
     if os.environ.get(RECORDING) == "1":
         FOLDER.mkdir(exist_ok=True)
         transcript_file(game).write_text("[\n" + ",\n".join(json.dumps(entry) for entry in played) + "\n]\n")
