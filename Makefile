@@ -12,7 +12,7 @@ LOADTEST_ARGS ?=
 .PHONY: run test lint loadtest clean venv web
 
 run: $(STAMP)
-	$(BIN)/python -m api.service
+	$(BIN)/python -m ops.supervisor
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_ARGS)

@@ -15,7 +15,7 @@ is 0. Turns are absolute, so the opponent's value negates into the mover's witho
 The tables assume the default seats (seat 0 yellow, moving at odd turns); a state whose seat 0
 is green is read with yellow and green swapped, which is the same game.
 
-`stationary_from` (see `ai.solve_icecream`): once the set of arrangements reachable with exactly
+`stationary_from` (see `lab.solve_icecream`): once the set of arrangements reachable with exactly
 p points, and the set from which p points suffice to stack a flavour, repeat with period 2 in p
 for every p >= T0, a budget p >= T0 acts exactly like T0 + (p - T0) % 2, so a table never needs
 a row past T0 + 1 points (`Solution.most_points`).
@@ -37,7 +37,7 @@ HORIZON = 1 << 20
 """Larger than any turn (the engine's turn_limit is at most 10,000)."""
 SOLVER_VERSION = 1
 """Raise it with any change that alters a value: the stored table (ai/icecream_table.py) is then
-refused until `python -m ai.solve_icecream --build` writes it again."""
+refused until `python -m lab.solve_icecream --build` writes it again."""
 
 Arrangement = tuple[str, str]
 Gather = Callable[[Sequence[int]], tuple[int, ...]]

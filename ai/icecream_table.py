@@ -17,7 +17,7 @@ read as `solve_unlimited` does. Both answer exactly as a fresh solve (tests/ai/t
 The file: a magic line, a JSON header (format, fingerprint of the solver's inputs, D, the
 payload's SHA-256) and the zlib payload: per turn a block of byte a * depth + d, so that
 F(t, d) is one slice. A missing, corrupt or stale file raises `TableError` saying how to rebuild
-it (`python -m ai.solve_icecream --build`, about 4 minutes); it is never read as something else.
+it (`python -m lab.solve_icecream --build`, about 4 minutes); it is never read as something else.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ai.icecream_solver import (
 )
 from engine.icecream.game import FIXED_BOTTOM, STACK_SIZE
 
-# From `python -m ai.solve_icecream`: reachable sets repeat with period 2 from 31 points, and
+# From `python -m lab.solve_icecream`: reachable sets repeat with period 2 from 31 points, and
 # from turn 31 every position is decided within one turn, so tables of turns 31/32 serve all later turns.
 STATIONARY_FROM = 31
 SETTLED_HORIZON = 1
@@ -53,7 +53,7 @@ LAST_STORED_TURN = STATIONARY_FROM + 1
 DEFAULT_PATH = Path(__file__).resolve().parent / "tables" / "icecream_solution.bin"
 MAGIC = b"parlour icecream solution\n"
 FORMAT = 1
-REBUILD = "rebuild it with `python -m ai.solve_icecream --build` (about 4 minutes on one core)"
+REBUILD = "rebuild it with `python -m lab.solve_icecream --build` (about 4 minutes on one core)"
 MAX_CHAIN = 64
 """Give up the build if turns T0 and T0 + 1 do not repeat within this many turns after them."""
 

@@ -1,5 +1,5 @@
 """Every error the API answers with, as one application/problem+json shape (RFC 9457): the one place
-that maps the domain's refusals (api/refusals.py) and the engine's rejections to HTTP statuses."""
+that maps the domain's refusals (model/refusals.py) and the engine's rejections to HTTP statuses."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import redis
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from api.refusals import (
+from engine import ActionRejected, InvalidOptions
+from model.refusals import (
     Conflict,
     Forbidden,
     IdempotencyKeyReused,
@@ -24,8 +25,7 @@ from api.refusals import (
     StoreFull,
     Unauthorized,
 )
-from api.store import is_store_full
-from engine import ActionRejected, InvalidOptions
+from store.matches import is_store_full
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)

@@ -9,9 +9,9 @@ from flask import Blueprint, Response, jsonify
 from ai.levels import levels_for
 from api.http import load_query
 from api.ladder.schemas import LeaderboardQuerySchema
-from api.refusals import NotFound
-from api.services import services
+from domain.wiring import services
 from engine import Game, all_games, get_game
+from model.refusals import NotFound
 
 blueprint = Blueprint("games", __name__, url_prefix="/v1/games")
 

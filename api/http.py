@@ -12,8 +12,8 @@ from flask import Response, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.refusals import InvalidRequest, Unauthorized
-from api.tokens import Credential, parse_credential
+from model.refusals import InvalidRequest, Unauthorized
+from model.tokens import Credential, parse_credential
 
 
 def request_body() -> bytes:

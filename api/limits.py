@@ -46,9 +46,9 @@ from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api.refusals import RateLimited
-from api.store import redis_client
-from api.tokens import BotToken, Credential, OwnerToken, parse_credential
+from model.refusals import RateLimited
+from model.tokens import BotToken, Credential, OwnerToken, parse_credential
+from store.matches import redis_client
 
 log = logging.getLogger(__name__)
 KEY_PREFIX = "parlour:limit"
@@ -94,7 +94,7 @@ class LimitSettings:
     joins: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_JOINS", "30/minute"))
     pages: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_PAGES", "20/second;600/minute"))
     auth_failures: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_AUTH_FAILURES", "30/minute"))
-    # Quotas (api/quotas.py); 0 means none.
+    # Quotas (domain/quotas.py); 0 means none.
     matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_MATCHES", 50))
     tournaments: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENTS", 2))
     bots: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_BOTS", 20))

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m loadtests.ai_latency [--runs 3] [--moves 30] [--levels random,easy,medium,hard]
 
-Starts the whole service (`python -m api.service`: embedded Redis, API, AI workers) on a free port
+Starts the whole service (`python -m ops.supervisor`: embedded Redis, API, AI workers) on a free port
 and a temporary data folder, plays one unmeasured match so the workers are up, then, per game and
 level, plays matches whose seats are all AI at that level. Each log entry's latency is its commit
 time minus the commit time of the change before it (the change that queued its job), both stamped by
@@ -84,7 +84,7 @@ class Service:
 
 
 def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[str, str] = LOAD_TEST_LIMITS) -> Service:
-    """`python -m api.service` on a free port with `workers` AI workers; returns once the API and the workers are up.
+    """`python -m ops.supervisor` on a free port with `workers` AI workers; returns once the API and the workers are up.
 
     `limits`: environment variables for its rate limits and quotas (by default out of a load test's reach).
     """
@@ -102,7 +102,7 @@ def start_service(data_dir: Path, workers: int, warm_up: bool, limits: Mapping[s
     log_path = data_dir / "service.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.service"], env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
+        [sys.executable, "-m", "ops.supervisor"], env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
     )
     service = Service(process, f"http://127.0.0.1:{port}", data_dir)
     deadline = time.monotonic() + 180

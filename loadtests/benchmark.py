@@ -37,9 +37,9 @@ from types import FrameType
 
 import redis
 
-from api.redis_server import EmbeddedRedis
-from api.service import Child, Settings, Supervisor, gunicorn_command, start_owned_redis
 from loadtests.limits import LOAD_TEST_LIMITS
+from ops.embedded_redis import EmbeddedRedis
+from ops.supervisor import Child, Settings, Supervisor, gunicorn_command, start_owned_redis
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCUSTFILE = ROOT / "loadtests" / "locustfile.py"
@@ -283,8 +283,8 @@ def benchmark(args: argparse.Namespace) -> int:
     """Start Redis and both servers, run the Locust rounds, print the table, stop everything."""
     settings = Settings.from_env(os.environ)
     targets = [
-        Target("Parlour", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port()),
-        Target("no limits", "api.wsgi:app", PLAYERS[args.game], "/v1/health", free_port(), (("PARLOUR_LIMITS", "0"),)),
+        Target("Parlour", "ops.wsgi:app", PLAYERS[args.game], "/v1/health", free_port()),
+        Target("no limits", "ops.wsgi:app", PLAYERS[args.game], "/v1/health", free_port(), (("PARLOUR_LIMITS", "0"),)),
         Target("baseline", "loadtests.baseline_app:app", "BaselineUser", "/health", free_port()),
         Target("baseline 5 KB", "loadtests.baseline_app:app", "DocumentBaselineUser", "/health", free_port()),
     ]

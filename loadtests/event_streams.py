@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from api.redis_server import start_embedded_redis
-from api.service import DEFAULT_WORKERS, WORKER_CLASSES, Child, Supervisor, gunicorn_command
 from loadtests.benchmark import cpu_seconds, free_port
 from loadtests.limits import LOAD_TEST_LIMITS
+from ops.embedded_redis import start_embedded_redis
+from ops.supervisor import DEFAULT_WORKERS, WORKER_CLASSES, Child, Supervisor, gunicorn_command
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT = 60.0
@@ -330,7 +330,7 @@ def run(args: argparse.Namespace) -> None:
         redis_server = start_embedded_redis(Path(folder), persistent=False)
         port = free_port()
         command = gunicorn_command(
-            "api.wsgi:app", HOST, port, args.processes, args.threads, args.worker_class, args.connections
+            "ops.wsgi:app", HOST, port, args.processes, args.threads, args.worker_class, args.connections
         )
         env = {**os.environ, **LOAD_TEST_LIMITS, "REDIS_URL": redis_server.url}
         supervisor = Supervisor([Child("api", command)], env=env, output=output)

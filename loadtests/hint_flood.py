@@ -2,7 +2,7 @@
 
     .venv/bin/python -m loadtests.hint_flood [--runs 5] [--turns 10] [--rate 75] [--seats 1] [--level easy]
 
-Starts the whole service (`python -m api.service`: embedded Redis, API, two AI workers) on a free
+Starts the whole service (`python -m ops.supervisor`: embedded Redis, API, two AI workers) on a free
 port and a temporary data folder. A stranger plays Sundae Split against an AI seat at `--level`;
 another client holds both seats of `--seats` Sundae Split matches of its own. Each run measures
 `--turns` AI moves of the stranger's opponent with nobody else about (quiet), then `--turns` more

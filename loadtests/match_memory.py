@@ -24,11 +24,11 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.config import Settings
 from api.limits import LimitSettings
-from api.redis_server import start_embedded_redis
-from api.store import log_key, match_key
 from loadtests.engine_costs import GAMES
+from model.settings import Settings
+from ops.embedded_redis import start_embedded_redis
+from store.matches import log_key, match_key
 
 BASELINE_BYTES = 5000
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m loadtests.move_overhead [--runs 3] [--moves 40] [--games icecream,sundae_split]
 
-Starts the whole service (`python -m api.service`: embedded Redis, API, two AI workers) on a free
+Starts the whole service (`python -m ops.supervisor`: embedded Redis, API, two AI workers) on a free
 port and a temporary data folder. Per game and run, a scripted human plays seat 0 (a seeded random
 legal action as soon as it may act) against a `random` AI seat; for each AI answer it reads, from
 the service's Redis, when RQ queued the turn's job, when a worker started it, and when the move was
@@ -29,9 +29,9 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from ai.levels import choose
-from api.store import ai_turn_key
 from engine import get_game
 from loadtests.ai_latency import POLL, Service, percentile, running_service, stamp
+from store.matches import ai_turn_key
 
 GAMES = ("icecream", "sundae_split")
 

@@ -29,10 +29,10 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.matches.service import engine_state, load_match
-from api.redis_server import start_embedded_redis
+from domain.matches.commands import engine_state, load_match
 from engine import get_game
 from loadtests.limits import LOAD_TEST_LIMITS
+from ops.embedded_redis import start_embedded_redis
 from tournaments.local import play_levels
 from workers import jobs
 from workers.context import context

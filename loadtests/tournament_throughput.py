@@ -2,7 +2,7 @@
 
     .venv/bin/python -m loadtests.tournament_throughput [--runs 3] [--workers 2] [--games rockem_sockem:2 ...]
 
-Starts the whole service (`python -m api.service`: embedded Redis, the API, `--workers` AI
+Starts the whole service (`python -m ops.supervisor`: embedded Redis, the API, `--workers` AI
 workers and the timer worker) on a free port with a temporary data folder. For each game (and
 player count) it runs `--runs` round-robin tournaments between `easy` entrants (4 for two-player
 matches, one more than the players otherwise; seats rotated; 8 matches at once), each with a fresh
@@ -28,9 +28,9 @@ import sys
 import time
 from dataclasses import dataclass
 
+from domain.tournaments.setup import build_plan
 from loadtests.ai_latency import Service, running_service, stamp
 from tournaments.local import run
-from tournaments.setup import build_plan
 
 GAMES = (
     "rockem_sockem:2",

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m loadtests.turn_timers [--matches 40] [--seconds 2] [--burst 200]
 
-Starts the whole service (`python -m api.service`: embedded Redis, API, the timer worker) with
+Starts the whole service (`python -m ops.supervisor`: embedded Redis, API, the timer worker) with
 PARLOUR_AI_WORKERS=0 on a free port and a temporary data folder, so the timers fire without any AI
 worker. It creates `--matches` IceCream matches with `turn_timer: {seconds}`, one every 0.25 s so
 the deadlines fall at every fraction of a second, and lets seat 0 run out of time in each. Then

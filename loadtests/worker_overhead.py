@@ -26,7 +26,7 @@ from rq.worker import BaseWorker
 import ai.levels  # noqa: F401  (what an AI worker imports before it takes jobs)
 import engine.games  # noqa: F401
 from ai.perfect import solution_for
-from api.redis_server import start_embedded_redis
+from ops.embedded_redis import start_embedded_redis
 
 QUEUE = "parlour-overhead-bench"
 

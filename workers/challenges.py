@@ -1,6 +1,6 @@
 """The challenges' expiry jobs, run by the timer worker when a match or a tournament is due to have started.
 
-Each is scheduled with RQ's scheduler at the expiry (`api/bots/challenges.py`) and does something only
+Each is scheduled with RQ's scheduler at the expiry (`domain/bots/challenges.py`) and does something only
 while what it names still waits for that expiry: a match that started, or whose expiry changed, is
 left alone; a tournament's advance aborts it only if a bot still has not accepted.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from api.timers import seconds_until
+from domain.turn_timers import seconds_until
 from workers.context import context
 
 EARLY_WAIT = 5.0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from functools import cache
 
-from api.config import Settings
-from api.services import Services, build_services
+from domain.wiring import Services, build_services
+from model.settings import Settings
 
 stop_requested = threading.Event()
 """Set once this worker process is asked to stop: a turn job playing on hands over at its next move."""

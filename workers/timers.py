@@ -10,7 +10,7 @@ The timer worker runs RQ's scheduler in a process of its own (`TimerScheduler`),
 ways: it dies with its worker; it takes over the lock of a scheduler that died without releasing
 it (a SIGKILL) instead of waiting a minute for the lock to expire; it looks just after each whole
 second, when RQ's whole-second scheduled times fall due; and before it queues due jobs it keeps
-the clocks fair (`api.timers.TurnTimers.keep_fair`: a heartbeat, and deadlines moved across any
+the clocks fair (`domain.turn_timers.TurnTimers.keep_fair`: a heartbeat, and deadlines moved across any
 downtime). The worker makes the clocks fair once itself before it takes its first job.
 """
 
@@ -31,12 +31,12 @@ from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.scripts import release_lock
 from rq.utils import now, utcparse
 
-from api.matches.service import apply_action, engine_state
-from api.record import ACTIVE, MatchRecord
-from api.refusals import Refusal, StaleVersion
-from api.service import set_parent_death_signal
-from api.timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_until
+from domain.matches.commands import apply_action, engine_state
+from domain.turn_timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_until
 from engine import ActionRejected
+from model.match import ACTIVE, MatchRecord
+from model.refusals import Refusal, StaleVersion
+from ops.supervisor import set_parent_death_signal
 from workers.context import context
 from workers.worker import PromptWorker
 

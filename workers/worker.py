@@ -45,7 +45,7 @@ from rq.timeouts import JobTimeoutException
 from rq.worker import WorkerStatus
 from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
-from api.jobs.queue import HINT_QUEUE
+from store.jobs import HINT_QUEUE
 from workers.context import context, stop_requested
 
 log = logging.getLogger(__name__)

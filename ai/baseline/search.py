@@ -12,7 +12,7 @@ are the seat's own legal actions (sampled once for a huge space), the same in ev
 
 The levels play `ai.ismcts.IsmctsAgent` instead: a package node holds one state, so each tree
 here plans with one deal and one future of the dice (see that module). This searcher stays as
-the package-based baseline (`python -m ai.strength --opponent determinized`, `python -m ai.speed`).
+the package-based baseline (`python -m lab.ai_strength --opponent determinized`, `python -m lab.ai_speed`).
 """
 
 from __future__ import annotations

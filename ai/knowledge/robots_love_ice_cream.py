@@ -12,7 +12,7 @@ are saved, -1 otherwise), so every seat searches for the team from its own view.
   shield, Beam Jammer when a token would leave the track, Sticky Syrup early on the best-shielded
   Spinston; refill a hand two cards short (one on the last planet); buy the
   Boosts worth about their price (`BOOST_VALUE`), flush a poor row, equip the best upgrades. Its
-  numbers were tuned on thousands of policy-team games (`python -m ai.team --level greedy`).
+  numbers were tuned on thousands of policy-team games (`python -m lab.ai_team --level greedy`).
 * Settled choices (`settled_action`, also the only candidate at a tree node): the store, equip,
   the Ice Cream Social, the catch-up draw, the keep, a Boost use the policy wants, destroying a
   Spinston while a token is on the track, a turn with no attack to weigh. What is searched is

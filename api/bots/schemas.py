@@ -6,10 +6,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.bots.history import PUBLIC_STATUSES
-from api.bots.record import POLICIES
 from api.http import MAX_EVENT_ID_DIGITS
-from api.names import Name
+from domain.bots.history import PUBLIC_STATUSES
+from model.bot import POLICIES
+from model.names import Name
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_ID = 10**MAX_EVENT_ID_DIGITS - 1

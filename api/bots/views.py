@@ -9,9 +9,6 @@ from typing import Any
 import redis
 from flask import Blueprint, Response, jsonify, url_for
 
-from api.bots import consent, service
-from api.bots.deletion import delete_bot
-from api.bots.record import BotRecord
 from api.bots.schemas import (
     PLAYING,
     BotEventsQuerySchema,
@@ -22,15 +19,19 @@ from api.bots.schemas import (
     RatingsQuerySchema,
     RegisterBotSchema,
 )
-from api.bots.stream import BotEventStream, event_json, wait_for_events
 from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.limits import client_address, prove
-from api.matches import service as matches
-from api.quotas import HeldStream
-from api.refusals import InvalidRequest, Unauthorized
-from api.services import services
-from api.store import Cursor, is_store_full
-from api.tokens import BotToken
+from domain.bots import consent
+from domain.bots import registry as service
+from domain.bots.deletion import delete_bot
+from domain.events.bot_stream import BotEventStream, event_json, wait_for_events
+from domain.matches import commands as matches
+from domain.quotas import HeldStream
+from domain.wiring import services
+from model.bot import BotRecord
+from model.refusals import InvalidRequest, Unauthorized
+from model.tokens import BotToken
+from store.matches import Cursor, is_store_full
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("bots", __name__, url_prefix="/v1/bots")

@@ -5,13 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, url_for
 
 from api.events.schemas import EventsQuerySchema
-from api.events.stream import EventStream
 from api.http import NO_STORE, bearer_token, last_event_id, load_query
 from api.limits import client_address
-from api.matches import service
 from api.matches.views import seat_of_request
-from api.quotas import HeldStream
-from api.services import services
+from domain.events.match_stream import EventStream
+from domain.matches import commands as service
+from domain.quotas import HeldStream
+from domain.wiring import services
 
 blueprint = Blueprint("events", __name__, url_prefix="/v1/matches")
 EVENT_STREAM = "text/event-stream"

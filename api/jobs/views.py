@@ -7,10 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from api.http import bearer_token, keep_private
-from api.jobs.queue import JobInfo
-from api.matches import service
-from api.refusals import NotFound
-from api.services import services
+from domain.matches import commands as service
+from domain.wiring import services
+from model.refusals import NotFound
+from store.jobs import JobInfo
 
 blueprint = Blueprint("jobs", __name__, url_prefix="/v1/jobs")
 GENERIC_FAILURE = {"code": "ai-failed", "detail": "the AI could not compute a move; ask again"}

@@ -6,9 +6,9 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.names import Name
-from api.record import STATUSES
-from api.timers import MAX_SECONDS, MIN_SECONDS
+from domain.turn_timers import MAX_SECONDS, MIN_SECONDS
+from model.match import STATUSES
+from model.names import Name
 
 MAX_SEATS = 8
 LOG_PAGE_SIZE = 100

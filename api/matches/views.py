@@ -7,10 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
-from api import hints, owners
-from api.bots.service import check_bot_token
 from api.events.schemas import WaitQuerySchema
-from api.events.stream import wait_for_change
 from api.http import (
     bearer_token,
     json_answer,
@@ -22,8 +19,6 @@ from api.http import (
     with_query,
 )
 from api.limits import client_address, prove
-from api.matches import lifecycle, service
-from api.matches.replay import replay_json
 from api.matches.schemas import (
     ActionRequestSchema,
     AiMoveRequestSchema,
@@ -33,11 +28,17 @@ from api.matches.schemas import (
     LogQuerySchema,
     SeatQuerySchema,
 )
-from api.quotas import joined_seat
-from api.refusals import InvalidRequest, Unauthorized
-from api.services import services
-from api.store import Cursor
-from api.tokens import BotToken
+from domain import owners
+from domain.bots.registry import check_bot_token
+from domain.events.match_stream import wait_for_change
+from domain.matches import commands as service
+from domain.matches import hints, lifecycle
+from domain.matches.replay import replay_json
+from domain.quotas import joined_seat
+from domain.wiring import services
+from model.refusals import InvalidRequest, Unauthorized
+from model.tokens import BotToken
+from store.matches import Cursor
 
 blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200

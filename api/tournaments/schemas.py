@@ -7,10 +7,10 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.matches.schemas import MAX_SEATS, SeedField, TurnTimerSchema
-from api.names import Name
-from api.tournaments.store import STATUSES
-from tournaments.plan import FORMATS
-from tournaments.setup import MAX_ROUNDS
+from domain.tournaments.plan import FORMATS
+from domain.tournaments.setup import MAX_ROUNDS
+from model.names import Name
+from store.tournaments import STATUSES
 
 MAX_ENTRANTS = 64
 MAX_ENTRANT_NAME = 60

@@ -6,10 +6,10 @@ from flask import Blueprint, Response, jsonify, url_for
 
 from api.http import bearer_token, json_body, load, load_query
 from api.limits import client_address
-from api.owners import check_owner
-from api.services import services
-from api.tournaments import service
 from api.tournaments.schemas import CreateTournamentSchema, ListTournamentsQuerySchema
+from domain.owners import check_owner
+from domain.tournaments import director as service
+from domain.wiring import services
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 

@@ -10,7 +10,6 @@ import pytest
 
 from ai.greedy import GreedyAgent
 from ai.greedy.freeze_factory import cone_distance
-from ai.greedy.versus import versus_random
 from engine.freeze_factory.board import index
 from engine.freeze_factory.components import CONES, SIZE
 from engine.freeze_factory.game import MOVE, ROLL, FreezeFactoryState
@@ -21,6 +20,7 @@ from engine.rng import Rng
 from engine.rockem_sockem.game import RACE, RockemSockemState
 from engine.sundae_split.cards import CARDS
 from engine.sundae_split.game import CHOOSE, Pile, SundaeSplitState
+from lab.greedy_versus import versus_random
 from tests.ai.tictactoe import TicTacToeState
 
 GREEDY = GreedyAgent()

@@ -137,7 +137,7 @@ def test_a_wrong_entry_is_caught_by_the_spot_check() -> None:
 
 
 def test_the_committed_file_is_what_serialising_its_table_gives() -> None:
-    """Written by `python -m ai.solve_icecream --build`: the same bytes again, and read back equal."""
+    """Written by `python -m lab.solve_icecream --build`: the same bytes again, and read back equal."""
     table = stored_table()
     assert to_bytes(table) == DEFAULT_PATH.read_bytes()
     assert from_bytes(to_bytes(table)).payload == table.payload
@@ -151,7 +151,7 @@ def test_write_then_read(tmp_path: Path) -> None:
 
 
 def test_a_missing_file_says_how_to_build_it(tmp_path: Path) -> None:
-    with pytest.raises(TableError, match=r"missing: rebuild it with `python -m ai.solve_icecream --build`"):
+    with pytest.raises(TableError, match=r"missing: rebuild it with `python -m lab.solve_icecream --build`"):
         read(tmp_path / "absent.bin")
 
 

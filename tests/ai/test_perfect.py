@@ -6,11 +6,11 @@ import pytest
 
 from ai.levels import choose
 from ai.perfect import PerfectAgent, load_solutions, solution_for, stored_table
-from ai.strength import measure
 from engine import Rng, get_game
 from engine.icecream.game import OPTIONS, IceCreamState
+from lab.ai_strength import measure
 
-LIMIT = 16  # the opening is a win for seat 0 at turn 15 from this limit on (python -m ai.solve_icecream)
+LIMIT = 16  # the opening is a win for seat 0 at turn 15 from this limit on (python -m lab.solve_icecream)
 
 
 @pytest.mark.parametrize("opponent_seed", range(4))

@@ -23,14 +23,14 @@ from ai.knowledge.robots_love_ice_cream import (
 )
 from ai.levels import choose
 from ai.random_agent import RandomAgent
-from ai.team import main as team_main
-from ai.team import measure
 from engine import get_game
 from engine.protocol import action_text
 from engine.rng import Rng
 from engine.robots_love_ice_cream.schema import ICE_CREAM_TYPES
 from engine.robots_love_ice_cream.sets import attack_slots, cards_needed
 from engine.robots_love_ice_cream.state import RobotsState
+from lab.ai_team import main as team_main
+from lab.ai_team import measure
 from tests.ai.test_agents import without_rng
 from tests.engine import test_robots_love_ice_cream_helpers as helpers
 

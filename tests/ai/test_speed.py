@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ai.speed import has_choice, main, positions
 from engine.registry import all_games, get_game
+from lab.ai_speed import has_choice, main, positions
 
 
 def test_main_prints_both_searchers_per_game_and_the_package_ratio_for_icecream(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ai.baseline.search import MctsAgent
 from ai.greedy import GreedyAgent
-from ai.strength import Tally, measure, play_game, player, report
 from engine import get_game
+from lab.ai_strength import Tally, measure, play_game, player, report
 
 
 def test_wilson_interval_brackets_the_rate() -> None:

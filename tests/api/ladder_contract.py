@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.config import Settings
+from model.settings import Settings
 from tests.api.conftest import bearer
 from tests.api.openapi_support import ContractClient
 
@@ -75,6 +75,6 @@ def scenario_ladder(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -
     with monkeypatch.context() as patch:
         patch.setattr(app.services.store.bots, "load", boom)
         patch.setattr(app.services.ladder, "leaderboard", boom)
-        patch.setattr("api.bots.directory.BotDirectory.page", boom)
+        patch.setattr("store.bot_directory.BotDirectory.page", boom)
         for path in paths:
             down.get(path, expect=500)

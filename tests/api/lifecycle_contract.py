@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.config import Settings
+from model.settings import Settings
 from tests.api.conftest import bearer
 from tests.api.openapi_support import ContractClient
 

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.config import Settings
+from model.settings import Settings
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_events import Stream
 from tests.api.test_openapi import WINNING_LINE

@@ -7,8 +7,8 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from api.bots.history import history_key
-from api.store import match_key
+from domain.bots.history import history_key
+from store.matches import match_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, register
 from tests.api.test_openapi import WINNING_LINE

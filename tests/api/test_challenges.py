@@ -10,9 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import store as store_module
-from api.services import ParlourApp
-from api.timers import iso
+from domain.turn_timers import iso
+from domain.wiring import ParlourApp
+from store import matches as store_module
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, play_line, register
 from tests.api.test_openapi import WINNING_LINE

@@ -202,7 +202,7 @@ def test_join_refuses_bad_bodies(client: FlaskClient) -> None:
 
 def test_redis_down_gives_503_not_500(tmp_path) -> None:
     from api.app import create_app
-    from api.config import Settings
+    from model.settings import Settings
 
     app = create_app(Settings(redis_url=f"unix://{tmp_path}/no-redis.sock"))
     client = app.test_client()

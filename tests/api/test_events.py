@@ -24,8 +24,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.config import Settings
-from api.events.feed import ChangeFeed
+from model.settings import Settings
+from store.changes import ChangeFeed
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_openapi import ROCKEM_SOCKEM_LINE, WINNING_LINE
 from tests.api.test_sundae_split_api import random_split

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.services import ParlourApp
-from api.store import RULES_CHANGED
+from domain.matches.verify import FORMAT, FORMAT_VERSION
+from domain.wiring import ParlourApp
 from engine import get_game
 from engine.rng import Rng
+from store.matches import RULES_CHANGED
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import component_validator, load_document
 from tournaments.cli import main
-from tournaments.verify import FORMAT, FORMAT_VERSION
 
 FIVE_GAMES = [
     ("icecream", 2, {}),

@@ -17,8 +17,8 @@ from werkzeug.test import EnvironBuilder, TestResponse, run_wsgi_app
 from werkzeug.wrappers import Request
 
 from api.bodies import BodyTimedOut, BodyTimeout, TimedInput, has_body
-from api.service import gunicorn_command
-from api.services import ParlourApp
+from domain.wiring import ParlourApp
+from ops.supervisor import gunicorn_command
 from tests.api.conftest import Match, create_match
 
 

@@ -19,13 +19,13 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.config import Settings
-from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE
-from api.matches import service
-from api.quotas import holdings_key
-from api.record import MatchRecord
-from api.services import ParlourApp
-from api.store import AI_MATCH_TTL, IDEMPOTENT_ANSWERS_KEPT, log_key, match_key
+from domain.matches import commands as service
+from domain.quotas import holdings_key
+from domain.wiring import ParlourApp
+from model.match import MatchRecord
+from model.settings import Settings
+from store.jobs import LIVE_QUEUE, TOURNAMENT_QUEUE
+from store.matches import AI_MATCH_TTL, IDEMPOTENT_ANSWERS_KEPT, log_key, match_key
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer, create_match
 from tests.workers.conftest import launch_worker, stop
 from tests.workers.test_ai_seats import finished, wait_for

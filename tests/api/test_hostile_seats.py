@@ -16,7 +16,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.config import Settings
+from model.settings import Settings
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import register
 from tests.api.test_events import Stream, follow

@@ -17,9 +17,9 @@ import redis
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.bots.record import BotRecord
-from api.record import now_iso
-from api.services import ParlourApp
+from domain.wiring import ParlourApp
+from model.bot import BotRecord
+from model.match import now_iso
 from tests.api.conftest import bearer
 
 ROOT = Path(__file__).resolve().parents[2]

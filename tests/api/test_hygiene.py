@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.names import fold_name, name_problem
+from model.names import fold_name, name_problem
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_errors import assert_problem
 

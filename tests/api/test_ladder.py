@@ -11,12 +11,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from ai.levels import choose, levels_for
-from api.bots.history import final_result
-from api.config import Settings
-from api.ladder.ratings import ANCHOR_SIGMA, ANCHORS
-from api.matches import service as matches
-from api.services import ParlourApp, build_services
-from api.store import FINISHED_FEED_KEY
+from domain.bots.history import final_result
+from domain.ladder.ratings import ANCHOR_SIGMA, ANCHORS
+from domain.matches import commands as matches
+from domain.wiring import ParlourApp, build_services
+from model.settings import Settings
+from store.matches import FINISHED_FEED_KEY
 from tests.api.conftest import bearer, create_match
 from tests.api.test_bots import register
 from tests.api.test_bots_listing import play, two_bot_match

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.matches import lifecycle
+from domain.matches import lifecycle
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_bots import follow_bot, register
 from tests.api.test_events import Stream, follow

@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.config import Settings
 from api.limits import LimitSettings
-from api.services import ParlourApp
+from domain.wiring import ParlourApp
+from model.settings import Settings
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, Match, bearer, create_match
 
 LOW = replace(

@@ -25,12 +25,12 @@ from openapi_spec_validator import validate as validate_openapi
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.config import Settings
 from api.games import catalog_entry
 from api.limits import LimitSettings
-from api.redis_server import start_embedded_redis
-from api.refusals import Refusal
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
+from model.refusals import Refusal
+from model.settings import Settings
+from ops.embedded_redis import start_embedded_redis
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
 from tests.api.ladder_contract import scenario_ladder
 from tests.api.lifecycle_contract import scenario_lifecycle

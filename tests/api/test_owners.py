@@ -12,15 +12,15 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.bots.record import SeatNotice
-from api.matches.service import new_match_id
-from api.tokens import BotToken, OwnerToken, SeatToken, parse_credential
+from domain.matches.commands import new_match_id
+from domain.tournaments.plan import Plan
+from model.bot import SeatNotice
+from model.tokens import BotToken, OwnerToken, SeatToken, parse_credential
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, bot_match, follow_bot, play_line, register
 from tests.api.test_events import follow
 from tests.api.test_openapi import WINNING_LINE
 from tests.api.test_tournaments import RANDOMS, play_running_matches
-from tournaments.plan import Plan
 
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
 

@@ -8,8 +8,8 @@ import json
 from flask import Flask
 
 from api.app import create_app
-from api.config import Settings
 from engine import get_game
+from model.settings import Settings
 from tests.api.conftest import IN_PROCESS_LIMITS, Match, create_match
 from tests.api.test_matches import play_random_step, play_to_end
 

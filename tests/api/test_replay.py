@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.matches.replay import SNAPSHOT_EVERY
+from domain.matches.replay import SNAPSHOT_EVERY
 from tests.api.conftest import Match, bearer, create_match
 
 

@@ -24,7 +24,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from api.matches import service
+from domain.matches import commands as service
 from engine import get_game
 from engine.rockem_sockem.components import BLOCK, DICE, FACES
 from engine.rockem_sockem.game import RockemSockemState

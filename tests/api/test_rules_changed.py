@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from flask.testing import FlaskClient
 
-from api.services import ParlourApp
-from api.store import RULES_CHANGED
+from domain.wiring import ParlourApp
+from store.matches import RULES_CHANGED
 from tests.api.conftest import bearer, create_match
 
 MOVE = {"type": "move", "from_cone": 0, "scoops": 1}

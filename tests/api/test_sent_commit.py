@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.matches.service import checked_move, engine_state, send_moves
-from api.store import MatchStore
+from domain.matches.commands import checked_move, engine_state, send_moves
+from store.matches import MatchStore
 from tests.api.conftest import Match, read_log
 
 

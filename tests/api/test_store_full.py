@@ -14,11 +14,11 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.bots.record import SeatNotice
-from api.config import Settings
-from api.redis_server import DEFAULT_MAXMEMORY, EmbeddedRedis, start_embedded_redis
-from api.services import ParlourApp
-from api.store import is_store_full
+from domain.wiring import ParlourApp
+from model.bot import SeatNotice
+from model.settings import Settings
+from ops.embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, start_embedded_redis
+from store.matches import is_store_full
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, Match, bearer, create_match
 
 SMALL = "4mb"

@@ -7,9 +7,9 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from ai.levels import choose
-from api.matches import service as matches
-from api.services import ParlourApp
-from api.tournaments.store import tournament_key
+from domain.matches import commands as matches
+from domain.wiring import ParlourApp
+from store.tournaments import tournament_key
 from tests.api.conftest import bearer
 from tests.api.test_bots import register
 from tests.api.test_challenges import answer, challenges, events, live_seats

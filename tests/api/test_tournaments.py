@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from ai.levels import choose
-from api.matches import service as matches
-from api.tournaments.service import Tournaments
+from domain.matches import commands as matches
+from domain.tournaments.director import Tournaments
 
 RANDOMS = [{"type": "ai", "level": "random"}] * 3
 

@@ -17,11 +17,8 @@ import redis
 from flask.testing import FlaskClient
 from rq import Queue
 
-from api import service as parlour_service
-from api.matches import service
-from api.record import MatchRecord
-from api.services import ParlourApp
-from api.timers import (
+from domain.matches import commands as service
+from domain.turn_timers import (
     MAX_SECONDS,
     RESTART_AWAY_AFTER_MS,
     TIMER_QUEUE,
@@ -31,6 +28,9 @@ from api.timers import (
     parse_iso,
     timeout_job_id,
 )
+from domain.wiring import ParlourApp
+from model.match import MatchRecord
+from ops import supervisor as parlour_service
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import ContractClient
 

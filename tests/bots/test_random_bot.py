@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from api.app import create_app
-from api.config import Settings
-from api.redis_server import EmbeddedRedis, start_embedded_redis
+from model.settings import Settings
+from ops.embedded_redis import EmbeddedRedis, start_embedded_redis
 from tests.api.conftest import create_match
 from tests.bots.random_bot import Client, RandomBot, register
 from tests.workers.test_ai_seats import WAIT, wait_for

@@ -1,4 +1,4 @@
-"""Browser tests: the whole service (`python -m api.service`) once per session, and Debian's Chromium driven by
+"""Browser tests: the whole service (`python -m ops.supervisor`) once per session, and Debian's Chromium driven by
 Playwright. Screenshots go to test-artifacts/screenshots/.
 
 Without /usr/bin/chromium every test here is skipped, unless PARLOUR_REQUIRE_BROWSER=1 (CI), where they fail.
@@ -58,7 +58,7 @@ def free_port() -> int:
 
 
 class Service:
-    """`python -m api.service` as a child process on its own port and data folder (as tests/test_service.py runs it)."""
+    """`python -m ops.supervisor` as a child process on its own port and data folder (as tests/test_service.py does)."""
 
     def __init__(self, data_dir: Path, port: int) -> None:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -72,7 +72,7 @@ class Service:
         )
         self.base = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.service"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, process_group=0
+            [sys.executable, "-m", "ops.supervisor"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, process_group=0
         )
 
     def wait_ready(self, timeout: float = 60.0) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from domain.matches.verify import VERIFIED, parse_export, run
 from tests.browser.conftest import Service
-from tournaments.verify import VERIFIED, parse_export, run
 
 
 def test_the_replay_page_downloads_an_export_that_verifies(service: Service, page: Page, tmp_path: Path) -> None:

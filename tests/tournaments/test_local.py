@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from domain.tournaments.setup import build_plan
 from tournaments.local import run
-from tournaments.setup import build_plan
 
 # Rankings per match, recorded with tournaments/local as it was before it used ai.play (commit dbf91e0);
 # Freeze Factory's re-recorded when issue 18 changed its rules (claim window, own lines, the extra cone).

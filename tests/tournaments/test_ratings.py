@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.plan import Entrant, Outcome, Plan, Slot, seat_points
-from tournaments.ratings import report, wilson
+from domain.tournaments.plan import Entrant, Outcome, Plan, Slot, seat_points
+from domain.tournaments.standings import report, wilson
 
 
 def plan(names: list[str], players: int = 2, cooperative: bool = False) -> Plan:

@@ -7,8 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.plan import SWISS, Entrant, Outcome, Plan, Slot, first_slots, is_complete, next_slots
-from tournaments.schedule import choose_byes, rotated, round_robin, seatings, swiss_round
+from domain.tournaments.plan import SWISS, Entrant, Outcome, Plan, Slot, first_slots, is_complete, next_slots
+from domain.tournaments.schedule import choose_byes, rotated, round_robin, seatings, swiss_round
 
 
 def plan(entrants: int, players: int = 2, games: int = 2, fmt: str = "round-robin", rounds: int = 1) -> Plan:

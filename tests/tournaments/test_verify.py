@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from api.record import seed_commitment
+from domain.matches.verify import FORMAT, FORMAT_VERSION, MISMATCH, NOT_AN_EXPORT, VERIFIED
 from engine import get_game
 from engine.result import Result
 from engine.rng import Rng
+from model.match import seed_commitment
 from tournaments.cli import main
-from tournaments.verify import FORMAT, FORMAT_VERSION, MISMATCH, NOT_AN_EXPORT, VERIFIED
 
 AT = "2026-12-03T20:00:00.000Z"
 

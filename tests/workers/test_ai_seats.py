@@ -22,13 +22,13 @@ from rq.serializers import JSONSerializer
 
 from ai.levels import choose
 from ai.play import ai_seed
-from api.config import Settings
-from api.jobs.queue import LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
-from api.matches.service import checked_move, commit_move, engine_state
-from api.record import MatchRecord
-from api.store import MatchStore, ai_turn_key
-from api.tournaments.store import tournament_key
+from domain.matches.commands import checked_move, commit_move, engine_state
 from engine import GameState, get_game
+from model.match import MatchRecord
+from model.settings import Settings
+from store.jobs import LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
+from store.matches import MatchStore, ai_turn_key
+from store.tournaments import tournament_key
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.openapi_support import ContractClient
 from tests.workers.conftest import StartWorker

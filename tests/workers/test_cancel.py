@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.config import Settings
+from model.settings import Settings
 from tests.api.conftest import bearer
 from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import ai_jobs_pending, wait_for

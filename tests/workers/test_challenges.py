@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.config import Settings
-from api.record import now_iso
-from api.services import ParlourApp
+from domain.wiring import ParlourApp
+from model.match import now_iso
+from model.settings import Settings
 from tests.api.conftest import EVENTS_HEARTBEAT, create_match, read_log
 from tests.api.test_bots import register
 from tests.api.test_challenges import challenges, events, live_seats

@@ -20,8 +20,8 @@ from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
-from api.jobs.queue import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
-from api.store import ai_turn_key, requested_move_key
+from store.jobs import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
+from store.matches import ai_turn_key, requested_move_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.workers.conftest import ROOT, StartWorker
 from tests.workers.test_ai_seats import job_done, request_move, wait_for

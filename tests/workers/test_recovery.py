@@ -18,9 +18,9 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from api.config import Settings
-from api.jobs.queue import HINT_QUEUE, LIVE_QUEUE
-from api.store import ai_turn_key
+from model.settings import Settings
+from store.jobs import HINT_QUEUE, LIVE_QUEUE
+from store.matches import ai_turn_key
 from tests.api.conftest import create_match, read_log
 from tests.workers.conftest import StartWorker
 from tests.workers.stuck_jobs import starved_for, stuck_on_first_attempt

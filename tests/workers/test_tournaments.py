@@ -7,8 +7,8 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from api.config import Settings
-from api.tournaments.store import TournamentStore
+from model.settings import Settings
+from store.tournaments import TournamentStore
 from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import assert_log_is_a_game, wait_for
 

@@ -1,0 +1,102 @@
+"""A bot's own events as Server-Sent Events, and the long-poll read of them.
+
+Each event is one entry of the bot's capped Redis stream, numbered in order; its number is the
+SSE id, so a reconnecting bot resumes with `Last-Event-ID`:
+
+    id: 12
+    event: your-turn
+    data: {"match":"...","seat":1,"version":4,"deadline":null}
+
+Every new event is announced on the store's change channel (`bot_notice`), so the stream and the
+long-poll wait on the process's one change feed, like a match's, and read the events from the
+shared connection pool: a waiting bot holds no Redis connection of its own, and any API process
+serves any bot. The stream sends a comment line as a heartbeat whenever it has been quiet. It ends
+as soon as it wakes to find the token it was opened with rotated away or the bot deleted: nothing
+is sent after that to the old token's holder. A server shutting down (`ChangeFeed.stop`) wakes it,
+and every long-poll, at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from domain.events.match_stream import HEARTBEAT, RETRY_MS, sse
+from model.bot import BotEvent
+from store.changes import ChangeFeed, Watch
+from store.matches import BotStore, bot_notice
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BotEventStream:
+    """The SSE text of one bot's events numbered above `after`, then each new one as it comes, while the
+    bot's token is still the one the stream was opened with (`token_hash`) and the server is not stopping."""
+
+    bots: BotStore
+    feed: ChangeFeed  # the process's: once it stops, the server is shutting down
+    bot_id: str
+    token_hash: str
+    after: int
+    heartbeat: float
+
+    def __iter__(self) -> Iterator[str]:
+        """Chunks to write to the bot, as they happen."""
+        watch = self.feed.watch(bot_notice(self.bot_id))
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            last = self.after
+            while True:
+                events = events_within(self.bots, self.feed, watch, self.bot_id, last, self.heartbeat)
+                if self.feed.stopping:
+                    return  # the bot resumes elsewhere with Last-Event-ID
+                if self.bots.token_hash(self.bot_id) != self.token_hash:
+                    return  # rotated or deleted: the old token's holder gets nothing more
+                if not events:
+                    yield HEARTBEAT
+                for event in events:
+                    yield sse(event.event, event.data, event.id)
+                    last = event.id
+        except redis.RedisError as error:
+            # The status line is sent already: end the stream, and the bot resumes with Last-Event-ID.
+            log.warning("event stream of bot %s ended: %s", self.bot_id, error)
+        finally:
+            self.feed.unwatch(watch)
+
+
+def wait_for_events(bots: BotStore, feed: ChangeFeed, bot_id: str, after: int, seconds: float) -> list[BotEvent]:
+    """The bot's events numbered above `after`, as soon as there is one, or none after `seconds` (or a shutdown)."""
+    events = bots.events_after(bot_id, after)
+    if events or seconds <= 0:
+        return events
+    with feed.watching(bot_notice(bot_id)) as watch:
+        return events_within(bots, feed, watch, bot_id, after, seconds)
+
+
+def events_within(
+    bots: BotStore, feed: ChangeFeed, watch: Watch, bot_id: str, after: int, seconds: float
+) -> list[BotEvent]:
+    """The bot's events above `after` as soon as there is one; none after `seconds`, or once the feed stops.
+
+    `watch` (on `bot_notice(bot_id)`) began before the first read, so no event appended meanwhile is missed.
+    """
+    deadline = time.monotonic() + seconds
+    while not feed.stopping:
+        events = bots.events_after(bot_id, after)
+        remaining = deadline - time.monotonic()
+        if events or remaining <= 0:
+            return events
+        watch.wait(remaining)
+    return []
+
+
+def event_json(event: BotEvent) -> dict[str, Any]:
+    """One event as the long-poll lists it."""
+    return {"id": event.id, "event": event.event, "data": json.loads(event.data)}

@@ -1,0 +1,296 @@
+"""One viewer's events of one match, as Server-Sent Events, and the long-poll wait.
+
+An event is the viewer's view of the match at a version, with the log entries applied since the
+viewer's previous event, redacted for that viewer exactly as `GET /v1/matches/{id}/log` does:
+
+    id: 7
+    event: match
+    data: {"version": 7, "match": {...}, "log": [{"version": 6, ...}, {"version": 7, ...}],
+           "log_after": 5, "log_earlier": null}
+
+Changes that land between two reads are sent as one event (its log has every entry). An event
+carries at most the newest `LOG_WINDOW` entries: when more are due (the first event of a long
+match, a client far behind), `log_after` says after which version its log starts and
+`log_earlier` is the `/log` page where the entries left out begin. The stream ends with an `end`
+event once the match is finished, aborted or gone, and sends a comment line as a heartbeat
+whenever it has been quiet for `heartbeat` seconds. A stream opened with `?rematch=true` stays
+open after the match finished, sending the rematch offer's changes as `match` events, until the
+rematch starts (the match's `rematch.match`), and ends then.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from api.http import with_query
+from api.matches.schemas import LOG_PAGE_MAX
+from domain.matches import commands as service
+from domain.matches.reads import Reads
+from model import codec as jsoncodec
+from model.match import MatchRecord, SeatRecord
+from model.refusals import NotFound, RulesChanged
+from model.tokens import Credential
+from store.changes import ChangeFeed, Watch
+from store.matches import RULES_CHANGED, MatchStore
+
+log = logging.getLogger(__name__)
+RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
+HEARTBEAT = ": heartbeat\n\n"
+RENDERS_KEPT = 128  # recent (match, version, viewer) renders a process keeps for its streams
+FRAMES_KEPT = 8
+"""Event frames one render keeps (for different `after`s): enough for the streams that keep up."""
+LOG_WINDOW = 100
+"""The newest log entries a `match` event carries at most; earlier ones are read from `/log`."""
+
+
+def sse(event: str, data: str, event_id: int | None = None) -> str:
+    """One Server-Sent Event whose data is one line of JSON text (JSON never holds a raw newline)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def sse_bytes(event: str, data: str, event_id: int | None = None) -> bytes:
+    """`sse`, encoded as it goes on the wire (the server then writes it as is)."""
+    return sse(event, data, event_id).encode()
+
+
+def compact(value: Any) -> str:
+    """JSON text without spaces."""
+    return jsoncodec.dumps(value)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A match at one version as one viewer sees it, with the newest `LOG_WINDOW` log entries, as JSON."""
+
+    version: int
+    ended: bool  # finished or aborted: the stream ends after this
+    status: str
+    match: str
+    versions: tuple[int, ...]  # of the log entries kept, oldest first
+    entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
+    before: int | None  # the version of the newest entry left out; None when the whole log is kept
+    rematch_open: bool = False  # finished, and a rematch may still start (streams asked to follow it stay open)
+    holder: SeatRecord | None = None  # the viewer's seat as it is held at this version (None for the public)
+
+    frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
+    """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
+    are mostly at the same version, so one event serves them all."""
+
+    def frame(self, after: int | None, log_url: str, seat: int | None) -> bytes:
+        """The `match` event for a client that has seen up to version `after` (nothing if None).
+
+        `log_url` is the match's `/log`, where the viewer (`seat`) reads the entries left out.
+        """
+        seen = after or 0
+        key = (seen, log_url, seat)
+        frame = self.frames.get(key)
+        if frame is None:
+            frame = sse_bytes("match", self._data(seen, log_url, seat), self.version)
+            if len(self.frames) < FRAMES_KEPT:  # clients far behind each get their own, unkept
+                self.frames[key] = frame
+        return frame
+
+    def _data(self, seen: int, log_url: str, seat: int | None) -> str:
+        log = ",".join(self.entries[bisect.bisect_right(self.versions, seen) :])
+        left_out = self.before is not None and self.before > seen
+        log_after = self.before if left_out else seen
+        earlier = compact(with_query(log_url, after=seen, limit=LOG_PAGE_MAX, seat=seat)) if left_out else "null"
+        return (
+            f'{{"version":{self.version},"match":{self.match},"log":[{log}],'
+            f'"log_after":{log_after},"log_earlier":{earlier}}}'
+        )
+
+
+def render(
+    store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None, token: Credential | None = None
+) -> Rendered:
+    """The viewer's view of the match (shared with the reads), and the newest log entries as `GET .../log`
+    shows them to that viewer."""
+    # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
+    window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
+    entries = window.entries
+    if not record.ended:
+        entries = service.redacted(service.engine_state(record), window.entries, [], viewer)
+    return Rendered(
+        record.version,
+        record.ended,
+        record.status,
+        reads.match(record, viewer, token),
+        tuple(entry["version"] for entry in entries),
+        tuple(compact(entry) for entry in entries),
+        window.before,
+        record.rematch_open,
+        record.seats[viewer] if viewer is not None else None,
+    )
+
+
+class Renders:
+    """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it."""
+
+    def __init__(self, reads: Reads, size: int = RENDERS_KEPT) -> None:
+        self.reads = reads
+        self.size = size
+        self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
+        self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def get(
+        self,
+        store: MatchStore,
+        match_id: str,
+        version: int | None,
+        viewer: int | None,
+        token: Credential | None = None,
+    ) -> Rendered | None:
+        """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone.
+
+        A change wakes every stream of the match at once: the first to ask renders, and the others
+        wait for its render instead of each reading and rendering the same version again.
+        """
+        if version is None:
+            return None
+        key = (match_id, version, viewer)
+        while True:
+            with self._lock:
+                kept = self._kept.get(key)
+                if kept is not None:
+                    self._kept.move_to_end(key)
+                    return kept
+                rendering = self._rendering.get(key)
+                if rendering is None:
+                    rendering = self._rendering[key] = threading.Event()
+                    break
+            # No timeout (each would cost a timer): the render sets the event however it ends. Then look again:
+            # kept, or render it ourselves if that render failed.
+            rendering.wait()
+        try:
+            return self._render(store, key, token)
+        finally:
+            with self._lock:
+                del self._rendering[key]
+            rendering.set()
+
+    def _render(self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None) -> Rendered | None:
+        """Read and render the match, kept under the version asked for and the version read."""
+        match_id, _, viewer = key
+        record = store.load(match_id)
+        if record is None:
+            return None
+        rendered = render(store, self.reads, record, viewer, token)
+        with self._lock:  # a stored version never changes, so its render can be kept
+            self._kept[key] = self._kept[(match_id, rendered.version, viewer)] = rendered
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return rendered
+
+
+@dataclass
+class EventStream:
+    """The SSE text of one match for one viewer, from the version after `after` (everything if None)."""
+
+    store: MatchStore
+    feed: ChangeFeed
+    renders: Renders
+    match_id: str
+    viewer: int | None
+    after: int | None
+    heartbeat: float
+    log_url: str  # the match's `/log`, for the entries an event leaves out
+    rematch: bool = False  # stay open after the match finished until its rematch starts (`?rematch=true`)
+    token: Credential | None = None  # what the viewer's seat was checked with: checked again before each send
+
+    def __iter__(self) -> Iterator[bytes]:
+        """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
+        watch = self.feed.watch(self.match_id)
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            yield from self._events(watch)
+        except redis.RedisError as error:
+            # The status line is sent already: end the stream, and the client resumes with Last-Event-ID.
+            log.warning("event stream of %s ended: %s", self.match_id, error)
+        finally:
+            self.feed.unwatch(watch)
+
+    def _events(self, watch: Watch) -> Iterator[bytes]:
+        """An event per change seen (a catch-up first if the client is behind), then `end`."""
+        last = self.after
+        version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
+        while True:
+            try:
+                rendered = self.renders.get(self.store, self.match_id, version, self.viewer, self.token)
+            except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
+                yield sse_bytes("end", compact({"version": last, "reason": RULES_CHANGED}))
+                return
+            if rendered is None:
+                yield sse_bytes("end", compact({"version": last, "reason": "expired"}))
+                return
+            lost = self._seat_lost(rendered.holder)
+            if lost is not None:
+                yield sse_bytes("end", compact({"version": last, "reason": lost}))
+                return
+            if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
+                yield rendered.frame(last, self.log_url, self.viewer)
+                last = rendered.version
+            if rendered.ended and not (self.rematch and rendered.rematch_open):
+                yield sse_bytes("end", compact({"version": last, "reason": rendered.status}))
+                return
+            version = yield from self._next_version(watch, last, rendered.holder)
+            if self.feed.stopping:
+                return
+
+    def _seat_lost(self, holder: SeatRecord | None) -> service.SeatLost | None:
+        """Why the stream's token no longer acts for its seat as `holder` shows it (None: it does, or public)."""
+        if holder is None or self.token is None:
+            return None
+        return service.seat_lost(self.store, holder, self.token)
+
+    def _next_version(
+        self, watch: Watch, version: int, holder: SeatRecord | None
+    ) -> Generator[bytes, None, int | None]:
+        """Heartbeats while the match stays at `version`; then its new version (None if it is gone).
+
+        Each wake checks the token again (a bot's token is rotated without a new version): once it no longer
+        acts for its seat, the current version is answered, whose render ends the stream.
+        """
+        while True:
+            announced = watch.wait(self.heartbeat)
+            if self.feed.stopping:  # the server is shutting down: the client resumes elsewhere
+                return None
+            if self._seat_lost(holder) is not None:
+                return self.store.version(self.match_id)
+            if announced is None:
+                yield HEARTBEAT.encode()
+            # Without a version announced (a quiet spell, a lost connection) the store says which it is.
+            current = announced if announced is not None and announced > version else None
+            if current is None:
+                current = self.store.version(self.match_id)
+            if current != version:
+                return current
+
+
+def wait_for_change(
+    store: MatchStore, feed: ChangeFeed, record: MatchRecord, after: int, seconds: float
+) -> MatchRecord:
+    """The match as soon as its version passes `after`, or as it stands after `seconds` (or once it is settled)."""
+    if record.version > after or record.settled or seconds <= 0:
+        return record
+    deadline = time.monotonic() + seconds
+    with feed.watching(record.id) as watch:
+        while True:
+            latest = store.load(record.id)  # read after the watch began, so no change slips between
+            if latest is None:
+                raise NotFound(f"no match {record.id!r} (it expired)")
+            remaining = deadline - time.monotonic()
+            if latest.version > after or latest.settled or remaining <= 0 or feed.stopping:
+                return latest
+            watch.wait(remaining)

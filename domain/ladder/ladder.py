@@ -1,0 +1,162 @@
+"""The ladder's listener, its sweep and its reads: every finished rated match counted once, from any process.
+
+The listener counts a match when its end is stored. Should the process storing the end die before
+it counts it (or the count fail), the workers' sweep finds the finished matches without a counted
+marker and counts them (and writes the bots' histories they missed). The sweep reads only the matches
+that ended since the last sweep (the store's `parlour:finished` feed, by the time each end was
+indexed). Counting is one WATCH/MULTI transaction that sets the marker with the ratings it changes,
+so two processes never both count it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import redis
+
+from ai.levels import levels_for
+from domain.bots.history import BotHistory, final_result
+from domain.ladder.ratings import Rating, anchor, bot_entrant, has_ladder, rated_entrants, updated
+from domain.matches.commands import result_of
+from engine import GameState, Result, all_games, get_game
+from model.match import FINISHED, MatchRecord
+from model.refusals import NotFound
+from store.ladder import LadderStore
+from store.matches import MatchStore
+
+log = logging.getLogger(__name__)
+SWEEP_GRACE = 5.0
+"""Seconds a finished match is left to its own listener before the sweep counts it."""
+SWEEP_PAGE = 500
+SWEEP_OVERLAP = 300
+"""Seconds before the last sweep's end that a sweep reads again: an end indexed late (a slow process, a host
+whose clock is behind) is still read."""
+
+
+def grouped(ended: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Match ids by game."""
+    games: dict[str, list[str]] = {}
+    for game, match_id in ended:
+        games.setdefault(game, []).append(match_id)
+    return games
+
+
+class Ladder:
+    """Counts finished matches into the per-game ladders and reads them."""
+
+    def __init__(self, store: LadderStore, matches: MatchStore, history: BotHistory, sweep_every: int) -> None:
+        self.store = store
+        self.matches = matches
+        self.history = history
+        self.sweep_every = sweep_every  # seconds between two sweeps, whichever worker takes the sweep's lock
+
+    def after_change(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: count a match that just finished (a failure is logged: the sweep counts it later)."""
+        if record.status != FINISHED:
+            return
+        try:
+            self.count(record, result_of(record, state))
+        except redis.RedisError as error:
+            log.warning("match %s: not counted in the ladder yet: %s", record.id, error)
+
+    def count(self, record: MatchRecord, result: Result | None) -> bool:
+        """Count a finished match once: True if this call changed ratings."""
+        entrants = rated_entrants(record)
+        if entrants is None or result is None or result.team_success is not None:
+            self.store.mark_unrated(record.game, record.id)
+            return False
+        anchors = {level: anchor(level) for level in levels_for(record.game)}
+
+        def update(stored: list[Rating | None]) -> list[Rating]:
+            return updated(entrants, stored, result)
+
+        return self.store.count(record.game, record.id, entrants, update, record.updated_at, anchors)
+
+    def sweep(self, grace: float = SWEEP_GRACE) -> list[str]:
+        """Count every finished match its listener missed; their ids.
+
+        It reads the matches whose end was indexed since the last sweep (less `SWEEP_OVERLAP`) and
+        `grace` seconds ago or more, so its work is the matches that ended meanwhile, not all kept.
+        """
+        through = time.time_ns() // 1000 - int(grace * 1_000_000)
+        since = max(0, self.store.swept_through() - SWEEP_OVERLAP * 1_000_000)
+        counted: list[str] = []
+        offset = 0
+        while True:
+            ended = self.matches.finished_between(since, through, offset, SWEEP_PAGE)
+            for game, match_ids in grouped(ended).items():
+                counted += self.count_missed(self.store.uncounted(game, match_ids))
+            if len(ended) < SWEEP_PAGE:
+                break
+            offset += SWEEP_PAGE
+        self.store.mark_swept(through)
+        return counted
+
+    def count_missed(self, match_ids: list[str]) -> list[str]:
+        """Count the finished matches whose listener did not (and write the bots' histories they missed)."""
+        counted = []
+        for record in self.matches.load_many(match_ids):
+            if record is None or record.status != FINISHED:
+                continue
+            result = final_result(record)
+            self.history.record(record, result)
+            self.count(record, result)
+            log.warning("match %s: its end had not been counted in the ladder; counted now", record.id)
+            counted.append(record.id)
+        return counted
+
+    def sweep_if_due(self) -> list[str]:
+        """Sweep, if no worker swept in the last `sweep_every` seconds."""
+        return self.sweep() if self.store.hold_sweep(self.sweep_every) else []
+
+    def leaderboard(self, game_id: str, offset: int, limit: int) -> dict[str, Any]:
+        """A page of the game's ladder, best first by mu - 3 sigma."""
+        ladder_or_404(game_id)
+        rows, size = self.store.board(game_id, offset, limit)
+        items = [entrant_json(key, stored) | {"rank": offset + index + 1} for index, (key, stored) in enumerate(rows)]
+        following = offset + limit if offset + limit < size else None
+        return {"game": game_id, "items": items, "next_cursor": str(following) if following is not None else None}
+
+    def ratings_of_bot(self, bot_id: str) -> list[dict[str, Any]]:
+        """The bot's rating and rank in every game it was rated in."""
+        games = [game.info.id for game in all_games() if has_ladder(game.info.id)]
+        found = self.store.standing(games, bot_entrant(bot_id))
+        return [{"game": game, **rating_json(stored), "rank": rank + 1} for game, (stored, rank) in found.items()]
+
+    def history_of_bot(self, bot_id: str, game_id: str, start: int, limit: int) -> dict[str, Any]:
+        """A page of the bot's ratings in one game after each counted match, oldest first."""
+        ladder_or_404(game_id)
+        rows, size = self.store.history(game_id, bot_entrant(bot_id), start, limit)
+        items = [{"match": row["match"], "at": row["at"], **rating_json(row | {"games": 0})} for row in rows]
+        for item in items:
+            del item["games"]
+        following = start + limit if start + limit < size else None
+        return {"game": game_id, "items": items, "next_cursor": str(following) if following is not None else None}
+
+    def forget_bot(self, bot_id: str) -> None:
+        """Take a deleted bot off every ladder."""
+        self.store.forget([game.info.id for game in all_games()], bot_entrant(bot_id))
+
+
+def ladder_or_404(game_id: str) -> None:
+    """A 404 for an unknown game, or a co-operative one (it has no ladder)."""
+    game = get_game(game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id!r}")
+    if game.info.cooperative:
+        raise NotFound(f"{game.info.name} is co-operative: the team wins or loses together, so it has no ladder")
+
+
+def rating_json(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored rating as served: mu, sigma, the displayed rating mu - 3 sigma and the matches counted."""
+    mu, sigma = float(stored["mu"]), float(stored["sigma"])
+    return {"rating": round(mu - 3 * sigma, 4), "mu": round(mu, 4), "sigma": round(sigma, 4), "games": stored["games"]}
+
+
+def entrant_json(key: str, stored: dict[str, Any]) -> dict[str, Any]:
+    """One line of a leaderboard: who (a bot with its id and name, or an AI level) and the rating."""
+    kind, _, ident = key.partition(":")
+    who = {"kind": kind, "name": stored["name"], "bot": ident if kind == "bot" else None}
+    return who | {"level": ident if kind == "ai" else None} | rating_json(stored)

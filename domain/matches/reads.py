@@ -1,0 +1,65 @@
+"""The read path's answers, built once per (match, version, viewer) in each process.
+
+A stored version of a match never changes (every write is a new version), so what one viewer sees
+of it, and what one seat may do at it, can be built once and kept: polling clients, spectators and
+this process's event streams share them, and reading a kept answer does no engine work (no state
+parsed, no view, no legal actions, no JSON written).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from domain.matches import commands as service
+from model import codec as jsoncodec
+from model.match import MatchRecord
+from model.tokens import Credential
+
+READS_KEPT = 512
+"""Answers a process keeps, the least recently read forgotten first (a few KB each)."""
+Key = tuple[str, int, int | None, str]
+"""(match id, version, viewer or seat, what was read)."""
+
+
+class Reads:
+    """The JSON answers of recent reads, kept per (match, version, viewer, kind)."""
+
+    def __init__(self, size: int = READS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[Key, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def match(self, record: MatchRecord, viewer: int | None, token: Credential | None = None) -> str:
+        """The match as the viewer sees it (`service.match_json`), as JSON text.
+
+        `token`, the viewer's checked token, adds its rematch token: kept per viewer all the same, since a seat
+        has one token at a time, and none changes once the match is over (no seat is left or resigned then).
+        """
+        return self._answer(
+            (record.id, record.version, viewer, "match"),
+            lambda: service.match_json(record, service.engine_state(record), viewer, token),
+        )
+
+    def legal_actions(self, record: MatchRecord, seat: int) -> str:
+        """What the seat may do at this version (`service.legal_actions_json`), as JSON text."""
+        return self._answer(
+            (record.id, record.version, seat, "legal-actions"),
+            lambda: service.legal_actions_json(record, service.engine_state(record), seat),
+        )
+
+    def _answer(self, key: Key, build: Callable[[], dict[str, Any]]) -> str:
+        """The kept answer, or a new one built and kept."""
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                return kept
+        text = jsoncodec.dumps(build())
+        with self._lock:
+            self._kept[key] = text
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return text
