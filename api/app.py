@@ -7,16 +7,17 @@ from flask_cors import CORS
 from api import games, health, web
 from api.bodies import BodyTimeout
 from api.bots import views as bots
+from api.current import ParlourApp
 from api.errors import register_error_handlers
 from api.events import views as events
+from api.exports import views as match_exports
 from api.http import private_when_authorized
 from api.jobs import views as jobs
 from api.limits import RATE_LIMIT_HEADERS
 from api.limits import install as install_limits
 from api.matches import views as matches
 from api.tournaments import views as tournaments
-from domain.matches import export as match_exports
-from domain.wiring import ParlourApp, build_services
+from domain.wiring import build_services
 from model.settings import Settings
 
 

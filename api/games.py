@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from ai.levels import levels_for
+from api.current import services
 from api.http import load_query
 from api.ladder.schemas import LeaderboardQuerySchema
-from domain.wiring import services
 from engine import Game, all_games, get_game
 from model.refusals import NotFound
 

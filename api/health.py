@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 from flask import Blueprint, Response, jsonify
 
-from domain.wiring import services
+from api.current import services
 
 blueprint = Blueprint("health", __name__, url_prefix="/v1")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from typing import Any
-from urllib.parse import urlencode
 
 from flask import Response, request
 from marshmallow import Schema, ValidationError
@@ -129,9 +128,3 @@ def private_when_authorized(response: Response) -> Response:
     if "Authorization" in request.headers:
         keep_private(response)
     return response
-
-
-def with_query(path: str, **params: int | str | None) -> str:
-    """`path` with these query parameters, those that are None left out."""
-    query = urlencode({name: value for name, value in params.items() if value is not None})
-    return f"{path}?{query}" if query else path

@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import redis
 from flask import Flask, Response, current_app, g, request
@@ -47,6 +46,7 @@ from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from model.refusals import RateLimited
+from model.settings import LimitSettings
 from model.tokens import BotToken, Credential, OwnerToken, parse_credential
 from store.matches import redis_client
 
@@ -61,56 +61,6 @@ AUTH_FAILURES_SCOPE = "auth-failures"
 SUSPECTS_KEPT = 100_000
 """Addresses a process remembers having answered 401 (the oldest are forgotten first)."""
 RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After")
-
-
-def _env(name: str, default: str) -> str:
-    """An environment variable, or the default when unset or empty."""
-    return os.environ.get(name, "").strip() or default
-
-
-def _env_count(name: str, default: int) -> int:
-    """A non-negative integer environment variable, or the default when unset or empty."""
-    raw = os.environ.get(name, "").strip()
-    value = int(raw) if raw else default
-    if value < 0:
-        raise ValueError(f"{name} must be 0 or more, not {value}")
-    return value
-
-
-@dataclass(frozen=True)
-class LimitSettings:
-    """Rate limits (`limits` strings such as `30/minute;5/second`) and quotas; see README, Limits."""
-
-    enabled: bool = field(default_factory=lambda: _env("PARLOUR_LIMITS", "1") != "0")
-    trusted_proxies: int = field(default_factory=lambda: _env_count("PARLOUR_TRUSTED_PROXIES", 0))
-    create_match: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_CREATE_MATCH", "30/minute"))
-    create_bot: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_CREATE_BOT", "10/hour"))
-    create_tournament: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_CREATE_TOURNAMENT", "10/hour"))
-    hints: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_HINTS", "60/minute"))
-    actions: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_ACTIONS", "100/second;3000/minute"))
-    streams: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_STREAMS", "120/minute"))
-    long_polls: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute"))
-    replays: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_REPLAYS", "20/second;600/minute"))
-    joins: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_JOINS", "30/minute"))
-    pages: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_PAGES", "20/second;600/minute"))
-    auth_failures: str = field(default_factory=lambda: _env("PARLOUR_LIMIT_AUTH_FAILURES", "30/minute"))
-    # Quotas (domain/quotas.py); 0 means none.
-    matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_MATCHES", 50))
-    tournaments: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENTS", 2))
-    bots: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_BOTS", 20))
-    streams_held: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_STREAMS", 64))
-    kept_matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_KEPT_MATCHES", 200))
-    seats: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_SEATS", 20))
-    tournament_matches: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENT_MATCHES", 500))
-    tournament_entrants: int = field(default_factory=lambda: _env_count("PARLOUR_QUOTA_TOURNAMENT_ENTRANTS", 64))
-
-    def __post_init__(self) -> None:
-        for name in LIMIT_NAMES:
-            try:
-                parse_many(getattr(self, name))
-            except ValueError:
-                variable = f"PARLOUR_LIMIT_{name.upper()}"
-                raise ValueError(f"{variable}: {getattr(self, name)!r} is not a limit such as '30/minute'") from None
 
 
 # --- who is asking ---------------------------------------------------------------------------------
@@ -160,20 +110,6 @@ def prove(token: Credential, match_id: str = "", seat: int | None = None) -> Non
 
 
 # --- what is limited -------------------------------------------------------------------------------
-LIMIT_NAMES = (
-    "create_match",
-    "create_bot",
-    "create_tournament",
-    "hints",
-    "actions",
-    "streams",
-    "long_polls",
-    "replays",
-    "joins",
-    "pages",
-    "auth_failures",
-)
-"""The rate limits: each a LimitSettings field, set by PARLOUR_LIMIT_<NAME>."""
 
 
 ADDRESS = "address"

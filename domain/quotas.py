@@ -35,9 +35,9 @@ from typing import Any, Generic, TypeVar
 
 import redis
 
-from api.limits import LimitSettings
 from model.match import WAITING, MatchRecord
 from model.refusals import QuotaExceeded
+from model.settings import LimitSettings
 from store.matches import MatchStore, is_store_full
 from store.tournaments import TournamentStore
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
-
-from flask import Flask, current_app
 
 from domain.bots.challenges import Challenges
 from domain.bots.history import BotHistory
@@ -25,7 +22,6 @@ from domain.quotas import Quotas
 from domain.tournaments.director import Tournaments
 from domain.turn_timers import TimerQueue, TurnTimers
 from engine import GameState
-from model.codec import FastJSONProvider
 from model.match import MatchRecord
 from model.settings import Settings
 from store.bot_directory import BotDirectory
@@ -136,15 +132,3 @@ def build_services(settings: Settings) -> Services:
         ]
     )
     return services
-
-
-class ParlourApp(Flask):
-    """The Flask app, holding this process's services; its answers written by orjson."""
-
-    json_provider_class = FastJSONProvider
-    services: Services
-
-
-def services() -> Services:
-    """The services of the app serving the current request."""
-    return cast(ParlourApp, current_app).services

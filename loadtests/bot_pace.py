@@ -19,9 +19,9 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 
-from api.limits import LimitSettings
 from loadtests.ai_latency import running_service, stamp
 from loadtests.benchmark import ROOT
+from model.settings import LimitSettings
 
 BOT_TIMEOUT = 900.0
 

@@ -7,7 +7,7 @@ headers) and refuses nothing. `PARLOUR_LIMITS=0` (the benchmark's "no limits" se
 
 from __future__ import annotations
 
-from api.limits import LIMIT_NAMES
+from model.settings import LIMIT_NAMES
 
 OUT_OF_REACH = "1000000/second"
 LOAD_TEST_LIMITS = {

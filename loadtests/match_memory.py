@@ -24,9 +24,8 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.limits import LimitSettings
 from loadtests.engine_costs import GAMES
-from model.settings import Settings
+from model.settings import LimitSettings, Settings
 from ops.embedded_redis import start_embedded_redis
 from store.matches import log_key, match_key
 

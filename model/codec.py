@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import orjson
-from flask.json.provider import DefaultJSONProvider
-from flask.wrappers import Response
 
 OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-"""Integer keys as strings, as the standard library writes them; dataclasses and dates go to Flask's `default`."""
+"""Integer keys as strings, as the standard library writes them; dataclasses and dates go to `default`."""
 
 
 def dumps(value: Any) -> str:
@@ -38,21 +36,3 @@ def encode(value: Any, default: Callable[[Any], Any] | None = None) -> bytes:
 def loads(text: str | bytes) -> Any:
     """The value of stored JSON text."""
     return orjson.loads(text)
-
-
-class FastJSONProvider(DefaultJSONProvider):
-    """Flask's JSON provider writing with orjson (Flask's `default` for what orjson does not know)."""
-
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
-        """JSON text; the standard library when asked for its formatting options (indent, sort_keys...)."""
-        if kwargs.keys() - {"separators"}:
-            return super().dumps(obj, **kwargs)
-        return encode(obj, self.default).decode()
-
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        """A JSON answer, written as bytes in one call."""
-        if self._app.debug or self.compact is False:
-            return cast(Response, super().response(*args, **kwargs))
-        body = encode(self._prepare_response_obj(args, kwargs), self.default)
-        response_class = cast("type[Response]", self._app.response_class)  # a Flask app's: it takes a body
-        return response_class(body + b"\n", mimetype=self.mimetype)

@@ -6,7 +6,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
 STATUSES = (WAITING, ACTIVE, FINISHED, ABORTED)
@@ -22,6 +22,36 @@ def now_iso() -> str:
 def seed_commitment(seed: str) -> str:
     """SHA-256 of the seed's UTF-8 text: published at creation, checkable once the seed is revealed."""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class SeatRequest(TypedDict):
+    """Who plays a seat of a match asked for: `human`, `open`, `ai` (at a `level`) or `bot` (a registered `bot`)."""
+
+    type: str
+    level: str | None
+    name: str | None
+    bot: str | None
+
+
+class TurnTimerRequest(TypedDict):
+    """The seconds each seat the game waits for has to act."""
+
+    seconds: int
+
+
+class MatchRequest(TypedDict):
+    """A match asked for (`POST /v1/matches`, as its schema loads it; a tournament's, as its director builds it).
+
+    `seats`, when given, has one entry per player and replaces `open_seats`."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: str | None
+    open_seats: list[int]
+    seats: list[SeatRequest] | None
+    turn_timer: TurnTimerRequest | None
+    unlisted: bool
 
 
 @dataclass

@@ -9,9 +9,6 @@ a name never forms an HTML tag (clients still escape names as text: `&` and quot
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
-
-from marshmallow import ValidationError, fields
 
 MARKUP = frozenset("<>")
 """Characters a name may not hold: with them a name could be an HTML tag."""
@@ -39,18 +36,3 @@ def name_problem(text: str, max_length: int = MAX_NAME) -> str | None:
 def fold_name(text: str) -> str:
     """The form names are compared in: compatibility-normalized and case-folded (`Rando`, fullwidth too: `rando`)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-
-
-class Name(fields.String):
-    """A marshmallow field for a display name, checked by `name_problem` (at most `max_length` characters)."""
-
-    def __init__(self, max_length: int = MAX_NAME, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.max_length = max_length
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        problem = name_problem(text, self.max_length)
-        if problem is not None:
-            raise ValidationError(problem)
-        return text

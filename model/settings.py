@@ -1,46 +1,341 @@
-"""Settings read from the environment, with defaults for a laptop."""
+"""Every setting Parlour reads from its environment, declared once: its name, default, section and meaning.
+
+`SETTINGS` lists them all, in the order the settings reference shows them (docs/reference/settings.md is
+generated from it). Each declaration is also its reader: `Settings` and `LimitSettings` read the API's and the
+workers' settings with them, and the supervisor (`ops.supervisor`) and the embedded Redis theirs.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
-from api.limits import LimitSettings
-from store.matches import AI_MATCH_TTL
+from limits import parse_many
 
-DEFAULT_CHALLENGE_SECONDS = 90
-"""Seconds a challenged bot has to accept (and a match that seats a bot, to start) before it is aborted."""
+T = TypeVar("T")
 
-
-def _int_env(name: str, default: int) -> int:
-    """An integer environment variable, or the default when unset or empty."""
-    raw = os.environ.get(name, "").strip()
-    return int(raw) if raw else default
+SERVICE, STORAGE, REQUESTS, AI, LIMITS, QUOTAS = "Service", "Storage", "Requests", "AI workers", "Limits", "Quotas"
+SECTIONS = (SERVICE, STORAGE, REQUESTS, AI, LIMITS, QUOTAS)
 
 
-def _origins_env() -> list[str]:
-    """PARLOUR_CORS_ORIGINS: '*' or a comma-separated list of allowed origins."""
-    raw = os.environ.get("PARLOUR_CORS_ORIGINS", "*").strip() or "*"
-    return [origin.strip() for origin in raw.split(",") if origin.strip()]
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    """One environment variable: its name, its default as a user would write it, where it belongs, what it does."""
+
+    name: str
+    default: str
+    section: str
+    description: str
+    parse: Callable[[str], T]
+
+    def read(self, env: Mapping[str, str] | None = None) -> T:
+        """Its value in `env` (the process's environment by default); the default when unset or empty."""
+        raw = (os.environ if env is None else env).get(self.name, "").strip()
+        return self.parse(raw or self.default)
+
+
+SETTINGS: list[Setting[object]] = []
+"""Every setting, in the order declared."""
+
+
+def declare(name: str, default: str, section: str, description: str, parse: Callable[[str], T]) -> Setting[T]:
+    """A setting, listed in SETTINGS."""
+    setting = Setting(name, default, section, description, parse)
+    SETTINGS.append(setting)  # type: ignore[arg-type]  # listed for its name and text; read through its own type
+    return setting
+
+
+def count(name: str) -> Callable[[str], int]:
+    """A parser of non-negative integers, naming the setting when a value is not one."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"{name} must be an integer, not {text!r}") from None
+        if value < 0:
+            raise ValueError(f"{name} must be 0 or more, not {value}")
+        return value
+
+    return parse
+
+
+def rate(name: str) -> Callable[[str], str]:
+    """A parser of rate limits such as `30/minute;5/second` (the `limits` library's notation)."""
+
+    def parse(text: str) -> str:
+        try:
+            parse_many(text)
+        except ValueError:
+            raise ValueError(f"{name}: {text!r} is not a limit such as '30/minute'") from None
+        return text
+
+    return parse
+
+
+def text(value: str) -> str:
+    """A setting read as it is written."""
+    return value
+
+
+def origins(value: str) -> list[str]:
+    """`*` or a comma-separated list of origins."""
+    return [origin.strip() for origin in value.split(",") if origin.strip()] or ["*"]
+
+
+def declare_count(name: str, default: int, section: str, description: str) -> Setting[int]:
+    """A non-negative integer setting."""
+    return declare(name, str(default), section, description, count(name))
+
+
+def declare_rate(name: str, default: str, description: str) -> Setting[str]:
+    """A rate limit."""
+    return declare(name, default, LIMITS, description, rate(name))
+
+
+def declare_quota(name: str, default: int, description: str) -> Setting[int]:
+    """A quota (`0`: none)."""
+    return declare_count(name, default, QUOTAS, description)
+
+
+# --- the service (read by ops.supervisor, which checks their ranges) ----------------------------------
+PORT = declare("PORT", "8000", SERVICE, "TCP port of the API.", text)
+HOST = declare("PARLOUR_HOST", "127.0.0.1", SERVICE, "Address to bind; `0.0.0.0` to serve other machines.", text)
+DATA_DIR = declare(
+    "PARLOUR_DATA_DIR", "data", SERVICE, "The embedded Redis keeps its files in `$PARLOUR_DATA_DIR/redis`.", text
+)
+WEB_CONCURRENCY = declare("WEB_CONCURRENCY", "2", SERVICE, "gunicorn worker processes (one per core).", text)
+WORKER_CLASS = declare(
+    "PARLOUR_WORKER_CLASS",
+    "gevent",
+    SERVICE,
+    "gunicorn worker class: `gevent` (greenlets) or `gthread` (threads; a held event stream takes a thread).",
+    text,
+)
+WORKER_CONNECTIONS = declare(
+    "PARLOUR_WORKER_CONNECTIONS",
+    "4000",
+    SERVICE,
+    "Connections a worker process serves at once; held event streams count, and past the limit new requests wait.",
+    text,
+)
+THREADS = declare("PARLOUR_THREADS", "4", SERVICE, "Threads per worker process, with `gthread` only.", text)
+AI_WORKERS = declare("PARLOUR_AI_WORKERS", "2", SERVICE, "AI worker processes `make run` starts (`0`: none).", text)
+AI_WARM_UP = declare(
+    "PARLOUR_AI_WARM_UP",
+    "1",
+    SERVICE,
+    "`1`: each AI worker loads IceCream's stored solution (about 0.2 s) before its first job; `0`: the first "
+    "`perfect` IceCream move in each worker loads it.",
+    text,
+)
+
+# --- storage -------------------------------------------------------------------------------------------
+REDIS_URL = declare(
+    "REDIS_URL",
+    "redis://127.0.0.1:6379/0",
+    STORAGE,
+    "An existing Redis, e.g. `redis://127.0.0.1:6379/0` or `unix:///run/redis.sock`. `make run` without it starts "
+    "the embedded Redis and sets it for its children.",
+    text,
+)
+REDIS_MAXMEMORY = declare(
+    "PARLOUR_REDIS_MAXMEMORY",
+    "1gb",
+    STORAGE,
+    "The embedded Redis's memory cap (`maxmemory`, policy `noeviction`; `0`: none): past it writes are refused.",
+    text,
+)
+FINISHED_TTL = declare_count(
+    "PARLOUR_FINISHED_TTL", 24 * 3600, STORAGE, "Seconds a finished (or aborted) match is kept."
+)
+AI_MATCH_TTL = declare_count(
+    "PARLOUR_AI_MATCH_TTL",
+    3600,
+    STORAGE,
+    "Seconds a finished match that only the AI played is kept (at most `PARLOUR_FINISHED_TTL`); its AI moves "
+    "queue with tournaments', behind live matches.",
+)
+IDLE_TTL = declare_count("PARLOUR_IDLE_TTL", 7 * 24 * 3600, STORAGE, "Seconds a match without any action is kept.")
+IDEMPOTENCY_TTL = declare_count(
+    "PARLOUR_IDEMPOTENCY_TTL", 24 * 3600, STORAGE, "Seconds the answer to an `Idempotency-Key` request is kept."
+)
+
+# --- requests ------------------------------------------------------------------------------------------
+CORS_ORIGINS = declare(
+    "PARLOUR_CORS_ORIGINS", "*", REQUESTS, "Origins allowed by CORS: `*` or a comma-separated list.", origins
+)
+MAX_BODY_BYTES = declare_count(
+    "PARLOUR_MAX_BODY_BYTES",
+    64 * 1024,
+    REQUESTS,
+    "Largest request body accepted; a longer one is a 413, with a `Content-Length` or chunked.",
+)
+BODY_TIMEOUT = declare_count(
+    "PARLOUR_BODY_TIMEOUT",
+    10,
+    REQUESTS,
+    "Seconds a request body may take to arrive, in all from its first byte; a slower one is answered 408 "
+    "`request-timeout` and its connection dropped.",
+)
+CHALLENGE_SECONDS = declare_count(
+    "PARLOUR_CHALLENGE_SECONDS",
+    90,
+    REQUESTS,
+    "Seconds a challenged bot has to accept, and a match that seats a bot to start, before it is aborted (at least 1).",
+)
+EVENTS_HEARTBEAT = declare_count(
+    "PARLOUR_EVENTS_HEARTBEAT",
+    15,
+    REQUESTS,
+    "Seconds of silence after which an event stream sends a heartbeat comment (and checks its token again).",
+)
+
+# --- AI workers ----------------------------------------------------------------------------------------
+JOB_TTL = declare_count("PARLOUR_JOB_TTL", 3600, AI, "Seconds a finished or failed AI job (and its move) is kept.")
+AI_RETRIES = declare_count(
+    "PARLOUR_AI_RETRIES", 3, AI, "Times an AI job is run again after its worker died or it failed."
+)
+WORKER_MAINTENANCE = declare_count(
+    "PARLOUR_WORKER_MAINTENANCE", 15, AI, "Seconds between a worker's sweeps for the jobs of dead workers."
+)
+
+# --- limits (api/limits.py) ----------------------------------------------------------------------------
+LIMITS_ON = declare(
+    "PARLOUR_LIMITS", "1", LIMITS, "`0` turns the rate limits off (the load test's baseline; quotas stay).", text
+)
+TRUSTED_PROXIES = declare_count(
+    "PARLOUR_TRUSTED_PROXIES",
+    0,
+    LIMITS,
+    "Reverse proxies in front of the API whose `X-Forwarded-For` is believed (only the last N entries).",
+)
+LIMIT_CREATE_MATCH = declare_rate("PARLOUR_LIMIT_CREATE_MATCH", "30/minute", "`POST /v1/matches`, per client address.")
+LIMIT_CREATE_BOT = declare_rate("PARLOUR_LIMIT_CREATE_BOT", "10/hour", "`POST /v1/bots`, per client address.")
+LIMIT_CREATE_TOURNAMENT = declare_rate(
+    "PARLOUR_LIMIT_CREATE_TOURNAMENT", "10/hour", "`POST /v1/tournaments`, per client address."
+)
+LIMIT_HINTS = declare_rate(
+    "PARLOUR_LIMIT_HINTS", "60/minute", "`POST .../ai-move`, per seat (a bot: per bot, match and seat)."
+)
+LIMIT_ACTIONS = declare_rate(
+    "PARLOUR_LIMIT_ACTIONS",
+    "100/second;3000/minute",
+    "`POST .../actions`, `.../resign`, `.../leave`, `.../rematch`, per seat or bot.",
+)
+LIMIT_STREAMS = declare_rate(
+    "PARLOUR_LIMIT_STREAMS", "120/minute", "Opening match and bot event streams, per seat, bot or address."
+)
+LIMIT_LONG_POLLS = declare_rate(
+    "PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute", "Match and bot long-polls, per seat, bot or address."
+)
+LIMIT_REPLAYS = declare_rate(
+    "PARLOUR_LIMIT_REPLAYS", "20/second;600/minute", "`GET .../replay/{step}` and `.../export`, per address."
+)
+LIMIT_JOINS = declare_rate("PARLOUR_LIMIT_JOINS", "30/minute", "`POST /v1/matches/{id}/join`, per address.")
+LIMIT_PAGES = declare_rate(
+    "PARLOUR_LIMIT_PAGES",
+    "20/second;600/minute",
+    "Listings and pages (the lobby, logs, bots, a bot's matches and ratings, tournaments, leaderboards), per address.",
+)
+LIMIT_AUTH_FAILURES = declare_rate(
+    "PARLOUR_LIMIT_AUTH_FAILURES",
+    "30/minute",
+    "401s of requests with a token, per address; past it the address's token requests are refused uncounted.",
+)
+
+# --- quotas (domain/quotas.py) -------------------------------------------------------------------------
+QUOTA_MATCHES = declare_quota(
+    "PARLOUR_QUOTA_MATCHES", 50, "Unfinished matches (waiting or active) a client address created."
+)
+QUOTA_KEPT_MATCHES = declare_quota(
+    "PARLOUR_QUOTA_KEPT_MATCHES", 200, "Matches a client address created that are still kept, finished ones too."
+)
+QUOTA_TOURNAMENTS = declare_quota("PARLOUR_QUOTA_TOURNAMENTS", 2, "Running tournaments a client address created.")
+QUOTA_BOTS = declare_quota("PARLOUR_QUOTA_BOTS", 20, "Registered bots a client address holds.")
+QUOTA_STREAMS = declare_quota(
+    "PARLOUR_QUOTA_STREAMS", 64, "Event streams (match and bot) and long-polls a client address holds open."
+)
+QUOTA_SEATS = declare_quota(
+    "PARLOUR_QUOTA_SEATS", 20, "Seats a client address joined in matches that have not started yet."
+)
+QUOTA_TOURNAMENT_MATCHES = declare_quota(
+    "PARLOUR_QUOTA_TOURNAMENT_MATCHES", 500, "Matches one tournament may plan (`0`: the planner's own cap, 2,000)."
+)
+QUOTA_TOURNAMENT_ENTRANTS = declare_quota(
+    "PARLOUR_QUOTA_TOURNAMENT_ENTRANTS", 64, "Entrants one tournament may have (never more than the request's 64)."
+)
+
+
+def read(setting: Setting[T]) -> Callable[[], T]:
+    """A dataclass default factory reading `setting` from the environment."""
+    return lambda: setting.read()
+
+
+LIMIT_NAMES = (
+    "create_match",
+    "create_bot",
+    "create_tournament",
+    "hints",
+    "actions",
+    "streams",
+    "long_polls",
+    "replays",
+    "joins",
+    "pages",
+    "auth_failures",
+)
+"""The rate limits of LimitSettings, each read from PARLOUR_LIMIT_<NAME>."""
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    """Rate limits (`limits` strings such as `30/minute;5/second`) and quotas (0 means none)."""
+
+    enabled: bool = field(default_factory=lambda: LIMITS_ON.read() != "0")
+    trusted_proxies: int = field(default_factory=read(TRUSTED_PROXIES))
+    create_match: str = field(default_factory=read(LIMIT_CREATE_MATCH))
+    create_bot: str = field(default_factory=read(LIMIT_CREATE_BOT))
+    create_tournament: str = field(default_factory=read(LIMIT_CREATE_TOURNAMENT))
+    hints: str = field(default_factory=read(LIMIT_HINTS))
+    actions: str = field(default_factory=read(LIMIT_ACTIONS))
+    streams: str = field(default_factory=read(LIMIT_STREAMS))
+    long_polls: str = field(default_factory=read(LIMIT_LONG_POLLS))
+    replays: str = field(default_factory=read(LIMIT_REPLAYS))
+    joins: str = field(default_factory=read(LIMIT_JOINS))
+    pages: str = field(default_factory=read(LIMIT_PAGES))
+    auth_failures: str = field(default_factory=read(LIMIT_AUTH_FAILURES))
+    matches: int = field(default_factory=read(QUOTA_MATCHES))
+    tournaments: int = field(default_factory=read(QUOTA_TOURNAMENTS))
+    bots: int = field(default_factory=read(QUOTA_BOTS))
+    streams_held: int = field(default_factory=read(QUOTA_STREAMS))
+    kept_matches: int = field(default_factory=read(QUOTA_KEPT_MATCHES))
+    seats: int = field(default_factory=read(QUOTA_SEATS))
+    tournament_matches: int = field(default_factory=read(QUOTA_TOURNAMENT_MATCHES))
+    tournament_entrants: int = field(default_factory=read(QUOTA_TOURNAMENT_ENTRANTS))
+
+    def __post_init__(self) -> None:
+        for name in LIMIT_NAMES:  # also when set in code, as the tests and load tests do
+            rate(f"PARLOUR_LIMIT_{name.upper()}")(getattr(self, name))
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the API reads from its environment."""
+    """Everything the API and the workers read from their environment."""
 
-    redis_url: str = field(default_factory=lambda: os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    cors_origins: list[str] = field(default_factory=_origins_env)
-    finished_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_FINISHED_TTL", 24 * 3600))
-    idle_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDLE_TTL", 7 * 24 * 3600))
-    ai_match_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_AI_MATCH_TTL", AI_MATCH_TTL))
-    idempotency_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_IDEMPOTENCY_TTL", 24 * 3600))
-    job_ttl: int = field(default_factory=lambda: _int_env("PARLOUR_JOB_TTL", 3600))
-    ai_retries: int = field(default_factory=lambda: _int_env("PARLOUR_AI_RETRIES", 3))
-    worker_maintenance: int = field(default_factory=lambda: _int_env("PARLOUR_WORKER_MAINTENANCE", 15))
-    max_body_bytes: int = field(default_factory=lambda: _int_env("PARLOUR_MAX_BODY_BYTES", 64 * 1024))
-    body_timeout: float = field(default_factory=lambda: float(_int_env("PARLOUR_BODY_TIMEOUT", 10)))
-    challenge_seconds: int = field(
-        default_factory=lambda: max(1, _int_env("PARLOUR_CHALLENGE_SECONDS", DEFAULT_CHALLENGE_SECONDS))
-    )
-    events_heartbeat: float = field(default_factory=lambda: float(_int_env("PARLOUR_EVENTS_HEARTBEAT", 15)))
+    redis_url: str = field(default_factory=read(REDIS_URL))
+    cors_origins: list[str] = field(default_factory=read(CORS_ORIGINS))
+    finished_ttl: int = field(default_factory=read(FINISHED_TTL))
+    idle_ttl: int = field(default_factory=read(IDLE_TTL))
+    ai_match_ttl: int = field(default_factory=read(AI_MATCH_TTL))
+    idempotency_ttl: int = field(default_factory=read(IDEMPOTENCY_TTL))
+    job_ttl: int = field(default_factory=read(JOB_TTL))
+    ai_retries: int = field(default_factory=read(AI_RETRIES))
+    worker_maintenance: int = field(default_factory=read(WORKER_MAINTENANCE))
+    max_body_bytes: int = field(default_factory=read(MAX_BODY_BYTES))
+    body_timeout: float = field(default_factory=lambda: float(BODY_TIMEOUT.read()))
+    challenge_seconds: int = field(default_factory=lambda: max(1, CHALLENGE_SECONDS.read()))
+    events_heartbeat: float = field(default_factory=lambda: float(EVENTS_HEARTBEAT.read()))
     limits: LimitSettings = field(default_factory=LimitSettings)

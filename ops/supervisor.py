@@ -18,7 +18,6 @@ whatever answers on the port once started can only be its own gunicorn.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import http.client
@@ -43,28 +42,32 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from model import settings
 from ops.embedded_redis import EmbeddedRedis, start_embedded_redis
+from workers.parent_death import set_parent_death_signal
 
 WSGI_APP = "ops.wsgi:app"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-DEFAULT_DATA_DIR = "data"
+DEFAULT_HOST = settings.HOST.default
+DEFAULT_PORT = int(settings.PORT.default)
+DEFAULT_DATA_DIR = settings.DATA_DIR.default
 # 2 cores: one process per core. Each serves its requests on gevent's greenlets, so an event stream
 # held open costs a socket and a little memory, not a thread (loadtests/event_streams.py measures it).
-DEFAULT_WORKERS = 2
-DEFAULT_WORKER_CLASS = "gevent"
+DEFAULT_WORKERS = int(settings.WEB_CONCURRENCY.default)
+DEFAULT_WORKER_CLASS = settings.WORKER_CLASS.default
 WORKER_CLASSES = ("gevent", "gthread")
-DEFAULT_CONNECTIONS = 4000  # per worker process: held event streams and ordinary requests together
-DEFAULT_THREADS = 4  # per worker process, with the gthread class only
+DEFAULT_CONNECTIONS = int(
+    settings.WORKER_CONNECTIONS.default
+)  # per worker process: held event streams and ordinary requests together
+DEFAULT_THREADS = int(settings.THREADS.default)  # per worker process, with the gthread class only
 REQUEST_LINE_BYTES = 4094  # gunicorn's default, said here: the API's longest URLs are a few hundred bytes
 REQUEST_HEADER_FIELDS = 50  # half gunicorn's 100: a browser sends about 15, a proxy adds a few
 REQUEST_HEADER_BYTES = 8190  # gunicorn's default: the longest header the API reads is a ~100-byte token
 OPEN_FILES_WANTED = 65536  # the open-file limit asked for when the hard limit is unlimited
-DEFAULT_AI_WORKERS = 2
+DEFAULT_AI_WORKERS = int(settings.AI_WORKERS.default)
+DEFAULT_AI_WARM_UP = int(settings.AI_WARM_UP.default)
 RESTART_DELAY = 1.0  # seconds between a worker's death and its restart
 STOP_TIMEOUT = 15.0  # seconds a child gets after SIGTERM before SIGKILL
 POLL_INTERVAL = 0.1
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 LOCK_FILE = "parlour.lock"
 HEALTH_PATH = "/v1/health"
 
@@ -92,16 +95,17 @@ class Settings:
     def from_env(cls, env: Mapping[str, str]) -> Settings:
         """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, PARLOUR_AI_WORKERS, REDIS_URL, ..."""
         return cls(
-            host=env.get("PARLOUR_HOST") or DEFAULT_HOST,
-            port=env_int(env, "PORT", DEFAULT_PORT, minimum=1, maximum=65535),
-            workers=env_int(env, "WEB_CONCURRENCY", DEFAULT_WORKERS, minimum=1, maximum=64),
-            threads=env_int(env, "PARLOUR_THREADS", DEFAULT_THREADS, minimum=1, maximum=256),
-            worker_class=env_choice(env, "PARLOUR_WORKER_CLASS", WORKER_CLASSES, DEFAULT_WORKER_CLASS),
-            connections=env_int(env, "PARLOUR_WORKER_CONNECTIONS", DEFAULT_CONNECTIONS, minimum=1, maximum=100_000),
-            ai_workers=env_int(env, "PARLOUR_AI_WORKERS", DEFAULT_AI_WORKERS, minimum=0, maximum=64),
-            ai_warm_up=env_int(env, "PARLOUR_AI_WARM_UP", 1, minimum=0, maximum=1) == 1,
-            redis_url=env.get("REDIS_URL") or None,
-            data_dir=Path(env.get("PARLOUR_DATA_DIR") or DEFAULT_DATA_DIR),
+            host=env.get(settings.HOST.name) or DEFAULT_HOST,
+            port=env_int(env, settings.PORT.name, DEFAULT_PORT, minimum=1, maximum=65535),
+            workers=env_int(env, settings.WEB_CONCURRENCY.name, DEFAULT_WORKERS, minimum=1, maximum=64),
+            threads=env_int(env, settings.THREADS.name, DEFAULT_THREADS, minimum=1, maximum=256),
+            worker_class=env_choice(env, settings.WORKER_CLASS.name, WORKER_CLASSES, DEFAULT_WORKER_CLASS),
+            connections=env_int(env, settings.WORKER_CONNECTIONS.name, DEFAULT_CONNECTIONS, minimum=1, maximum=100_000),
+            ai_workers=env_int(env, settings.AI_WORKERS.name, DEFAULT_AI_WORKERS, minimum=0, maximum=64),
+            ai_warm_up=env_int(env, settings.AI_WARM_UP.name, int(settings.AI_WARM_UP.default), minimum=0, maximum=1)
+            == 1,
+            redis_url=env.get(settings.REDIS_URL.name) or None,
+            data_dir=Path(env.get(settings.DATA_DIR.name) or DEFAULT_DATA_DIR),
         )
 
     @property
@@ -227,17 +231,6 @@ def dies_with_parent(signum: int) -> Callable[[], None]:
         set_parent_death_signal(signum, parent)
 
     return arrange
-
-
-def set_parent_death_signal(signum: int, parent: int) -> None:
-    """Ask the kernel to send `signum` to this process when its parent dies; if `parent` is gone already, now."""
-    if not sys.platform.startswith("linux"):
-        return  # elsewhere a SIGKILLed supervisor leaves its children to be stopped by hand
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    if os.getppid() != parent:  # the parent died before the signal was arranged
-        os.kill(os.getpid(), signum)
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import redis
 
-from domain.ladder.ratings import Entrant, Rating
+from model.ladder import Entrant, Rating
 
 HISTORY_KEPT = 1000
 """Rating-history entries kept per bot and game (the newest)."""

@@ -53,6 +53,7 @@ import redis
 
 from engine import get_game
 from model import codec as jsoncodec
+from model import settings
 from model.bot import ASK, BotEvent, BotRecord, SeatNotice
 from model.match import ABORTED, FINISHED, MatchRecord
 from model.names import fold_name
@@ -230,7 +231,7 @@ return 0
 _TIE_MARGIN = 50
 AI_TURN_CLAIM_TTL = 3600
 """Seconds a turn's claim is kept: longer than any job with all its retries (4 x 330 s at most)."""
-AI_MATCH_TTL = 3600
+AI_MATCH_TTL = int(settings.AI_MATCH_TTL.default)
 """Seconds a finished match that only the AI played is kept (PARLOUR_AI_MATCH_TTL): nobody waits to read it."""
 IDEMPOTENT_ANSWERS_KEPT = 8
 """Answers to Idempotency-Keys a seat keeps: a client retries the requests it lost the answers of, its last few."""

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import redis
 
-from domain.tournaments.plan import Outcome, Plan, Slot
+from model.tournament import Outcome, Plan, Slot
 from store.matches import redis_client
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from domain.tournaments.plan import FORMATS, ROUND_ROBIN
+from model.tournament import FORMATS, ROUND_ROBIN
 from tournaments.client import ServerError, TournamentClient
 from tournaments.table import render
 

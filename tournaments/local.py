@@ -13,9 +13,10 @@ from collections.abc import Callable
 
 from ai.levels import choose
 from ai.play import ai_seed, play_out
-from domain.tournaments.plan import Outcome, Plan, Slot, next_slots
+from domain.tournaments.plan import next_slots
 from engine import get_game
 from engine.protocol import Action, GameState
+from model.tournament import Outcome, Plan, Slot
 
 MAX_ACTIONS = 5000
 """Actions after which a local match is stopped and counted void (no game needs that many with a turn limit)."""

@@ -37,7 +37,6 @@ from rq import get_current_job
 
 from ai.levels import choose, level_named
 from ai.play import ai_seed, next_actor
-from api.tournaments.schemas import MAX_PARALLEL
 from domain.matches.ai_turns import SWEEP_GRACE
 from domain.matches.commands import Move, apply_action, checked_move, engine_state, seat_may_act, send_moves
 from domain.wiring import Services
@@ -45,6 +44,7 @@ from engine import ActionRejected, GameState
 from engine.rng import Rng
 from model.match import ACTIVE, MatchRecord
 from model.refusals import Refusal, StaleVersion
+from model.tournament import MAX_PARALLEL
 from store.jobs import LIVE_QUEUE, JobQueue
 from store.matches import CommitOutcome
 from workers.context import context, stop_requested

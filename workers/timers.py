@@ -36,8 +36,8 @@ from domain.turn_timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_unt
 from engine import ActionRejected
 from model.match import ACTIVE, MatchRecord
 from model.refusals import Refusal, StaleVersion
-from ops.supervisor import set_parent_death_signal
 from workers.context import context
+from workers.parent_death import set_parent_death_signal
 from workers.worker import PromptWorker
 
 log = logging.getLogger(__name__)

@@ -6,10 +6,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.fields import Name
 from api.http import MAX_EVENT_ID_DIGITS
 from domain.bots.history import PUBLIC_STATUSES
 from model.bot import POLICIES
-from model.names import Name
 
 MAX_WAIT_SECONDS = 30
 MAX_EVENT_ID = 10**MAX_EVENT_ID_DIGITS - 1

@@ -19,6 +19,7 @@ from api.bots.schemas import (
     RatingsQuerySchema,
     RegisterBotSchema,
 )
+from api.current import services
 from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.limits import client_address, prove
 from domain.bots import consent
@@ -27,7 +28,6 @@ from domain.bots.deletion import delete_bot
 from domain.events.bot_stream import BotEventStream, event_json, wait_for_events
 from domain.matches import commands as matches
 from domain.quotas import HeldStream
-from domain.wiring import services
 from model.bot import BotRecord
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import BotToken

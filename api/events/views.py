@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
 
+from api.current import services
 from api.events.schemas import EventsQuerySchema
 from api.http import NO_STORE, bearer_token, last_event_id, load_query
 from api.limits import client_address
@@ -11,7 +12,6 @@ from api.matches.views import seat_of_request
 from domain.events.match_stream import EventStream
 from domain.matches import commands as service
 from domain.quotas import HeldStream
-from domain.wiring import services
 
 blueprint = Blueprint("events", __name__, url_prefix="/v1/matches")
 EVENT_STREAM = "text/event-stream"

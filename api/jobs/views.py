@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from api.current import services
 from api.http import bearer_token, keep_private
 from domain.matches import commands as service
-from domain.wiring import services
 from model.refusals import NotFound
 from store.jobs import JobInfo
 

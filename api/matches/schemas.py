@@ -6,15 +6,12 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.fields import Name
+from domain.links import LOG_PAGE_MAX, LOG_PAGE_SIZE
 from domain.turn_timers import MAX_SECONDS, MIN_SECONDS
 from model.match import STATUSES
-from model.names import Name
 
 MAX_SEATS = 8
-LOG_PAGE_SIZE = 100
-"""Log entries a page holds unless `limit` says otherwise."""
-LOG_PAGE_MAX = 500
-"""The largest `limit` of a log page."""
 
 
 class SeedField(fields.Field[str]):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
+from api.current import owned_stores, services
 from api.events.schemas import WaitQuerySchema
 from api.http import (
     bearer_token,
@@ -16,7 +17,6 @@ from api.http import (
     load,
     load_query,
     optional_json_body,
-    with_query,
 )
 from api.limits import client_address, prove
 from api.matches.schemas import (
@@ -31,11 +31,12 @@ from api.matches.schemas import (
 from domain import owners
 from domain.bots.registry import check_bot_token
 from domain.events.match_stream import wait_for_change
+from domain.links import with_query
 from domain.matches import commands as service
 from domain.matches import hints, lifecycle
 from domain.matches.replay import replay_json
 from domain.quotas import joined_seat
-from domain.wiring import services
+from model.match import MatchRequest
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import BotToken
 from store.matches import Cursor
@@ -68,7 +69,8 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
     body = load(CreateMatchSchema, json_body())
     quotas = services().quotas
     with quotas.matches.hold(client_address()) as unfinished, quotas.kept.hold(client_address()) as kept:
-        created = service.create_match(services().store, body, services().settings.challenge_seconds)
+        request = cast(MatchRequest, body)  # what CreateMatchSchema loads
+        created = service.create_match(services().store, request, services().settings.challenge_seconds)
         unfinished.confirm(created.record.id)
         kept.confirm(created.record.id)
     services().after_change(created.record, created.state)
@@ -190,7 +192,7 @@ def join_match(match_id: str) -> tuple[Response, int]:
 def abort_match(match_id: str) -> Response:
     """The owner ends a match that has not started (no result); answer with the aborted match's public view."""
     record = service.load_match(services().store, match_id)
-    owners.check_owner(services(), bearer_token(required=False), record.id, record.owner_hash, "match")
+    owners.check_owner(owned_stores(), bearer_token(required=False), record.id, record.owner_hash, "match")
     aborted = service.abort_match(
         services().store, record.id, owners.ABORTED_BY_OWNER, on_commit=services().after_change, waiting_only=True
     )

@@ -6,16 +6,15 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from api.fields import Name
 from api.matches.schemas import MAX_SEATS, SeedField, TurnTimerSchema
-from domain.tournaments.plan import FORMATS
 from domain.tournaments.setup import MAX_ROUNDS
-from model.names import Name
+from model.tournament import FORMATS, MAX_PARALLEL
 from store.tournaments import STATUSES
 
 MAX_ENTRANTS = 64
 MAX_ENTRANT_NAME = 60
 MAX_GAMES_PER_PAIRING = 100
-MAX_PARALLEL = 64
 
 
 class EntrantSchema(Schema):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 
+from api.current import owned_stores, services
 from api.http import bearer_token, json_body, load, load_query
 from api.limits import client_address
 from api.tournaments.schemas import CreateTournamentSchema, ListTournamentsQuerySchema
 from domain.owners import check_owner
 from domain.tournaments import director as service
-from domain.wiring import services
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
@@ -47,5 +47,5 @@ def get_tournament(tournament_id: str) -> Response:
 def cancel_tournament(tournament_id: str) -> Response:
     """The owner stops the tournament: nothing new starts, running matches are aborted, the standings so far stay."""
     record = services().tournaments.load(tournament_id)
-    check_owner(services(), bearer_token(required=False), record.id, record.owner_hash, "tournament")
+    check_owner(owned_stores(), bearer_token(required=False), record.id, record.owner_hash, "tournament")
     return jsonify(service.tournament_json(services().tournaments.cancel(record.id, services().after_change)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.bots.registry import compact
 from domain.matches.commands import abort_match
@@ -30,7 +30,6 @@ from store.tournaments import ABORTED, CANCELLED, PENDING, TournamentRecord
 
 if TYPE_CHECKING:
     from domain.matches.commands import OnCommit
-    from domain.tournaments.director import Tournaments
 
 log = logging.getLogger(__name__)
 MATCH, TOURNAMENT = "match", "tournament"
@@ -125,6 +124,18 @@ def match_expiry_reason(record: MatchRecord) -> str:
     return f"the match did not start by {record.start_by}: {'; '.join(waits) or 'it was not ready'}"
 
 
+class WaitingTournaments(Protocol):
+    """What the sweep asks of the tournaments (domain/tournaments/director.py's `Tournaments`)."""
+
+    def waiting(self) -> list[str]:
+        """The tournaments waiting for their bots' answers."""
+        ...
+
+    def advance(self, tournament_id: str, on_start: OnCommit) -> None:
+        """Advance a tournament (start what it may, or abort it once its challenges expired)."""
+        ...
+
+
 class Challenges:
     """Tells bots of their challenges and ends the challenges nobody answered in time."""
 
@@ -198,7 +209,7 @@ class Challenges:
             self.store.bots.resolve_challenge(bot_id, challenge_id(TOURNAMENT, record.id), canceled)
 
     # --- the sweep ----------------------------------------------------------------------------
-    def sweep(self, tournaments: Tournaments, on_commit: OnCommit, grace: float = SWEEP_GRACE) -> None:
+    def sweep(self, tournaments: WaitingTournaments, on_commit: OnCommit, grace: float = SWEEP_GRACE) -> None:
         """Catch what a lost process left: challenges untold, expiries unscheduled or overdue, challenges over."""
         for match_id in self.store.challenged_matches():
             record = self.store.load(match_id)

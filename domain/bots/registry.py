@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from model.bot import BotRecord, SeatNotice
-from model.match import ABORTED, MatchRecord, now_iso
+from model.match import ABORTED, MatchRecord, SeatRequest, now_iso
 from model.refusals import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
 from model.tokens import BotToken, bot_matches_hash, bot_token_hash, new_bot_token
 from store.bot_directory import BotDirectory
@@ -110,13 +110,14 @@ def bot_seat(store: MatchStore, record: MatchRecord, token: BotToken, seat: int 
     return seat
 
 
-def bot_seats_of(store: MatchStore, specs: list[dict[str, Any]]) -> dict[int, BotRecord]:
+def bot_seats_of(store: MatchStore, specs: list[SeatRequest]) -> dict[int, BotRecord]:
     """The registered bot of every `bot` seat asked for; a 400 naming the seat of an unknown one."""
     bots = {}
     for seat, spec in enumerate(specs):
         if spec["type"] != "bot":
             continue
-        bot = store.bots.load(spec["bot"]) if len(spec["bot"]) <= MAX_BOT_ID else None
+        bot_id = spec["bot"] or ""  # a bot seat always names its bot (the request's schema checks it)
+        bot = store.bots.load(bot_id) if 0 < len(bot_id) <= MAX_BOT_ID else None
         if bot is None:
             raise InvalidRequest(
                 f"seat {seat}: no bot {spec['bot']!r} is registered",

@@ -31,8 +31,7 @@ from typing import Any
 
 import redis
 
-from api.http import with_query
-from api.matches.schemas import LOG_PAGE_MAX
+from domain.links import LOG_PAGE_MAX, with_query
 from domain.matches import commands as service
 from domain.matches.reads import Reads
 from model import codec as jsoncodec

@@ -18,9 +18,10 @@ import redis
 
 from ai.levels import levels_for
 from domain.bots.history import BotHistory, final_result
-from domain.ladder.ratings import Rating, anchor, bot_entrant, has_ladder, rated_entrants, updated
+from domain.ladder.ratings import anchor, bot_entrant, has_ladder, rated_entrants, updated
 from domain.matches.commands import result_of
 from engine import GameState, Result, all_games, get_game
+from model.ladder import Rating
 from model.match import FINISHED, MatchRecord
 from model.refusals import NotFound
 from store.ladder import LadderStore

@@ -11,12 +11,12 @@ Co-operative games have no ladder: the team wins or loses together, so there is 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
 from domain.tournaments.standings import place_of
 from engine import Result, get_game
+from model.ladder import Entrant, Rating
 from model.match import MatchRecord
 
 ANCHORS: dict[str, float] = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0, "perfect": 35.0}
@@ -24,43 +24,6 @@ ANCHORS: dict[str, float] = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard
 ANCHOR_SIGMA = 2.0
 """The fixed uncertainty of an anchor (an assumption: small, so the anchors hold the scale in place)."""
 MODEL = PlackettLuce()
-
-
-@dataclass(frozen=True)
-class Rating:
-    """An entrant's rating: mu, sigma and the matches counted for it."""
-
-    mu: float
-    sigma: float
-    games: int = 0
-
-    @property
-    def ordinal(self) -> float:
-        """The displayed rating, mu - 3 sigma: the skill held with about 99.9% confidence."""
-        return self.mu - 3 * self.sigma
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """One rated seat's entrant: `bot:<id>` or `ai:<level>`, with its display name."""
-
-    key: str
-    name: str
-
-    @property
-    def anchored(self) -> bool:
-        """True for a built-in AI level, whose rating never moves."""
-        return self.key.startswith("ai:")
-
-    @property
-    def level(self) -> str | None:
-        """The AI level's name, or None for a bot."""
-        return self.key[3:] if self.anchored else None
-
-    @property
-    def bot(self) -> str | None:
-        """The bot's id, or None for an AI level."""
-        return None if self.anchored else self.key[4:]
 
 
 def bot_entrant(bot_id: str) -> str:

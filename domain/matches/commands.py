@@ -18,7 +18,7 @@ from domain.bots import registry as bots
 from domain.turn_timers import deadlines_json, iso, next_deadlines, parse_iso
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
 from model.bot import BotRecord
-from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
+from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, MatchRequest, SeatRecord, now_iso
 from model.refusals import (
     Conflict,
     Forbidden,
@@ -29,7 +29,7 @@ from model.refusals import (
     StaleVersion,
     Unauthorized,
 )
-from model.settings import DEFAULT_CHALLENGE_SECONDS
+from model.settings import CHALLENGE_SECONDS
 from model.tokens import (
     BotToken,
     Credential,
@@ -99,7 +99,7 @@ class CreatedMatch:
 
 
 def create_match(
-    store: MatchStore, request: dict[str, Any], challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS
+    store: MatchStore, request: MatchRequest, challenge_seconds: int = int(CHALLENGE_SECONDS.default)
 ) -> CreatedMatch:
     """Start a match a client asked for: every human seat gets a token, and the creator an owner token.
 
@@ -127,10 +127,10 @@ def create_match(
 
 def create_server_match(
     store: MatchStore,
-    request: dict[str, Any],
+    request: MatchRequest,
     seed: str,
     tournament: str,
-    challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS,
+    challenge_seconds: int = int(CHALLENGE_SECONDS.default),
 ) -> tuple[MatchRecord, GameState]:
     """Start a match the server itself runs (a tournament's), with the seed its caller derived; no owner.
 
@@ -171,7 +171,7 @@ class NewMatch:
     """What a match about to be stored is made of: its game, the request, the seats and the bots asked."""
 
     game: Game
-    request: dict[str, Any]
+    request: MatchRequest
     seats: list[SeatRecord]
     humans: list[int]
     bots_asked: list[BotRecord]
@@ -209,11 +209,11 @@ def store_new_match(
         seed=seed,
         state=state.to_json(),
         seats=seats,
-        turn_seconds=request["turn_timer"]["seconds"] if request.get("turn_timer") else None,
+        turn_seconds=request["turn_timer"]["seconds"] if request["turn_timer"] else None,
         owner_hash=owner_hash,
         tournament=new.tournament,
         rules_version=game.info.rules_version,
-        unlisted=bool(request.get("unlisted")),
+        unlisted=request["unlisted"],
     )
     record.start_if_ready()
     if record.status == WAITING and bots_asked:
@@ -252,7 +252,7 @@ def seat_bots(
 
 
 def seats_requested(
-    game: Game, players: int, request: dict[str, Any], bot_seats: dict[int, BotRecord] | None = None
+    game: Game, players: int, request: MatchRequest, bot_seats: dict[int, BotRecord] | None = None
 ) -> tuple[list[SeatRecord], list[int]]:
     """The seats as asked (`seats`: human, open, AI at a level or a bot; else `open_seats`) and the human ones."""
     if request["seats"] is None:
@@ -265,7 +265,7 @@ def seats_requested(
     seats, humans = [], []
     for seat, spec in enumerate(request["seats"]):
         if spec["type"] == "ai":
-            ai_level_or_400(game.info.id, spec["level"], seat)
+            ai_level_or_400(game.info.id, spec["level"] or "", seat)  # an AI seat always has one (schema)
         if spec["type"] == "bot":
             bot = (bot_seats or {})[seat]
             seats.append(SeatRecord(seat, None, bot.name, None, bot.id))

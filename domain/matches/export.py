@@ -1,4 +1,4 @@
-"""A match that is over, as one file: `GET /v1/matches/{id}/export` (the format: domain/matches/verify.py).
+"""A match that is over, as one file (`GET /v1/matches/{id}/export`; the format: domain/matches/verify.py).
 
 Public once the match is over, as the replay is: its seed is revealed and its whole log is public.
 `parlour verify FILE` checks such a file offline.
@@ -8,25 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
-
 from domain.matches import commands as service
 from domain.matches.verify import FORMAT, FORMAT_VERSION
-from domain.wiring import services
 from model.match import FINISHED, MatchRecord, SeatRecord
 from model.refusals import Conflict
 from store.matches import MatchStore
-
-blueprint = Blueprint("match_exports", __name__, url_prefix="/v1/matches")
-
-
-@blueprint.get("/<match_id>/export")
-def export_match(match_id: str) -> Response:
-    """The whole match, seed and log included, as a file to download (`parlour verify` checks it)."""
-    record = service.load_match(services().store, match_id)
-    response = jsonify(export_json(services().store, record))
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename(record)}"'
-    return response
 
 
 def filename(record: MatchRecord) -> str:

@@ -39,9 +39,9 @@ from domain.matches.commands import (
 from domain.turn_timers import next_deadlines
 from engine import GameState, Result
 from model.bot import BotRecord
-from model.match import FINISHED, WAITING, MatchRecord, SeatRecord, now_iso
+from model.match import FINISHED, WAITING, MatchRecord, MatchRequest, SeatRecord, TurnTimerRequest, now_iso
 from model.refusals import Conflict, NotFound
-from model.settings import DEFAULT_CHALLENGE_SECONDS
+from model.settings import CHALLENGE_SECONDS
 from model.tokens import Credential, SeatToken, rematch_token, token_hash
 from store.matches import AlreadyStored, MatchStore
 
@@ -137,7 +137,7 @@ def offer_rematch(
     seat: int,
     token: Credential,
     on_commit: OnCommit | None = None,
-    challenge_seconds: int = DEFAULT_CHALLENGE_SECONDS,
+    challenge_seconds: int = int(CHALLENGE_SECONDS.default),
 ) -> Rematch:
     """Offer a rematch, or accept the offer; the post that completes it starts the new match, exactly once.
 
@@ -207,12 +207,16 @@ def start_rematch(
     bots: list[BotRecord] = [
         bot for bot in (store.bots.load(held.bot) for held in seats if held.bot is not None) if bot is not None
     ]
-    request = {
-        "players": record.players,
-        "options": record.options,
-        "turn_timer": {"seconds": record.turn_seconds} if record.turn_seconds is not None else None,
-        "unlisted": record.unlisted,
-    }
+    request = MatchRequest(
+        game=record.game,
+        players=record.players,
+        options=record.options,
+        seed=None,  # the offer's, below
+        open_seats=[],
+        seats=None,  # the rotated seats, below
+        turn_timer=TurnTimerRequest(seconds=record.turn_seconds) if record.turn_seconds is not None else None,
+        unlisted=record.unlisted,
+    )
     new = NewMatch(game, request, seats, humans, bots, challenge_seconds)
     try:  # no token to make: the seats hold their hashes already
         started, state, _ = store_new_match(store, offer["starting"], new, offer["seed"], None, True, tokens=[])

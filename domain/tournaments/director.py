@@ -34,21 +34,20 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from api.http import load
-from api.matches.schemas import CreateMatchSchema
 from domain.bots import capacity
 from domain.bots import registry as bots
 from domain.matches import commands as matches
 from domain.owners import cancelled_reason
-from domain.tournaments.plan import Outcome, Plan, Slot, is_complete, next_slots
+from domain.tournaments.plan import is_complete, next_slots
 from domain.tournaments.setup import MAX_MATCHES, PlanError, build_plan, check_seed_may_be_chosen
 from domain.tournaments.standings import report
 from domain.turn_timers import iso, parse_iso, seconds_until
 from engine import GameState
 from model.match import FINISHED as MATCH_FINISHED
-from model.match import MatchRecord, now_iso
+from model.match import MatchRecord, MatchRequest, TurnTimerRequest, now_iso
 from model.refusals import Conflict, InvalidRequest, NotFound
 from model.tokens import OwnerToken, new_owner_token, owner_token_hash
+from model.tournament import Outcome, Plan, Slot
 from store.jobs import JobQueue
 from store.matches import MatchStore
 from store.tournaments import (
@@ -352,14 +351,16 @@ class Tournaments:
 
         The server's own match, through the trusted path: its seed comes from the plan, not a client.
         """
-        body = {
-            "game": plan.game,
-            "players": plan.players,
-            "options": plan.options,
-            "seats": [plan.entrants[entrant].seat_spec() for entrant in slot.seats],
-            "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
-        }
-        request = load(CreateMatchSchema, body)
+        request = MatchRequest(
+            game=plan.game,
+            players=plan.players,
+            options=plan.options,
+            seed=None,
+            open_seats=[],
+            seats=[plan.entrants[entrant].seat_spec() for entrant in slot.seats],
+            turn_timer=TurnTimerRequest(seconds=plan.turn_timer) if plan.turn_timer is not None else None,
+            unlisted=False,
+        )
         return matches.create_server_match(self.matches, request, plan.match_seed(slot.index), tournament_id)
 
 

@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai.levels import levels_for
-from domain.tournaments.plan import ROUND_ROBIN, SWISS, Entrant, Plan
 from engine import InvalidOptions, all_games, get_game
 from engine.protocol import Game
+from model.tournament import ROUND_ROBIN, SWISS, Entrant, Plan
 
 MAX_MATCHES = 2000
 """The most matches one tournament may plan."""

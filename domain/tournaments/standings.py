@@ -18,7 +18,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from ai.intervals import Z95, wilson
-from domain.tournaments.plan import SWISS_BYE_POINTS, Outcome, Plan, Slot, entrant_points
+from domain.tournaments.plan import SWISS_BYE_POINTS, entrant_points
+from model.tournament import Outcome, Plan, Slot
 
 
 @dataclass

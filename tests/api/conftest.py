@@ -11,9 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.limits import LIMIT_NAMES, LimitSettings
-from domain.wiring import ParlourApp
-from model.settings import Settings
+from api.current import ParlourApp
+from model.settings import LIMIT_NAMES, LimitSettings, Settings
 
 EVENTS_HEARTBEAT = 0.2
 """Seconds between heartbeats on a quiet event stream in tests (15 in service)."""

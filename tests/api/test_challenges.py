@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from domain.turn_timers import iso
-from domain.wiring import ParlourApp
 from store import matches as store_module
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, play_line, register

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from domain.matches.verify import FORMAT, FORMAT_VERSION
-from domain.wiring import ParlourApp
 from engine import get_game
 from engine.rng import Rng
 from store.matches import RULES_CHANGED

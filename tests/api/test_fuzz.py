@@ -24,7 +24,7 @@ from requests.structures import CaseInsensitiveDict
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from tests.api.conftest import bearer, create_match
 from tests.api.openapi_support import documented_operations, load_document
 

@@ -17,7 +17,7 @@ from werkzeug.test import EnvironBuilder, TestResponse, run_wsgi_app
 from werkzeug.wrappers import Request
 
 from api.bodies import BodyTimedOut, BodyTimeout, TimedInput, has_body
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from ops.supervisor import gunicorn_command
 from tests.api.conftest import Match, create_match
 

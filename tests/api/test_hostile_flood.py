@@ -19,9 +19,9 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from api.current import ParlourApp
 from domain.matches import commands as service
 from domain.quotas import holdings_key
-from domain.wiring import ParlourApp
 from model.match import MatchRecord
 from model.settings import Settings
 from store.jobs import LIVE_QUEUE, TOURNAMENT_QUEUE

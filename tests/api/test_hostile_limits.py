@@ -15,7 +15,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from api.limits import KEY_PREFIX, LimitSettings
+from api.limits import KEY_PREFIX
+from model.settings import LimitSettings
 from tests.api.conftest import IN_PROCESS_LIMITS, bearer, create_match
 from tests.api.test_bots import register
 from tests.api.test_limits import MOVE, assert_rate_limited, from_address, limited_app

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import redis
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from tests.api.conftest import IN_PROCESS_LIMITS, bearer, create_match
 from tests.api.test_bots import register
 from tests.api.test_limits import limited_app

@@ -17,7 +17,7 @@ import redis
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from model.bot import BotRecord
 from model.match import now_iso
 from tests.api.conftest import bearer

@@ -11,10 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from ai.levels import choose, levels_for
+from api.current import ParlourApp
 from domain.bots.history import final_result
 from domain.ladder.ratings import ANCHOR_SIGMA, ANCHORS
 from domain.matches import commands as matches
-from domain.wiring import ParlourApp, build_services
+from domain.wiring import build_services
 from model.settings import Settings
 from store.matches import FINISHED_FEED_KEY
 from tests.api.conftest import bearer, create_match

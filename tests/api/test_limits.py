@@ -12,9 +12,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.app import create_app
-from api.limits import LimitSettings
-from domain.wiring import ParlourApp
-from model.settings import Settings
+from api.current import ParlourApp
+from model.settings import LimitSettings, Settings
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, Match, bearer, create_match
 
 LOW = replace(

@@ -15,10 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.matches.schemas import LOG_PAGE_MAX, LOG_PAGE_SIZE
+from api.current import ParlourApp
 from domain.events.match_stream import LOG_WINDOW
+from domain.links import LOG_PAGE_MAX, LOG_PAGE_SIZE
 from domain.matches import commands as service
-from domain.wiring import ParlourApp
 from engine import Action, GameState, Rng, get_game
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_errors import assert_problem

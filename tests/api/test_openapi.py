@@ -26,10 +26,9 @@ from werkzeug.test import TestResponse
 
 from api.app import create_app
 from api.games import catalog_entry
-from api.limits import LimitSettings
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from model.refusals import Refusal
-from model.settings import Settings
+from model.settings import LimitSettings, Settings
 from ops.embedded_redis import start_embedded_redis
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
 from tests.api.ladder_contract import scenario_ladder

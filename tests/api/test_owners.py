@@ -13,9 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain.matches.commands import new_match_id
-from domain.tournaments.plan import Plan
 from model.bot import SeatNotice
 from model.tokens import BotToken, OwnerToken, SeatToken, parse_credential
+from model.tournament import Plan
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, bot_match, follow_bot, play_line, register
 from tests.api.test_events import follow

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from domain.matches import commands as service
 from domain.matches.reads import Reads
-from domain.wiring import ParlourApp
 from tests.api.conftest import bearer, create_match
 
 

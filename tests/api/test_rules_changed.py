@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from flask.testing import FlaskClient
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from store.matches import RULES_CHANGED
 from tests.api.conftest import bearer, create_match
 

@@ -14,7 +14,7 @@ import redis
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from model.bot import SeatNotice
 from model.settings import Settings
 from ops.embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, start_embedded_redis

@@ -7,8 +7,8 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from ai.levels import choose
+from api.current import ParlourApp
 from domain.matches import commands as matches
-from domain.wiring import ParlourApp
 from store.tournaments import tournament_key
 from tests.api.conftest import bearer
 from tests.api.test_bots import register

@@ -17,6 +17,7 @@ import redis
 from flask.testing import FlaskClient
 from rq import Queue
 
+from api.current import ParlourApp
 from domain.matches import commands as service
 from domain.turn_timers import (
     MAX_SECONDS,
@@ -28,7 +29,6 @@ from domain.turn_timers import (
     parse_iso,
     timeout_job_id,
 )
-from domain.wiring import ParlourApp
 from model.match import MatchRecord
 from ops import supervisor as parlour_service
 from tests.api.conftest import Match, bearer, create_match

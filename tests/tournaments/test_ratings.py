@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.tournaments.plan import Entrant, Outcome, Plan, Slot, seat_points
+from domain.tournaments.plan import seat_points
 from domain.tournaments.standings import report, wilson
+from model.tournament import Entrant, Outcome, Plan, Slot
 
 
 def plan(names: list[str], players: int = 2, cooperative: bool = False) -> Plan:

@@ -7,8 +7,9 @@ from itertools import combinations
 
 import pytest
 
-from domain.tournaments.plan import SWISS, Entrant, Outcome, Plan, Slot, first_slots, is_complete, next_slots
+from domain.tournaments.plan import first_slots, is_complete, next_slots
 from domain.tournaments.schedule import choose_byes, rotated, round_robin, seatings, swiss_round
+from model.tournament import SWISS, Entrant, Outcome, Plan, Slot
 
 
 def plan(entrants: int, players: int = 2, games: int = 2, fmt: str = "round-robin", rounds: int = 1) -> Plan:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from model.match import now_iso
 from model.settings import Settings
 from tests.api.conftest import EVENTS_HEARTBEAT, create_match, read_log

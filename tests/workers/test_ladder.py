@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from domain.wiring import ParlourApp
+from api.current import ParlourApp
 from tests.api.conftest import bearer
 from tests.api.test_bots import register
 from tests.api.test_bots_listing import play, two_bot_match
