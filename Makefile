@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 loadtest: $(STAMP)
 	$(BIN)/python -m loadtests.benchmark $(LOADTEST_ARGS)

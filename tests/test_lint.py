@@ -23,3 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_tool_is_clean(command: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_layers_import_contracts_hold() -> None:
+    """import-linter's contracts in pyproject.toml (the layers, and who may import Flask or Redis), as `make lint`."""
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
