@@ -9,9 +9,9 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 LOADTEST_ARGS ?=
 
-.PHONY: run test lint loadtest clean venv web
+.PHONY: run test lint loadtest clean venv web docs
 
-run: $(STAMP)
+run: $(STAMP) docs
 	$(BIN)/python -m ops.supervisor
 
 test: $(STAMP)
@@ -27,6 +27,18 @@ loadtest: $(STAMP)
 	$(BIN)/python -m loadtests.benchmark $(LOADTEST_ARGS)
 
 venv: $(STAMP)
+
+# The guide: docs/ built with MkDocs into site/ (served at /guide); a broken link or anchor fails the build.
+# Built again only when a page, the config, openapi.yaml or the code its reference pages are generated from
+# (settings, the `parlour` command, the games) is newer than the last build.
+DOCS_STAMP := site/.parlour-built
+DOCS_SOURCES := mkdocs.yml openapi.yaml model/settings.py tournaments/cli.py ai/levels.py \
+	$(shell find docs engine -type f -not -path '*/__pycache__/*' 2>/dev/null)
+docs: $(DOCS_STAMP)
+
+$(DOCS_STAMP): $(STAMP) $(DOCS_SOURCES)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+	touch $@
 
 # Vendor the front-end packages (web/package-lock.json) into web/vendor; the output is committed, so
 # `make run` never needs Node. Needs npm; run it after changing web/package.json.
