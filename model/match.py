@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
+
+from engine.protocol import Action
+from engine.result import Result
 
 WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
 STATUSES = (WAITING, ACTIVE, FINISHED, ABORTED)
@@ -54,6 +57,70 @@ class MatchRequest(TypedDict):
     unlisted: bool
 
 
+class LogEntry(TypedDict):
+    """One entry of a match's log: an action (`action`, and `timeout` when a turn timer played it) or a
+    resignation (`resign`, and `handed_to`, an AI level, when a co-operative seat went to the AI)."""
+
+    version: int
+    seat: int
+    action: NotRequired[Action]
+    at: str
+    timeout: NotRequired[bool]
+    resign: NotRequired[bool]
+    handed_to: NotRequired[str]
+
+
+class ResultJson(TypedDict):
+    """A result as answers show it and matches store it (`engine.Result.to_json` builds it)."""
+
+    scores: list[float]
+    ranking: list[list[int]]
+    winners: list[int]
+    draw: bool
+    reason: str
+    team_success: NotRequired[bool]  # co-operative games only
+
+
+def result_json(result: Result) -> ResultJson:
+    """The JSON form of a result: `Result.to_json`, whose shape is ResultJson (the engine types it as a dict)."""
+    return cast(ResultJson, result.to_json())
+
+
+class RematchOffer(TypedDict):
+    """The rematch offer on a finished match (domain/matches/lifecycle.py): who offered, the new match's id
+    (`starting`, chosen at the first post; `match` once it started), each human seat's rematch token hash,
+    and the seed, chosen once every seat has posted."""
+
+    offered_by: list[int]
+    match: str | None
+    starting: str
+    token_hashes: NotRequired[dict[str, str]]  # seat (as text) -> hash of its rematch token
+    seed: NotRequired[str]
+
+
+class SeatJson(TypedDict):
+    """A seat as anyone may see it (`SeatRecord.public_json`)."""
+
+    seat: int
+    filled: bool
+    name: str | None
+    type: str
+    level: str | None
+    bot: str | None
+    challenge: str | None  # `pending` or `accepted` for a bot seat; None otherwise
+
+
+class SeatRecordJson(TypedDict):
+    """A seat as stored (`SeatRecord`'s fields)."""
+
+    seat: int
+    token_hash: str | None
+    name: str | None
+    ai_level: str | None
+    bot: str | None
+    pending: bool
+
+
 @dataclass
 class SeatRecord:
     """One seat: filled when a token hash is stored for it, played by the server's AI, or held by a registered bot."""
@@ -77,7 +144,18 @@ class SeatRecord:
             return "ai"
         return "bot" if self.bot is not None else "human"
 
-    def public_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatRecordJson:
+        """The stored JSON form."""
+        return {
+            "seat": self.seat,
+            "token_hash": self.token_hash,
+            "name": self.name,
+            "ai_level": self.ai_level,
+            "bot": self.bot,
+            "pending": self.pending,
+        }
+
+    def public_json(self) -> SeatJson:
         """What anyone may see of the seat (never the hash)."""
         return {
             "seat": self.seat,
@@ -113,7 +191,7 @@ class MatchRecord:
     rules_version: int = 1  # the game's GameInfo.rules_version when the match was created
     result: dict[str, Any] | None = None  # a result decided outside the rules (a resignation, a give-up); Result JSON
     unlisted: bool = False  # left out of the lobby listing; still readable and joinable by id
-    rematch: dict[str, Any] | None = None  # the rematch offer once a seat made one (see domain/matches/lifecycle.py)
+    rematch: RematchOffer | None = None  # the rematch offer once a seat made one
     started_version: int | None = None  # the version at which the match became active; None while it waits
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
@@ -132,7 +210,7 @@ class MatchRecord:
     @property
     def rematch_open(self) -> bool:
         """True while a rematch may still be offered or accepted: finished, no tournament's, its rematch not started."""
-        return self.status == FINISHED and self.tournament is None and not (self.rematch or {}).get("match")
+        return self.status == FINISHED and self.tournament is None and not (self.rematch and self.rematch.get("match"))
 
     @property
     def settled(self) -> bool:
@@ -164,12 +242,82 @@ class MatchRecord:
         """True when nothing keeps the match from starting: every seat taken and every challenged bot accepted."""
         return all(seat.filled for seat in self.seats)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MatchRecordJson:
         """The stored JSON form: a shallow copy that shares the record's values, for `json.dumps` to write."""
-        return {**vars(self), "seats": [dict(vars(seat)) for seat in self.seats]}
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "state": self.state,
+            "seats": [seat.to_json() for seat in self.seats],
+            "version": self.version,
+            "status": self.status,
+            "start_by": self.start_by,
+            "turn_seconds": self.turn_seconds,
+            "deadlines": self.deadlines,
+            "abort_reason": self.abort_reason,
+            "owner_hash": self.owner_hash,
+            "tournament": self.tournament,
+            "fair_until_ms": self.fair_until_ms,
+            "rules_version": self.rules_version,
+            "result": self.result,
+            "unlisted": self.unlisted,
+            "rematch": self.rematch,
+            "started_version": self.started_version,
+            "created_us": self.created_us,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
-        """Read back the stored JSON form."""
+    def from_json(cls, data: MatchRecordJson) -> MatchRecord:
+        """Read back the stored JSON form (a key that a record stored before it existed lacks takes its default)."""
         seats = [SeatRecord(**seat) for seat in data["seats"]]
-        return cls(**{**data, "seats": seats})
+        stored: MatchRecordFields = {**data, "seats": seats}
+        return cls(**stored)
+
+
+class StoredMatchFields(TypedDict):
+    """A match record's fields but its seats, as stored (`MatchRecord.to_json`)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: str
+    state: dict[str, Any]
+    version: int
+    status: str
+    start_by: str | None
+    turn_seconds: int | None
+    deadlines: dict[str, str]
+    abort_reason: str | None
+    owner_hash: str | None
+    tournament: str | None
+    fair_until_ms: int
+    rules_version: int
+    result: dict[str, Any] | None
+    unlisted: bool
+    rematch: RematchOffer | None
+    started_version: int | None
+    created_us: int
+    created_at: str
+    updated_at: str
+
+
+class MatchRecordJson(StoredMatchFields):
+    """A match record as stored: its fields, the seats' too (`SeatRecordJson`)."""
+
+    seats: list[SeatRecordJson]
+
+
+class MatchRecordFields(StoredMatchFields):
+    """A match record's fields as `MatchRecord` takes them: the stored form with its seats read back."""
+
+    seats: list[SeatRecord]
+
+
+assert set(MatchRecordJson.__annotations__) == {f.name for f in fields(MatchRecord)}, "store every field of a match"
+assert set(SeatRecordJson.__annotations__) == {f.name for f in fields(SeatRecord)}, "store every field of a seat"

@@ -39,7 +39,16 @@ from domain.matches.commands import (
 from domain.turn_timers import next_deadlines
 from engine import GameState, Result
 from model.bot import BotRecord
-from model.match import FINISHED, WAITING, MatchRecord, MatchRequest, SeatRecord, TurnTimerRequest, now_iso
+from model.match import (
+    FINISHED,
+    WAITING,
+    MatchRecord,
+    MatchRequest,
+    RematchOffer,
+    SeatRecord,
+    TurnTimerRequest,
+    now_iso,
+)
 from model.refusals import Conflict, NotFound
 from model.settings import CHALLENGE_SECONDS
 from model.tokens import Credential, SeatToken, rematch_token, token_hash
@@ -146,7 +155,11 @@ def offer_rematch(
     for _ in range(UNPINNED_ATTEMPTS):
         record = load_match(store, match_id)
         check_may_rematch(record)
-        offer = dict(record.rematch or {"offered_by": [], "match": None, "starting": new_match_id()})
+        offer = (
+            record.rematch.copy()
+            if record.rematch
+            else RematchOffer(offered_by=[], match=None, starting=new_match_id())
+        )
         if seat in offer["offered_by"]:
             if offer.get("seed") and offer.get("match") is None:  # complete, but its start was cut short
                 return start_rematch(store, record, seat, on_commit, challenge_seconds)
@@ -157,7 +170,9 @@ def offer_rematch(
             offer["token_hashes"] = {**offer.get("token_hashes", {}), str(seat): token_hash(mine)}
         complete = set(players_of(record)) <= set(offer["offered_by"])
         if complete:
-            offer.update(planned_rematch(record))
+            # The seed is chosen in the compare-and-set that completes the offer (its id was, at the first post):
+            # whoever starts the rematch, even a later post resuming a start a crash cut short, starts this one.
+            offer["seed"] = seed_for_rematch()
         after = replace(record, version=record.version + 1, updated_at=now_iso(), rematch=offer)
         if commit_or_retry(store, record, after, None):
             if on_commit is not None:
@@ -185,12 +200,6 @@ def rotated_seats(record: MatchRecord) -> list[SeatRecord]:
         held = record.seats[(seat + 1) % record.players]
         seats.append(SeatRecord(seat, name=held.name, ai_level=held.ai_level, bot=held.bot))
     return seats
-
-
-def planned_rematch(record: MatchRecord) -> dict[str, Any]:
-    """The rematch's seed, chosen in the compare-and-set that completes the offer (its id was chosen by the first
-    post): whoever starts the rematch, even a later post resuming a start a crash cut short, starts this one."""
-    return {"seed": seed_for_rematch()}
 
 
 def start_rematch(
@@ -248,7 +257,8 @@ def start_rematch(
 def withdraw_last_acceptance(store: MatchStore, record: MatchRecord, seat: int) -> None:
     """The rematch could not be stored (a bot at its cap, a full store): take back the acceptance that completed
     the offer, so the seat may post again later instead of the offer waiting for nobody."""
-    offer = dict(record.rematch or {})
+    assert record.rematch is not None, "only an offer is withdrawn from"
+    offer = record.rematch.copy()
     offer["offered_by"] = [other for other in offer["offered_by"] if other != seat]
     offer["token_hashes"] = {old: hashed for old, hashed in offer.get("token_hashes", {}).items() if old != str(seat)}
     offer.pop("seed", None)
