@@ -25,7 +25,7 @@ from model.refusals import (
     StoreFull,
     Unauthorized,
 )
-from store.matches import is_store_full
+from store.connection import is_store_full
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)

@@ -48,7 +48,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from model.refusals import RateLimited
 from model.settings import LimitSettings
 from model.tokens import BotToken, Credential, OwnerToken, parse_credential
-from store.matches import redis_client
+from store.connection import redis_client
 
 log = logging.getLogger(__name__)
 KEY_PREFIX = "parlour:limit"

@@ -38,7 +38,8 @@ import redis
 from model.match import WAITING, MatchRecord
 from model.refusals import QuotaExceeded
 from model.settings import LimitSettings
-from store.matches import MatchStore, is_store_full
+from store.connection import is_store_full
+from store.matches import MatchStore
 from store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)

@@ -43,7 +43,8 @@ from rq.serializers import JSONSerializer
 
 from engine import GameState
 from model.match import ACTIVE, MatchRecord, now_iso
-from store.matches import MatchStore, redis_client
+from store.connection import redis_client
+from store.matches import MatchStore
 
 log = logging.getLogger(__name__)
 TIMER_QUEUE = "parlour-timers"

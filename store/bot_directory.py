@@ -13,7 +13,7 @@ from typing import Any, cast
 import redis
 
 from model.names import fold_name
-from store.matches import BOT_NAMES_KEY, bot_key, bot_matches_key
+from store.bots import BOT_NAMES_KEY, bot_key, bot_matches_key
 
 BOT_INDEX_KEY = "parlour:bot-index"
 LAST_CHAR = "\U0010ffff"

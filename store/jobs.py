@@ -24,7 +24,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from store.matches import redis_client
+from store.connection import redis_client
 
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a job id can be (RQ's own pattern, and no longer than ours): any other text names no job."""

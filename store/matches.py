@@ -1,4 +1,4 @@
-"""The match store: every Redis key the API touches, and the atomic compare-and-set.
+"""The match store: every Redis key of a match and the listings of matches, and the atomic compare-and-set.
 
 Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys share one slot):
 
@@ -17,29 +17,17 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys sha
   written after the match itself and pruned lazily, so they are an index, never the truth.
 * `parlour:finished`                sorted set: `<game> <match id>` by the time (µs) its end was indexed,
   kept as long as a finished match, so a sweep reads only the matches that ended since its last run
-* `parlour:bot:{<id>}`              hash: a registered bot (`name`, `token_hash`, `created_at`) and its
-  counters `last_event` (the number of its newest event) and `finished` (matches it saw end)
-* `parlour:bot:{<id>}:events`       stream: the bot's events, entry id `<n>-0` for event n, capped
-* `parlour:bot:{<id>}:matches`      set: ids of the bot's matches that started and are not over
-* `parlour:bot:{<id>}:seat:<match id>:<seat>`  string: `<phase> <version>`, what the bot was told of
-  that seat (`playing` and the version of its last `your-turn`, or `over`), so each event is sent once
-* `parlour:bot-names`               hash: a bot's name case-folded (`model.names.fold_name`) -> its id (names are
-  unique, and no human or AI seat may take one)
-* `parlour:bot:{<id>}:challenges`   sorted set: the bot's pending challenges by expiry (ms), an index
-  checked against the match or tournament each names (they are the truth)
-* `parlour:bot:{<id>}:challenge:<challenge id>`  string: `pending` or `over`, so a challenge is told
-  (and its cancellation) once
-* `parlour:bot:{<id>}:challenge-events`  stream: the bot's challenge events, numbered with its other
-  events but capped on their own, so no flood of challenges pushes a match event out
 * `parlour:challenged-matches`      set: ids of waiting matches that seat a bot, swept for challenges
   that lost their expiry job
-
-A deleted bot leaves none of its keys (`BotStore.unregister`, then `BotStore.purge`).
 
 Every stored change is also announced on the pub/sub channel `parlour:changes` as
 `<match key> <version>`, by the same script that writes it, so any API process can wake the
 streams and long-polls that follow that match (a run of moves stored at once is announced once, at
-its last version: a listener reads the match and its log from there).
+its last version: a listener reads the match and its log from there). A bot's new event is announced
+on the same channel (`store/bots.py`); `MatchStore.change_of` reads both.
+
+The bots' keys are `store/bots.py`'s (`MatchStore.bots` is the bot store on the same client). The
+scripts are `store/lua/matches/*.lua` (see `store/connection.py`).
 """
 
 from __future__ import annotations
@@ -54,115 +42,14 @@ import redis
 from engine import get_game
 from model import codec as jsoncodec
 from model import settings
-from model.bot import ASK, BotEvent, BotRecord, SeatNotice
 from model.match import ABORTED, FINISHED, MatchRecord
-from model.names import fold_name
+from store.bots import BOT_KEY_PREFIX, BotStore, bot_notice
+from store.connection import CHANGES_CHANNEL, TIE_MARGIN, lua_script, redis_client
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT, KeyT
 
-# The store's clients decode replies (`decode_responses=True`), so every reply is text, while
-# redis-py's hints say `bytes | str` whatever the client: the casts below say what they return.
-StreamEntry = tuple[str, dict[str, str]]
-"""One entry of a stream as the store reads it: its id and its fields."""
-
-# Compare-and-set of a match. KEYS: the match, its log, and (optional) the Idempotency-Key's answer and
-# the seat's list of answer keys. ARGV: the version expected, the new version, the record, the TTL, the
-# answer to keep and its TTL, how many answers a seat keeps, then the log entries to append (none for a
-# change without a move; several for a run of moves). The answers dropped are keys of the same match.
-_COMMIT = """
-if KEYS[3] then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then return {'replay', prior} end
-end
-local current = redis.call('HGET', KEYS[1], 'version')
-if not current then return {'missing', ''} end
-if current ~= ARGV[1] then return {'stale', current} end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
-if #ARGV > 7 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8)) end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. ARGV[2])
-if KEYS[3] then
-  redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[6])
-  local kept = tonumber(ARGV[7])
-  redis.call('LPUSH', KEYS[4], KEYS[3])
-  for _, old in ipairs(redis.call('LRANGE', KEYS[4], kept, -1)) do redis.call('DEL', old) end
-  redis.call('LTRIM', KEYS[4], 0, kept - 1)
-  redis.call('EXPIRE', KEYS[4], ARGV[6])
-end
-return {'ok', ARGV[2]}
-"""
-
-# Read part of a match's log. Versions rise along the list but are not positions (a join or an
-# abort changes the version without an entry), so positions are found by binary search; entry i
-# has a version of at least i + 1, so the entries after version `after` start at position `after`
-# at the latest. KEYS: the log. ARGV: after, limit, upto (the version of the record read: entries
-# written since are left out), tail, newest (1: the newest `limit` entries after `after`, else
-# the oldest). Answers the page's first position, the end position (the log as of `upto`), the
-# version of the entry before the page (-1 if none), the page and the `tail` entries after it.
-_LOG_PAGE = """
-local key = KEYS[1]
-local after, limit, upto = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local tail, newest = tonumber(ARGV[4]), ARGV[5] == '1'
-local function version_at(i)
-  return tonumber(cjson.decode(redis.call('LINDEX', key, i))['version'])
-end
-local function first_above(v, lo, hi)
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if version_at(mid) > v then hi = mid else lo = mid + 1 end
-  end
-  return lo
-end
-local stop = redis.call('LLEN', key)
-if stop > 0 and version_at(stop - 1) > upto then stop = first_above(upto, 0, stop) end
-local start = first_above(after, 0, math.min(stop, after))
-if newest then start = math.max(start, stop - limit) end
-local finish = math.min(start + limit, stop)
-local before = -1
-if start > 0 then before = version_at(start - 1) end
-local page, later = {}, {}
-if finish > start then page = redis.call('LRANGE', key, start, finish - 1) end
-local from = math.max(finish, stop - tail)
-if from < stop then later = redis.call('LRANGE', key, from, stop - 1) end
-return {start, stop, before, page, later}
-"""
-
-
-REDIS_POOL_SIZE = 64
-"""Redis connections a client keeps per process; under gevent thousands of requests share them."""
-REDIS_POOL_WAIT = 20
-"""Seconds a request waits for a free connection before it fails (503)."""
-
-
-def redis_client(url: str, decode_responses: bool = False) -> redis.Redis:
-    """A client on `url` whose commands wait for a free pooled connection instead of failing when all are busy."""
-    pool = redis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=REDIS_POOL_SIZE,
-        timeout=REDIS_POOL_WAIT,
-        decode_responses=decode_responses,
-        socket_timeout=5,
-        health_check_interval=30,
-    )
-    return redis.Redis(connection_pool=pool)
-
-
-def is_store_full(error: redis.RedisError) -> bool:
-    """True when Redis refused a write for want of memory (`maxmemory` reached; a script's error says OOM too).
-
-    Under `noeviction` Redis refuses a script at its first write that may grow memory, before it has
-    written anything (it would not stop one half-way), so a refused commit or announce changed nothing.
-    """
-    return isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM command not allowed" in str(error)
-
-
-CHANGES_CHANNEL = "parlour:changes"
-"""The pub/sub channel every stored change is announced on (the commit script names it too)."""
-_MATCH_KEY_PREFIX = "parlour:match:{"
-
-
+MATCH_KEY_PREFIX = "parlour:match:{"
 RULES_CHANGED = "rules-changed"
 """The abort reason of a match stored under earlier rules of its game (see `stored_record`)."""
 
@@ -182,7 +69,7 @@ def stored_record(raw: str | bytes) -> MatchRecord:
 
 def match_key(match_id: str) -> str:
     """The hash holding a match's record and version."""
-    return f"parlour:match:{{{match_id}}}"
+    return f"{MATCH_KEY_PREFIX}{match_id}}}"
 
 
 def log_key(match_id: str) -> str:
@@ -221,14 +108,6 @@ def index_key(game: str | None, status: str | None) -> str:
 AI_MATCHES_KEY = "parlour:ai-matches"
 TIMED_MATCHES_KEY = "parlour:timed-matches"
 CHALLENGED_MATCHES_KEY = "parlour:challenged-matches"
-_RECLAIM = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return 1
-end
-return 0
-"""
-_TIE_MARGIN = 50
 AI_TURN_CLAIM_TTL = 3600
 """Seconds a turn's claim is kept: longer than any job with all its retries (4 x 330 s at most)."""
 AI_MATCH_TTL = int(settings.AI_MATCH_TTL.default)
@@ -352,9 +231,9 @@ class MatchStore:
         self.ai_match_ttl = ai_match_ttl
         self.idle_ttl = idle_ttl
         self.idempotency_ttl = idempotency_ttl
-        self._commit = client.register_script(_COMMIT)
-        self._reclaim = client.register_script(_RECLAIM)
-        self._log_page = client.register_script(_LOG_PAGE)
+        self._commit = lua_script(client, "matches", "commit")
+        self._reclaim = lua_script(client, "matches", "reclaim")
+        self._log_page = lua_script(client, "matches", "log_page")
         self.bots = BotStore(client, finished_ttl, idle_ttl)
 
     def subscribe_changes(self) -> redis.client.PubSub:
@@ -371,10 +250,10 @@ class MatchStore:
         key, _, version = data.rpartition(" ")
         if not (key.endswith("}") and version.isdigit()):
             return None
-        if key.startswith(_MATCH_KEY_PREFIX):
-            return key[len(_MATCH_KEY_PREFIX) : -1], int(version)
-        if key.startswith(_BOT_KEY_PREFIX):  # a bot's new event, numbered `version`
-            return bot_notice(key[len(_BOT_KEY_PREFIX) : -1]), int(version)
+        if key.startswith(MATCH_KEY_PREFIX):
+            return key[len(MATCH_KEY_PREFIX) : -1], int(version)
+        if key.startswith(BOT_KEY_PREFIX):  # a bot's new event, numbered `version`
+            return bot_notice(key[len(BOT_KEY_PREFIX) : -1]), int(version)
         return None
 
     def announce(self, match_id: str) -> None:
@@ -601,7 +480,7 @@ class MatchStore:
         rows = cast(
             "list[tuple[str, float]]",
             self.client.zrevrangebyscore(
-                index_key(game, status), high, "-inf", start=0, num=limit + _TIE_MARGIN, withscores=True
+                index_key(game, status), high, "-inf", start=0, num=limit + TIE_MARGIN, withscores=True
             ),
         )
         cursors = [Cursor(int(score), member) for member, score in rows]
@@ -647,334 +526,3 @@ class MatchStore:
             pipe.zremrangebyscore(FINISHED_FEED_KEY, "-inf", oldest)
         if own:
             pipe.execute()
-
-
-# --- bots ------------------------------------------------------------------------------------
-BOT_NAMES_KEY = "parlour:bot-names"
-BOT_EVENTS_KEPT = 1000
-"""Events a bot's stream keeps (about: Redis trims whole nodes); a bot away longer resyncs on reconnect."""
-
-# Tell a bot what one change means for one of its seats, each event once: `match-started` the first
-# time the seat is seen running, `your-turn` when it may act at a version newer than the last one it
-# was told, `match-over` once; nothing once the bot is deleted (no key of it is made again). Several
-# processes may announce versions out of order; the mark keeps the newest. KEYS: bot hash, matches
-# set, seat mark, events stream. ARGV: match id, version, finished (0/1), may act (0/1), the three
-# events' data (no `match-started` data for a match aborted before the bot was told it started), the
-# mark's TTL while playing and once over, and the stream's cap. Answers the numbers of the events it
-# appended.
-_ANNOUNCE = """
-if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
-local mark = redis.call('GET', KEYS[3])
-local phase, last = 'new', -1
-if mark then
-  local space = string.find(mark, ' ')
-  phase, last = string.sub(mark, 1, space - 1), tonumber(string.sub(mark, space + 1))
-end
-if phase == 'over' then return {} end
-local version = tonumber(ARGV[2])
-local sent = {}
-local function emit(event, data)
-  local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[10], n .. '-0', 'event', event, 'data', data)
-  redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
-  table.insert(sent, n)
-end
-if phase == 'new' then
-  redis.call('SADD', KEYS[2], ARGV[1])
-  if ARGV[5] ~= '' then emit('match-started', ARGV[5]) end
-end
-if ARGV[3] == '1' then
-  emit('match-over', ARGV[7])
-  if redis.call('SREM', KEYS[2], ARGV[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'finished', 1) end
-  redis.call('SET', KEYS[3], 'over ' .. version, 'EX', ARGV[9])
-  return sent
-end
-if ARGV[4] == '1' and version > last then
-  emit('your-turn', ARGV[6])
-  last = version
-end
-redis.call('SET', KEYS[3], 'playing ' .. last, 'EX', ARGV[8])
-return sent
-"""
-
-
-# Replace a bot's token hash, only if it is still the one the caller proved. KEYS: bot hash. ARGV: old, new.
-_ROTATE = """
-if redis.call('HGET', KEYS[1], 'token_hash') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'token_hash', ARGV[2])
-return 1
-"""
-# Unregister a bot whose token hash is still the one the caller proved: its name and token go at once.
-_UNREGISTER = """
-if redis.call('HGET', KEYS[1], 'token_hash') ~= ARGV[1] then return 0 end
-redis.call('HDEL', KEYS[1], 'name', 'token_hash', 'created_at')
-return 1
-"""
-_FREE_NAME = """
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
-return 0
-"""
-# Tell a bot of a new challenge, once. KEYS: bot hash, pending challenges, challenge mark, challenge
-# events. ARGV: challenge id, expiry (ms), event data, the mark's TTL, the stream's cap.
-_ISSUE = """
-if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
-if not redis.call('SET', KEYS[3], 'pending', 'NX', 'EX', ARGV[4]) then return {} end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[5], n .. '-0', 'event', 'challenge', 'data', ARGV[3])
-redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
-return {n}
-"""
-# A challenge is over (accepted, declined, expired, or its match or tournament ended): drop it from
-# the pending ones, and tell the bot once with `challenge-canceled` if the data is given and it was
-# told of the challenge. KEYS as for _ISSUE. ARGV: challenge id, event data or '', the mark's TTL, cap.
-_RESOLVE = """
-if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return {} end
-local mark = redis.call('GET', KEYS[3])
-if mark == 'over' then return {} end
-redis.call('SET', KEYS[3], 'over', 'EX', ARGV[3])
-redis.call('ZREM', KEYS[2], ARGV[1])
-if mark ~= 'pending' or ARGV[2] == '' then return {} end
-local n = redis.call('HINCRBY', KEYS[1], 'last_event', 1)
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[4], n .. '-0', 'event', 'challenge-canceled', 'data', ARGV[2])
-redis.call('PUBLISH', 'parlour:changes', KEYS[1] .. ' ' .. n)
-return {n}
-"""
-# Count a match among the bot's matches at once, if its cap leaves room. KEYS: the bot's matches.
-# ARGV: match id, cap (0: none). Answers 1 when added, 2 when it was counted already, 0 when full.
-_RESERVE = """
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
-local cap = tonumber(ARGV[2])
-if cap > 0 and redis.call('SCARD', KEYS[1]) >= cap then return 0 end
-redis.call('SADD', KEYS[1], ARGV[1])
-return 1
-"""
-_SET_POLICY = """
-if redis.call('HEXISTS', KEYS[1], 'name') == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'policy', ARGV[1], 'max_matches', ARGV[2])
-return 1
-"""
-BOT_CHALLENGES_KEPT = 1000
-"""Challenge events a bot's stream keeps, apart from its match events (about, as for BOT_EVENTS_KEPT)."""
-
-
-def bot_key(bot_id: str) -> str:
-    """The hash holding a bot's record and counters."""
-    return f"{_BOT_KEY_PREFIX}{bot_id}}}"
-
-
-_BOT_KEY_PREFIX = "parlour:bot:{"
-
-
-def bot_notice(bot_id: str) -> str:
-    """The name a bot's new events are announced under on the change feed (a match id never holds a colon)."""
-    return f"bot:{bot_id}"
-
-
-def bot_events_key(bot_id: str) -> str:
-    """The capped stream of a bot's events."""
-    return f"{bot_key(bot_id)}:events"
-
-
-def bot_matches_key(bot_id: str) -> str:
-    """The set of a bot's running matches."""
-    return f"{bot_key(bot_id)}:matches"
-
-
-def bot_seat_key(bot_id: str, match_id: str, seat: int) -> str:
-    """What a bot was told of one of its seats."""
-    return f"{bot_key(bot_id)}:seat:{match_id}:{seat}"
-
-
-def bot_challenges_key(bot_id: str) -> str:
-    """The sorted set of a bot's pending challenges, by expiry."""
-    return f"{bot_key(bot_id)}:challenges"
-
-
-def bot_challenge_key(bot_id: str, challenge_id: str) -> str:
-    """What a bot was told of one challenge: `pending` or `over`."""
-    return f"{bot_key(bot_id)}:challenge:{challenge_id}"
-
-
-def bot_challenge_events_key(bot_id: str) -> str:
-    """The capped stream of a bot's challenge events."""
-    return f"{bot_key(bot_id)}:challenge-events"
-
-
-class BotStore:
-    """Reads and writes registered bots and their event streams (`MatchStore.bots`)."""
-
-    def __init__(self, client: redis.Redis, finished_ttl: int, idle_ttl: int) -> None:
-        self.client = client
-        self.finished_ttl = finished_ttl
-        self.idle_ttl = idle_ttl
-        self._announce = client.register_script(_ANNOUNCE)
-        self._rotate = client.register_script(_ROTATE)
-        self._unregister = client.register_script(_UNREGISTER)
-        self._free_name = client.register_script(_FREE_NAME)
-        self._issue = client.register_script(_ISSUE)
-        self._resolve = client.register_script(_RESOLVE)
-        self._reserve = client.register_script(_RESERVE)
-        self._set_policy = client.register_script(_SET_POLICY)
-
-    def register(self, bot: BotRecord) -> bool:
-        """Store a new bot; False (and nothing stored) if its name is taken."""
-        if not self.client.hsetnx(BOT_NAMES_KEY, fold_name(bot.name), bot.id):
-            return False
-        fields: dict[EncodableT, EncodableT] = {
-            "name": bot.name,
-            "token_hash": bot.token_hash,
-            "created_at": bot.created_at,
-        }
-        self.client.hset(bot_key(bot.id), mapping={**fields, "last_event": 0, "finished": 0})
-        return True
-
-    def bot_named(self, name: str) -> str | None:
-        """The id of the bot registered under this name, compared case-folded (`fold_name`); None if none is."""
-        bot_id = self.client.hget(BOT_NAMES_KEY, fold_name(name))
-        return str(bot_id) if bot_id is not None else None
-
-    def load(self, bot_id: str) -> BotRecord | None:
-        """The stored bot, or None if there is none."""
-        raw = cast(
-            "list[Any]",
-            self.client.hmget(bot_key(bot_id), ["name", "token_hash", "created_at", "policy", "max_matches"]),
-        )
-        if raw[0] is None:
-            return None
-        return BotRecord(
-            bot_id, raw[0], raw[1], raw[2], raw[3] or ASK, int(raw[4]) if raw[4] and raw[4] != "0" else None
-        )
-
-    def set_policy(self, bot_id: str, policy: str, max_matches: int | None) -> bool:
-        """Store the bot's policy and cap (None: no cap); False when there is no such bot."""
-        return bool(self._set_policy(keys=[bot_key(bot_id)], args=[policy, max_matches or 0]))
-
-    def reserve(self, bot_id: str, match_id: str, cap: int | None) -> int:
-        """Count the match among the bot's matches at once if `cap` leaves room: 1 added, 2 counted already, 0 full."""
-        return int(self._reserve(keys=[bot_matches_key(bot_id)], args=[match_id, cap or 0]))
-
-    def issue_challenge(self, bot_id: str, challenge_id: str, expires_ms: int, data: str) -> list[int]:
-        """Tell the bot of a challenge and list it as pending, once; the number of the event appended."""
-        keys = self._challenge_keys(bot_id, challenge_id)
-        args: list[EncodableT] = [challenge_id, expires_ms, data, self.idle_ttl, BOT_CHALLENGES_KEPT]
-        return [int(n) for n in self._issue(keys=keys, args=args)]
-
-    def resolve_challenge(self, bot_id: str, challenge_id: str, canceled: str = "") -> list[int]:
-        """A challenge is over: no longer pending; `canceled` (event data) tells a bot that was told of it, once."""
-        keys = self._challenge_keys(bot_id, challenge_id)
-        args: list[EncodableT] = [challenge_id, canceled, self.finished_ttl, BOT_CHALLENGES_KEPT]
-        return [int(n) for n in self._resolve(keys=keys, args=args)]
-
-    def _challenge_keys(self, bot_id: str, challenge_id: str) -> list[str]:
-        return [
-            bot_key(bot_id),
-            bot_challenges_key(bot_id),
-            bot_challenge_key(bot_id, challenge_id),
-            bot_challenge_events_key(bot_id),
-        ]
-
-    def pending_challenges(self, bot_id: str, limit: int, after: tuple[int, str] | None) -> list[tuple[str, int]]:
-        """Up to `limit` (challenge id, expiry ms) of the bot's pending challenges, soonest first, after the cursor."""
-        low = str(after[0]) if after else "-inf"
-        rows = cast(
-            "list[tuple[str, float]]",
-            self.client.zrangebyscore(
-                bot_challenges_key(bot_id), low, "+inf", start=0, num=limit + _TIE_MARGIN, withscores=True
-            ),
-        )
-        found = [(member, int(score)) for member, score in rows]
-        if after is not None:
-            found = [(member, score) for member, score in found if (score, member) > (after[0], after[1])]
-        return found[:limit]
-
-    def pending_count(self, bot_id: str) -> int:
-        """How many challenges the bot has pending (as far as its index knows)."""
-        return int(self.client.zcard(bot_challenges_key(bot_id)))
-
-    def token_hash(self, bot_id: str) -> str | None:
-        """The hash of the bot's current token, or None once the bot is deleted."""
-        return cast("str | None", self.client.hget(bot_key(bot_id), "token_hash"))
-
-    def rotate(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
-        """Replace the bot's token hash if it is still `old_hash` (the old token stops working at once)."""
-        return bool(self._rotate(keys=[bot_key(bot_id)], args=[old_hash, new_hash]))
-
-    def unregister(self, bot: BotRecord) -> bool:
-        """Delete the bot's name and token if its token hash is still the one read; frees its name."""
-        if not self._unregister(keys=[bot_key(bot.id)], args=[bot.token_hash]):
-            return False
-        self._free_name(keys=[BOT_NAMES_KEY], args=[fold_name(bot.name), bot.id])
-        return True
-
-    def purge(self, bot_id: str) -> int:
-        """Delete every key left of an unregistered bot (counters, events, matches, challenges, marks); how many.
-
-        The seat and challenge marks are found with one SCAN of the key space each (a bot is deleted rarely).
-        """
-        deleted = 0
-        keys = [bot_key(bot_id), bot_events_key(bot_id), bot_matches_key(bot_id)]
-        keys += [bot_challenges_key(bot_id), bot_challenge_events_key(bot_id)]
-        batch: list[str] = []
-        for pattern in (f"{bot_key(bot_id)}:seat:*", f"{bot_key(bot_id)}:challenge:*"):
-            for key in self.client.scan_iter(match=pattern, count=1000):
-                batch.append(key)
-                if len(batch) >= 500:
-                    deleted += int(self.client.unlink(*batch))
-                    batch = []
-        return deleted + int(self.client.unlink(*keys, *batch))
-
-    def counts(self, bot_id: str) -> tuple[int, int]:
-        """How many of the bot's matches are running, and how many it saw finish."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.scard(bot_matches_key(bot_id))
-        pipe.hget(bot_key(bot_id), "finished")
-        playing, finished = pipe.execute()
-        return int(playing), int(finished or 0)
-
-    def matches(self, bot_id: str) -> list[str]:
-        """Ids of the bot's running matches (as far as it was told)."""
-        return sorted(cast("set[str]", self.client.smembers(bot_matches_key(bot_id))))
-
-    def forget_match(self, bot_id: str, match_id: str) -> None:
-        """Drop a match that expired before the bot was told it ended."""
-        self.client.srem(bot_matches_key(bot_id), match_id)
-
-    def announce(self, notice: SeatNotice) -> list[int]:
-        """Append the events this change means for one bot seat, each at most once; their numbers."""
-        keys = [
-            bot_key(notice.bot_id),
-            bot_matches_key(notice.bot_id),
-            bot_seat_key(notice.bot_id, notice.match_id, notice.seat),
-            bot_events_key(notice.bot_id),
-        ]
-        args: list[EncodableT] = [
-            notice.match_id,
-            notice.version,
-            int(notice.finished),
-            int(notice.may_act),
-            notice.started,
-            notice.your_turn,
-            notice.over,
-            self.idle_ttl,
-            self.finished_ttl,
-            BOT_EVENTS_KEPT,
-        ]
-        return [int(n) for n in self._announce(keys=keys, args=args)]
-
-    def events_after(self, bot_id: str, after: int, count: int = 100) -> list[BotEvent]:
-        """The bot's kept events numbered above `after`, oldest first (at most `count`)."""
-        keys = (bot_events_key(bot_id), bot_challenge_events_key(bot_id))
-        rows = [
-            row
-            for key in keys
-            for row in cast("list[StreamEntry]", self.client.xrange(key, f"({after}-0", "+", count=count))
-        ]
-        # Both streams are numbered from one counter: merged in order, the first `count` are all there is up to there.
-        events = sorted((bot_event(entry_id, fields) for entry_id, fields in rows), key=lambda event: event.id)
-        return events[:count]
-
-
-def bot_event(entry_id: str, fields: dict[str, str]) -> BotEvent:
-    """A stream entry (`<n>-0`, event and data) as a bot event."""
-    return BotEvent(int(entry_id.split("-")[0]), fields["event"], fields["data"])

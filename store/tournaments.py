@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 import redis
 
 from model.tournament import Outcome, Plan, Slot
-from store.matches import redis_client
+from store.connection import redis_client
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT

@@ -31,7 +31,8 @@ from domain.quotas import HeldStream
 from model.bot import BotRecord
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import BotToken
-from store.matches import Cursor, is_store_full
+from store.connection import is_store_full
+from store.matches import Cursor
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("bots", __name__, url_prefix="/v1/bots")

@@ -23,7 +23,8 @@ from domain.matches.commands import engine_state, result_of
 from engine import GameState, Result
 from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord
 from model.refusals import RulesChanged
-from store.matches import Cursor, MatchStore, bot_key
+from store.bots import bot_key
+from store.matches import Cursor, MatchStore
 
 log = logging.getLogger(__name__)
 HISTORY_KEPT = 10_000

@@ -29,8 +29,8 @@ import redis
 
 from domain.events.match_stream import HEARTBEAT, RETRY_MS, sse
 from model.bot import BotEvent
+from store.bots import BotStore, bot_notice
 from store.changes import ChangeFeed, Watch
-from store.matches import BotStore, bot_notice
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from api.current import ParlourApp
 from domain.turn_timers import iso
-from store import matches as store_module
+from store import bots as store_module
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, play_line, register
 from tests.api.test_openapi import WINNING_LINE

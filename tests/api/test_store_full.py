@@ -18,7 +18,7 @@ from api.current import ParlourApp
 from model.bot import SeatNotice
 from model.settings import Settings
 from ops.embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, start_embedded_redis
-from store.matches import is_store_full
+from store.connection import is_store_full
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, Match, bearer, create_match
 
 SMALL = "4mb"
