@@ -14,7 +14,7 @@ from engine.errors import (
 from engine.info import Assumption, GameInfo
 from engine.options import OptionSet, OptionSpec
 from engine.protocol import Action, Game, GameState, TooManyActions, View, action_text, has_action
-from engine.registry import all_games, get_game, register
+from engine.registry import all_games, get_game
 from engine.result import Result
 from engine.rng import Rng
 
@@ -41,5 +41,4 @@ __all__ = [
     "all_games",
     "get_game",
     "has_action",
-    "register",
 ]

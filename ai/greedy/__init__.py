@@ -1,17 +1,17 @@
 """A one-ply greedy baseline per game, for measuring the searchers against (not a level for players).
 
-`GreedyAgent` looks one action ahead with a simple score of each game's own (see each module)
-and plays a random legal action in a game it does not know. Like every agent it decides on
-`state.determinize(seat, rng)`, so it never reads what the seat cannot see, and a seed fixes
-its answer.
+`GreedyAgent` looks one action ahead with a simple score of each game's own: `choose` in
+`ai/greedy/<game id>.py`, found by the game's id; in a game without such a module it plays a
+random legal action. Like every agent it decides on `state.determinize(seat, rng)`, so it never
+reads what the seat cannot see, and a seed fixes its answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ai.greedy import freeze_factory, icecream, robots_love_ice_cream, rockem_sockem, sundae_split
+from ai.game_modules import game_module
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -20,13 +20,16 @@ if TYPE_CHECKING:
 Player = Callable[[Any, int, Rng], "Action"]
 """A game's greedy choice: (a determinized state, the seat, a seeded Rng) to an action."""
 
-PLAYERS: dict[str, Player] = {
-    "icecream": icecream.choose,
-    "sundae_split": sundae_split.choose,
-    "freeze_factory": freeze_factory.choose,
-    "rockem_sockem": rockem_sockem.choose,
-    "robots_love_ice_cream": robots_love_ice_cream.choose,
-}
+
+def player_for(game_id: str) -> Player | None:
+    """The game's greedy choice, `choose` in `ai/greedy/<game id>.py`; None when it has no such module."""
+    module = game_module("ai.greedy", game_id)
+    if module is None:
+        return None
+    choose = getattr(module, "choose", None)
+    if not callable(choose):
+        raise TypeError(f"{module.__name__} must define choose(world, seat, rng) -> action")
+    return cast(Player, choose)
 
 
 class GreedyAgent:
@@ -44,10 +47,10 @@ class GreedyAgent:
         """The seat's greedy action on a determinized copy; the budget, the time cap and `stop` play no part."""
         rng = Rng.from_seed(f"greedy-agent:{seed}")
         world = state.determinize(seat, rng)
-        player = PLAYERS.get(state.game_id)
+        player = player_for(state.game_id)
         if player is None:
             return world.sample_action(seat, rng)
         return player(world, seat, rng)
 
 
-__all__ = ["PLAYERS", "GreedyAgent"]
+__all__ = ["GreedyAgent", "player_for"]

@@ -13,6 +13,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from ai.agent import sampled_actions
+from ai.game_modules import game_module
 from engine.protocol import action_text
 
 if TYPE_CHECKING:
@@ -69,17 +70,14 @@ class Knowledge:
 
 @functools.cache
 def knowledge_for(game_id: str) -> Knowledge:
-    """The registered knowledge of a game, or the default."""
-    from ai.knowledge.freeze_factory import FreezeFactoryKnowledge
-    from ai.knowledge.robots_love_ice_cream import RobotsLoveIceCreamKnowledge
-    from ai.knowledge.rockem_sockem import RockemSockemKnowledge
-
-    known: dict[str, Knowledge] = {
-        "freeze_factory": FreezeFactoryKnowledge(),
-        "rockem_sockem": RockemSockemKnowledge(),
-        "robots_love_ice_cream": RobotsLoveIceCreamKnowledge(),
-    }
-    return known.get(game_id, DEFAULT)
+    """The game's knowledge, `KNOWLEDGE` in `ai/knowledge/<game id>.py`; the default when it has no such module."""
+    module = game_module("ai.knowledge", game_id)
+    if module is None:
+        return DEFAULT
+    knowledge = getattr(module, "KNOWLEDGE", None)
+    if not isinstance(knowledge, Knowledge):
+        raise TypeError(f"{module.__name__}.KNOWLEDGE must be a Knowledge (Knowledge() for none), not {knowledge!r}")
+    return knowledge
 
 
 DEFAULT = Knowledge()

@@ -268,3 +268,7 @@ class FreezeFactoryKnowledge(Knowledge):
             math.tanh((score - max(s for other, s in enumerate(scores) if other != seat)) / LEAD_SCALE)
             for seat, score in enumerate(scores)
         ]
+
+
+KNOWLEDGE = FreezeFactoryKnowledge()
+"""What the search knows of the game (found by `ai.knowledge.knowledge_for`)."""

@@ -613,3 +613,7 @@ class RobotsLoveIceCreamKnowledge(Knowledge):
         assert isinstance(state, RobotsState)
         value = 2.0 * success_chance(state) - 1.0
         return [value] * state.players
+
+
+KNOWLEDGE = RobotsLoveIceCreamKnowledge()
+"""What the search knows of the game (found by `ai.knowledge.knowledge_for`)."""

@@ -122,3 +122,7 @@ def turned(cards: Cards, value: Callable[[Cards], float]) -> float:
     if misses:
         total += misses / (hits + misses) * value((hits, misses - 1, shown))
     return total
+
+
+KNOWLEDGE = RockemSockemKnowledge()
+"""What the search knows of the game (found by `ai.knowledge.knowledge_for`)."""

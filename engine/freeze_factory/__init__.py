@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.freeze_factory.game import FreezeFactory, FreezeFactoryState
-from engine.registry import register
 
-GAME = register(FreezeFactory())
+GAME = FreezeFactory()
 
 __all__ = ["GAME", "FreezeFactory", "FreezeFactoryState"]

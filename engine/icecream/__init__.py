@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.icecream.game import IceCream, IceCreamState
-from engine.registry import register
 
-GAME = register(IceCream())
+GAME = IceCream()
 
 __all__ = ["GAME", "IceCream", "IceCreamState"]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from engine.registry import register
 from engine.robots_love_ice_cream.game import RobotsLoveIceCream
 from engine.robots_love_ice_cream.state import RobotsState
 
-GAME = register(RobotsLoveIceCream())
+GAME = RobotsLoveIceCream()
 
 __all__ = ["GAME", "RobotsLoveIceCream", "RobotsState"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine.registry import register
 from engine.rockem_sockem.game import RockemSockem, RockemSockemState
 
-GAME = register(RockemSockem())
+GAME = RockemSockem()
 
 __all__ = ["GAME", "RockemSockem", "RockemSockemState"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine.registry import register
 from engine.sundae_split.game import SundaeSplit, SundaeSplitState
 
-GAME = register(SundaeSplit())
+GAME = SundaeSplit()
 
 __all__ = ["GAME", "SundaeSplit", "SundaeSplitState"]
