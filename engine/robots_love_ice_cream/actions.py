@@ -30,7 +30,7 @@ from engine.robots_love_ice_cream.effects import ACTIVATED
 from engine.robots_love_ice_cream.schema import EFFECTS
 
 if TYPE_CHECKING:
-    from engine.robots_love_ice_cream.state import RobotsState
+    from engine.robots_love_ice_cream.table import Table
 
 END_TURN: Action = {"type": "end_turn"}
 STEP_TYPES = {
@@ -47,7 +47,7 @@ TURN_ENDERS = frozenset(
 """The actions that always end the seat's turn (its part of the equip phase or the Social included)."""
 
 
-def legal_actions(state: RobotsState, seat: int) -> list[Action]:
+def legal_actions(state: Table, seat: int) -> list[Action]:
     """Every action the seat may take now; empty unless it is the seat's decision."""
     if seat not in state.acting_seats():
         return []
@@ -65,7 +65,7 @@ def legal_actions(state: RobotsState, seat: int) -> list[Action]:
     return [*({"type": "share_social_cards", "cards": choice} for choice in cards), {"type": "share_social_randomly"}]
 
 
-def ends_turn(state: RobotsState, seat: int, action: Action) -> bool:
+def ends_turn(state: Table, seat: int, action: Action) -> bool:
     """Whether a legal action ends the seat's turn (its buying turn in the store, its part of the equip phase).
 
     A store action also ends it when the buyer can then neither buy nor flush ('Players may purchase more than one
@@ -84,7 +84,7 @@ def ends_turn(state: RobotsState, seat: int, action: Action) -> bool:
     return kind in TURN_ENDERS
 
 
-def default_action(state: RobotsState, seat: int) -> Action:
+def default_action(state: Table, seat: int) -> Action:
     """What the waited-for seat does when its time runs out: pass where the step allows it.
 
     Declines the catch-up draw ('may draw up to 7'), keeps the first choice in sorted card order
@@ -108,13 +108,13 @@ def default_action(state: RobotsState, seat: int) -> Action:
     return {"type": "share_social_randomly"}
 
 
-def keep_choices(state: RobotsState, seat: int) -> list[Action]:
+def keep_choices(state: Table, seat: int) -> list[Action]:
     """Each distinct choice of the cards to keep from the draw."""
     kept = sorted({tuple(c) for c in combinations(state.drawn, state.keep_count(seat))})
     return [{"type": "keep_drawn", "cards": list(cards)} for cards in kept]
 
 
-def boost_uses(state: RobotsState, seat: int) -> list[Action]:
+def boost_uses(state: Table, seat: int) -> list[Action]:
     """Once-per-planet Boosts in play that the seat may use now, with each of their choices."""
     found: list[Action] = []
     for boost in state.active_boosts(seat):
@@ -125,14 +125,14 @@ def boost_uses(state: RobotsState, seat: int) -> list[Action]:
     return found
 
 
-def turn_actions(state: RobotsState, seat: int) -> list[Action]:
+def turn_actions(state: Table, seat: int) -> list[Action]:
     """Attacks, Boost uses, refills and ending the turn."""
     found = [*sets.legal_attacks(state, seat), *boost_uses(state, seat)]
     found += [{"type": "refill_hand", "weaponize": w} for w in (False, True) if phases.can_refill(state, seat, w)]
     return [*found, END_TURN]
 
 
-def store_actions(state: RobotsState, seat: int) -> list[Action]:
+def store_actions(state: Table, seat: int) -> list[Action]:
     """The buyer's purchases, flush and pass; or the choice a bought immediate Boost needs."""
     if state.pending is not None:
         boost = DATA.boosts[state.pending]
@@ -144,7 +144,7 @@ def store_actions(state: RobotsState, seat: int) -> list[Action]:
     return [*found, {"type": "stop_buying"}]
 
 
-def equip_choices(state: RobotsState, seat: int) -> list[list[str]]:
+def equip_choices(state: Table, seat: int) -> list[list[str]]:
     """Every set of owned upgrades that fits the truck's slots (the empty set included)."""
     owned = sorted([*state.spares[seat], *state.equipped[seat]])
     slots = min(state.upgrade_slots(seat), len(owned))
@@ -154,7 +154,7 @@ def equip_choices(state: RobotsState, seat: int) -> list[list[str]]:
 # --- refusing, with the rule ------------------------------------------------------------------
 
 
-def check_action(state: RobotsState, seat: int, action: Action) -> None:
+def check_action(state: Table, seat: int, action: Action) -> None:
     """IllegalAction naming the rule, unless the action is one of the seat's legal actions."""
     legal = legal_actions(state, seat)
     # Compared as JSON text, so true is not 1 and 1.0 is not 1: only the canonical form is accepted.
@@ -171,7 +171,7 @@ def _text(action: Action) -> str:
         return ""
 
 
-def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Action]) -> str:
+def why_illegal(state: Table, seat: int, action: Action, legal: list[Action]) -> str:
     """The reason an action is refused: the step's expected actions, or the rule it breaks."""
     kind = action.get("type")
     step = state.step if state.phase == phases.PLAYER else state.phase
@@ -210,7 +210,7 @@ def why_illegal(state: RobotsState, seat: int, action: Action, legal: list[Actio
     return f"send one of the listed actions; {action!r} is not one of them"
 
 
-def _why_not_boost(state: RobotsState, seat: int, action: Action) -> str:
+def _why_not_boost(state: Table, seat: int, action: Action) -> str:
     boost = DATA.boosts.get(str(action.get("boost")))
     if boost is None:
         return f"there is no Boost {action.get('boost')!r}"
@@ -230,7 +230,7 @@ def _why_not_boost(state: RobotsState, seat: int, action: Action) -> str:
     return f"{boost.title} takes one of these choices: {choices}"
 
 
-def _why_not_refill(state: RobotsState, seat: int, action: Action) -> str:
+def _why_not_refill(state: Table, seat: int, action: Action) -> str:
     if set(action) != {"type", "weaponize"} or not isinstance(action["weaponize"], bool):
         return 'a refill is {"type": "refill_hand", "weaponize": false} (true for Variant B)'
     if action["weaponize"] and not state.options["weaponized_sprinkletonium"]:
@@ -243,12 +243,12 @@ def _why_not_refill(state: RobotsState, seat: int, action: Action) -> str:
 # --- applying ---------------------------------------------------------------------------------
 
 
-def apply_action(state: RobotsState, seat: int, action: Action) -> None:
+def apply_action(state: Table, seat: int, action: Action) -> None:
     """Apply a legal action and run the game on to the next decision."""
     APPLY[action["type"]](state, seat, action)
 
 
-def attack(state: RobotsState, seat: int, action: Action) -> None:
+def attack(state: Table, seat: int, action: Action) -> None:
     """Discard the set, then A3 Clean Up for the destroyed robot."""
     for card in action["cards"]:
         state.discard(seat, card)
@@ -267,26 +267,26 @@ def boost_choice(action: Action) -> dict[str, Any]:
     return {key: value for key, value in action.items() if key not in ("type", "boost")}
 
 
-def use_boost_in_play(state: RobotsState, seat: int, action: Action) -> None:
+def use_boost_in_play(state: Table, seat: int, action: Action) -> None:
     """Use a once-per-planet Boost in play with its choice."""
     boost = DATA.boosts[action["boost"]]
     state.used.append(boost.id)
     ACTIVATED[boost.ability.effect].resolve(state, seat, boost.ability.params, boost_choice(action))
 
 
-def share_social_cards(state: RobotsState, seat: int, action: Action) -> None:
+def share_social_cards(state: Table, seat: int, action: Action) -> None:
     """'The group then decides which card goes to each player.', then the next planet."""
     phases.share(state, list(action["cards"]))
     phases.next_planet(state)
 
 
-def share_social_randomly(state: RobotsState, seat: int, action: Action) -> None:
+def share_social_randomly(state: Table, seat: int, action: Action) -> None:
     """'randomly distributed among the players', then the next planet."""
     phases.share_randomly(state)
     phases.next_planet(state)
 
 
-APPLY: dict[str, Callable[[RobotsState, int, Action], None]] = {
+APPLY: dict[str, Callable[[Table, int, Action], None]] = {
     "draw_up": lambda state, seat, action: phases.draw_up(state, seat),
     "decline_draw_up": lambda state, seat, action: phases.draw_step(state),
     "keep_drawn": lambda state, seat, action: phases.keep(state, seat, list(action["cards"])),

@@ -6,7 +6,7 @@ resolve one: `ACTIVATED[name].choices(state, seat, params)` and `.resolve(state,
 choice)`; a choice is the part of the action beyond `{"type": "use_boost_in_play", "boost": id}` (or
 `resolve_bought_boost`).
 Passive Boosts are read where the rule they change is applied: `attack_bonus` and
-`extra_attack_allows` here, the amounts and guards through `RobotsState.passive_amount`,
+`extra_attack_allows` here, the amounts and guards through `Table.passive_amount`,
 `has_passive` and `use_trigger`.
 """
 
@@ -21,7 +21,7 @@ from engine.robots_love_ice_cream.planet import ABOVE_TRACK, open_space_for_hop,
 from engine.robots_love_ice_cream.schema import ANY, EFFECTS, SPRINKLETONIUM
 
 if TYPE_CHECKING:
-    from engine.robots_love_ice_cream.state import RobotsState
+    from engine.robots_love_ice_cream.table import Table
 
 Params = dict[str, Any]
 Choice = dict[str, Any]
@@ -37,7 +37,7 @@ class RobotPhase:
 # --- robot abilities ----------------------------------------------------------------------------
 
 
-def advance_ice_cream(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
+def advance_ice_cream(state: Table, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Spinston: 'Move an Ice Cream token up one level.' (a Deflector Shield may turn a move off the track down)."""
     for _ in range(params["levels"]):
         token_level = state.token_level(params["token"])
@@ -50,7 +50,7 @@ def advance_ice_cream(state: RobotsState, phase: RobotPhase, column: int, level:
         state.event(f"an Ice Cream token moves up one level ({state.track_text()})")
 
 
-def _deflected(state: RobotsState) -> bool:
+def _deflected(state: Table) -> bool:
     """Deflector Shield: a token about to leave the top of the track moves down one level instead (once per planet)."""
     shield = next((s for s in state.seats_from_first() if state.use_trigger(s, "deflect_advance")), None)
     if shield is None:
@@ -60,7 +60,7 @@ def _deflected(state: RobotsState) -> bool:
     return True
 
 
-def hop_right(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
+def hop_right(state: Table, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Lil Chip 'moves to the highest open space available in a different column' to the right, else stays."""
     name = state.robot(column, level).name
     spot = open_space_for_hop(state.columns, column)
@@ -75,7 +75,7 @@ def hop_right(state: RobotsState, phase: RobotPhase, column: int, level: int, pa
     state.event(f"{name} moves from column {column} level {level} to column {to_column} level {to_level}")
 
 
-def summon(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
+def summon(state: Table, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Lil Chunk: 'Summon new additional robot' into its column if possible, else the next open space rightwards."""
     for _ in range(params["count"]):
         spot = open_space_for_summon(state.columns, column)
@@ -95,7 +95,7 @@ def summon(state: RobotsState, phase: RobotPhase, column: int, level: int, param
         state.event(f"a {state.robot(to_column, to_level).name} is summoned to column {to_column} level {to_level}")
 
 
-def _players_hit(state: RobotsState, who: str) -> list[int]:
+def _players_hit(state: Table, who: str) -> list[int]:
     """all: every player; first_player: the First Player card's holder; most_cards: those with the most cards."""
     if who == "first_player":
         return [state.first_player]
@@ -106,7 +106,7 @@ def _players_hit(state: RobotsState, who: str) -> list[int]:
     return seats
 
 
-def discard_random(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
+def discard_random(state: Table, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """Scrambles: 'All players discard a random Weaponized Ice Cream card.' (others hit fewer players)."""
     for seat in _players_hit(state, params["who"]):
         if state.has_passive(seat, "hand_guard"):
@@ -120,7 +120,7 @@ def discard_random(state: RobotsState, phase: RobotPhase, column: int, level: in
             state.event(f"seat {seat} discards a random card: {DATA.title(card)}")
 
 
-def lose_sprinkletonium(state: RobotsState, phase: RobotPhase, column: int, level: int, params: Params) -> None:
+def lose_sprinkletonium(state: Table, phase: RobotPhase, column: int, level: int, params: Params) -> None:
     """The players hit lose Sprinkletonium, which goes back to the deck."""
     for seat in _players_hit(state, params["who"]):
         if state.has_passive(seat, "sprinkletonium_guard"):
@@ -131,7 +131,7 @@ def lose_sprinkletonium(state: RobotsState, phase: RobotPhase, column: int, leve
         state.event(f"seat {seat} loses {lost} Sprinkletonium")
 
 
-RobotAbility = Callable[["RobotsState", RobotPhase, int, int, Params], None]
+RobotAbility = Callable[["Table", RobotPhase, int, int, Params], None]
 ROBOT_ABILITIES: dict[str, RobotAbility] = {
     "advance_ice_cream": advance_ice_cream,
     "hop_right": hop_right,
@@ -144,7 +144,7 @@ ROBOT_ABILITIES: dict[str, RobotAbility] = {
 # --- passive Boosts read by the rules -----------------------------------------------------------
 
 
-def attack_bonus(state: RobotsState, seat: int, defense: int, ice_cream: str, extra: bool) -> int:
+def attack_bonus(state: Table, seat: int, defense: int, ice_cream: str, extra: bool) -> int:
     """What the seat's Boosts add to an attack value: 'Add 1 to any attack value against a robot with ...'.
 
     'Rapid Pop Special and Sunday Special upgrades cannot be used to boost the second attack using either Hit Em
@@ -172,24 +172,24 @@ def extra_attack_allows(params: Params, defense: int, ice_cream: str) -> bool:
 class Activated:
     """An activated effect: what the user may choose, and how one choice resolves."""
 
-    choices: Callable[[RobotsState, int, Params], list[Choice]]
-    resolve: Callable[[RobotsState, int, Params, Choice], None]
+    choices: Callable[[Table, int, Params], list[Choice]]
+    resolve: Callable[[Table, int, Params, Choice], None]
 
 
-def _others(state: RobotsState, seat: int) -> list[int]:
+def _others(state: Table, seat: int) -> list[int]:
     return [other for other in range(state.players) if other != seat]
 
 
-def _hand_kinds(state: RobotsState, seat: int) -> list[str]:
+def _hand_kinds(state: Table, seat: int) -> list[str]:
     """The different cards in a hand, Sprinkletonium included."""
     return sorted(set(state.hands[seat]) | ({SPRINKLETONIUM} if state.weaponized[seat] else set()))
 
 
-def _take_random_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _take_random_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     return [{"target": other} for other in _others(state, seat) if state.hand_count(other)]
 
 
-def _take_random(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _take_random(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Free Sample: 'Take one random Weaponized Ice Cream card from any player.'"""
     target = choice["target"]
     card = state.random_card(target)
@@ -201,35 +201,35 @@ def _take_random(state: RobotsState, seat: int, params: Params, choice: Choice) 
     state.event(f"seat {seat} takes {shown} from seat {target}")
 
 
-def _give_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _give_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     return [{"target": other, "card": card} for other in _others(state, seat) for card in _hand_kinds(state, seat)]
 
 
-def _give(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _give(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Team Player: give one card from your hand to another player."""
     state.remove_from_hand(seat, choice["card"])
     state.add_to_hand(choice["target"], [choice["card"]])
     state.event(f"seat {seat} gives a card to seat {choice['target']}")
 
 
-def _always(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _always(state: Table, seat: int, params: Params) -> list[Choice]:
     return [{}]
 
 
-def _draw(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _draw(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Draw cards into the hand."""
     cards = state.draw_ice(params["count"])
     state.add_to_hand(seat, cards)
     state.event(f"seat {seat} draws {len(cards)} cards")
 
 
-def _all_draw(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _all_draw(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Ice Cream Party: every player draws, the user first and then clockwise."""
     for step in range(state.players):
         _draw(state, (seat + step) % state.players, params, choice)
 
 
-def _take_from_discard(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _take_from_discard(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Take cards of one type from the Weaponized Ice Cream discard pile (the most recent first)."""
     taken = 0
     while taken < params["count"] and params["ice_cream"] in state.ice_discard:
@@ -239,7 +239,7 @@ def _take_from_discard(state: RobotsState, seat: int, params: Params, choice: Ch
     state.event(f"seat {seat} takes {taken} {DATA.title(params['ice_cream'])} from the discard pile")
 
 
-def _steal_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _steal_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     return [
         {"target": other, "upgrade": upgrade}
         for other in _others(state, seat)
@@ -247,7 +247,7 @@ def _steal_choices(state: RobotsState, seat: int, params: Params) -> list[Choice
     ]
 
 
-def _steal(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _steal(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Yoink!!: take a spare truck upgrade from another player."""
     state.spares[choice["target"]].remove(choice["upgrade"])
     state.spares[seat].append(choice["upgrade"])
@@ -255,7 +255,7 @@ def _steal(state: RobotsState, seat: int, params: Params, choice: Choice) -> Non
     state.event(f"seat {seat} takes {DATA.title(choice['upgrade'])} from seat {choice['target']}")
 
 
-def _destroy_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _destroy_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     found = []
     for column in range(len(state.columns)):
         target = state.target(column)
@@ -264,18 +264,18 @@ def _destroy_choices(state: RobotsState, seat: int, params: Params) -> list[Choi
     return found
 
 
-def _destroy(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _destroy(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Cherry Bomb: destroy the lowest robot of a column, with the usual clean up."""
     target = state.target(choice["column"])
     assert target is not None
     state.destroy(seat, choice["column"], target[0])
 
 
-def _lower_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _lower_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     return [{}] if state.above or any(state.track_levels[:-1]) else []
 
 
-def _lower(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _lower(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Beam Jammer: move the highest token (above the track included) `levels` levels down, to the bottom at most."""
     level = ABOVE_TRACK if state.above else state.token_level("highest")
     assert level is not None
@@ -283,7 +283,7 @@ def _lower(state: RobotsState, seat: int, params: Params, choice: Choice) -> Non
     state.event(f"seat {seat} lowers an Ice Cream token ({state.track_text()})")
 
 
-def _jam_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
+def _jam_choices(state: Table, seat: int, params: Params) -> list[Choice]:
     return [
         {"column": column}
         for column in range(len(state.columns))
@@ -291,7 +291,7 @@ def _jam_choices(state: RobotsState, seat: int, params: Params) -> list[Choice]:
     ]
 
 
-def _jam(state: RobotsState, seat: int, params: Params, choice: Choice) -> None:
+def _jam(state: Table, seat: int, params: Params, choice: Choice) -> None:
     """Sticky Syrup: the column's robots, its Spinston included, skip their abilities until the planet ends."""
     state.jammed = sorted({*state.jammed, choice["column"]})
     state.event(f"seat {seat} pours Sticky Syrup on column {choice['column']}: its robots are stuck on this planet")
@@ -313,11 +313,11 @@ PASSIVE_READ_BY_RULES = frozenset(
     {
         "attack_bonus",  # effects.attack_bonus
         "extra_attack",  # effects.extra_attack_allows, sets.attack_slots
-        "draw_bonus",  # RobotsState.draw_count
-        "keep_bonus",  # RobotsState.keep_count
-        "refill_bonus",  # RobotsState.refill_target
-        "reward_bonus",  # RobotsState.destroy
-        "slot_bonus",  # RobotsState.upgrade_slots
+        "draw_bonus",  # Table.draw_count
+        "keep_bonus",  # Table.keep_count
+        "refill_bonus",  # Table.refill_target
+        "reward_bonus",  # Table.destroy
+        "slot_bonus",  # Table.upgrade_slots
         "hand_guard",  # discard_random
         "sprinkletonium_guard",  # lose_sprinkletonium
         "free_refill",  # phases.refill

@@ -7,19 +7,21 @@ actions of `actions.py`. Every step cites the rulebook sentence it implements.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import TYPE_CHECKING
 
 from engine.result import Result
 from engine.robots_love_ice_cream.data import DATA, Planet
 from engine.robots_love_ice_cream.effects import ACTIVATED, ROBOT_ABILITIES, RobotPhase
 from engine.robots_love_ice_cream.planet import Column, resolution_order
 from engine.robots_love_ice_cream.schema import SPRINKLETONIUM
-
-if TYPE_CHECKING:
-    from engine.robots_love_ice_cream.state import RobotsState
-
-PLAYER, STORE, EQUIP, SOCIAL, OVER = "player", "store", "equip", "social", "over"
-DRAW_UP, KEEP, ACT = "draw_up", "keep", "act"
+from engine.robots_love_ice_cream.table import ACT as ACT
+from engine.robots_love_ice_cream.table import DRAW_UP as DRAW_UP
+from engine.robots_love_ice_cream.table import EQUIP as EQUIP
+from engine.robots_love_ice_cream.table import KEEP as KEEP
+from engine.robots_love_ice_cream.table import OVER as OVER
+from engine.robots_love_ice_cream.table import PLAYER as PLAYER
+from engine.robots_love_ice_cream.table import SOCIAL as SOCIAL
+from engine.robots_love_ice_cream.table import STORE as STORE
+from engine.robots_love_ice_cream.table import Table
 
 RULES = DATA.rules
 TOKENS = DATA.components["ice_cream_tokens"]
@@ -28,7 +30,7 @@ TOKENS = DATA.components["ice_cream_tokens"]
 # --- set-up -------------------------------------------------------------------------------------
 
 
-def set_up(state: RobotsState) -> None:
+def set_up(state: Table) -> None:
     """'Game Setup': decks shuffled, Sprinkletonium nearby, 7 cards each, a first player, the first planet."""
     removed = RULES.variants.harder_robots_removed if state.options["harder_robots"] else {}
     # 'After setting the Spinston and Spinston 2.0 cards aside, shuffle the Robots cards'
@@ -48,12 +50,12 @@ def set_up(state: RobotsState) -> None:
     prepare_planet(state)
 
 
-def planet_cards(state: RobotsState) -> tuple[Planet, ...]:
+def planet_cards(state: Table) -> tuple[Planet, ...]:
     """'the grouping of planets corresponding to the number of players'; solo uses the 2 (or 3) player cards."""
     return DATA.planets[state.options["solo_planets"] if state.solo else str(state.players)]
 
 
-def prepare_planet(state: RobotsState) -> None:
+def prepare_planet(state: Table) -> None:
     """I. Preparing the Planet: reveal it, Spinstons atop their columns, robots drawn, tokens on the track."""
     state.phase = PLAYER
     state.planet += 1
@@ -79,14 +81,14 @@ def prepare_planet(state: RobotsState) -> None:
 # --- A. Player Phase ---------------------------------------------------------------------------
 
 
-def start_round(state: RobotsState) -> None:
+def start_round(state: Table) -> None:
     """'Starting with the first player card holder, each player, in clockwise order, takes a turn.'"""
     state.phase = PLAYER
     state.queue = state.seats_from_first()
     begin_turn(state)
 
 
-def can_draw_up(state: RobotsState, seat: int) -> bool:
+def can_draw_up(state: Table, seat: int) -> bool:
     """'Beginning on the 3rd planet: Players who have zero Ice Cream tokens and zero Sprinkletonium may draw up to 7
     cards at the start of their turn.'"""
     return (
@@ -98,7 +100,7 @@ def can_draw_up(state: RobotsState, seat: int) -> bool:
     )
 
 
-def begin_turn(state: RobotsState) -> None:
+def begin_turn(state: Table) -> None:
     """A turn starts with the optional draw up to 7 (when allowed), then A1 Draw."""
     seat = state.queue[0]
     state.attacks, state.extras = 0, []
@@ -108,7 +110,7 @@ def begin_turn(state: RobotsState) -> None:
         draw_step(state)
 
 
-def draw_up(state: RobotsState, seat: int) -> None:
+def draw_up(state: Table, seat: int) -> None:
     """Draw up to 7 cards at the start of the turn."""
     cards = state.draw_ice(RULES.catch_up_hand_size - state.hand_count(seat))
     state.add_to_hand(seat, cards)
@@ -116,7 +118,7 @@ def draw_up(state: RobotsState, seat: int) -> None:
     draw_step(state)
 
 
-def draw_step(state: RobotsState) -> None:
+def draw_step(state: Table) -> None:
     """A1 Draw: 'Draw 2 Weaponized Ice Cream cards and choose 1 to discard.' (solo: draw 3, keep 2)."""
     seat = state.queue[0]
     state.drawn = sorted(state.draw_ice(state.draw_count(seat)))
@@ -129,7 +131,7 @@ def draw_step(state: RobotsState) -> None:
         state.step = KEEP
 
 
-def keep(state: RobotsState, seat: int, cards: list[str]) -> None:
+def keep(state: Table, seat: int, cards: list[str]) -> None:
     """Keep the chosen cards; the others go face up to the discard pile."""
     rest = list(state.drawn)
     for card in cards:
@@ -141,13 +143,13 @@ def keep(state: RobotsState, seat: int, cards: list[str]) -> None:
     state.event(f"seat {seat} keeps {len(cards)} and discards {DATA.titles(rest)}")
 
 
-def refill_cost(state: RobotsState, seat: int) -> int:
+def refill_cost(state: Table, seat: int) -> int:
     """One Sprinkletonium, or none while a free refill is unused on this planet."""
     free = any(b.ability.effect == "free_refill" and b.id not in state.used for b in state.active_boosts(seat))
     return 0 if free else RULES.refill_cost
 
 
-def can_refill(state: RobotsState, seat: int, weaponize: bool) -> bool:
+def can_refill(state: Table, seat: int, weaponize: bool) -> bool:
     """A4: spend one Sprinkletonium 'to fill their Weaponized Ice Cream hand back up to 7 cards'.
 
     Variant B: 'the player may additionally weaponize 1 Sprinkletonium by pulling 1 of their own Sprinkletonium into
@@ -160,7 +162,7 @@ def can_refill(state: RobotsState, seat: int, weaponize: bool) -> bool:
     return short >= 1 and state.sprinkles[seat] >= cost and bool(state.ice_deck or state.ice_discard)
 
 
-def refill(state: RobotsState, seat: int, weaponize: bool) -> None:
+def refill(state: Table, seat: int, weaponize: bool) -> None:
     """Pay (or use a free refill), fill the hand, and end the turn."""
     cost = refill_cost(state, seat)
     if cost == 0:
@@ -177,7 +179,7 @@ def refill(state: RobotsState, seat: int, weaponize: bool) -> None:
     end_turn(state)
 
 
-def end_turn(state: RobotsState) -> None:
+def end_turn(state: Table) -> None:
     """'Once all players have taken their turn, the robot phase begins.'"""
     state.queue.pop(0)
     state.step = ""
@@ -190,7 +192,7 @@ def end_turn(state: RobotsState) -> None:
 # --- B. Robot Phase ----------------------------------------------------------------------------
 
 
-def robot_phase(state: RobotsState) -> None:
+def robot_phase(state: Table) -> None:
     """B1 every robot's ability in the printed order, B2 the beam moves up, B3 or B4."""
     phase = RobotPhase()
     for column, level in list(resolution_order(state.columns)):
@@ -214,7 +216,7 @@ def robot_phase(state: RobotsState) -> None:
         end_planet(state)
 
 
-def end_planet(state: RobotsState) -> None:
+def end_planet(state: Table) -> None:
     """B4 Escape: tokens above the track are captured; 'All remaining robots on the planet escape'."""
     lost = state.above + state.tokens_on_track()  # a token left below the top is lost too (assumption planet-end)
     state.captured += lost
@@ -234,7 +236,7 @@ def end_planet(state: RobotsState) -> None:
 # --- 3. The Store Phase --------------------------------------------------------------------------
 
 
-def start_store(state: RobotsState) -> None:
+def start_store(state: Table) -> None:
     """'At the start of the store phase, 3 Boost cards are drawn and placed face up in a row.'"""
     state.phase = STORE
     state.step = ""
@@ -244,7 +246,7 @@ def start_store(state: RobotsState) -> None:
     next_buyer(state)
 
 
-def buying_order(state: RobotsState) -> list[int]:
+def buying_order(state: Table) -> list[int]:
     """'from the player having the least Sprinkletonium to the player having the most. In case of a tie, the player
     sitting closest to the first player in counter-clockwise order goes first.' Line Cutters go before the rest."""
     return sorted(
@@ -257,12 +259,12 @@ def buying_order(state: RobotsState) -> list[int]:
     )
 
 
-def purchase_allowed(state: RobotsState, more: int = 0) -> bool:
+def purchase_allowed(state: Table, more: int = 0) -> bool:
     """Variant F: 'players may only purchase 1 Boost card' per store phase (after `more` purchases, if given)."""
     return not state.options["boost_limit"] or state.bought + more < RULES.variants.boost_purchase_limit
 
 
-def can_flush(state: RobotsState, seat: int, spent: int = 0, more: int = 0) -> bool:
+def can_flush(state: Table, seat: int, spent: int = 0, more: int = 0) -> bool:
     """'Pay 1 Sprinkletonium to discard the face up Boost cards and draw 3 new' (under F only before purchasing).
 
     `spent` and `more`: after spending that much and buying that many more Boosts.
@@ -270,14 +272,14 @@ def can_flush(state: RobotsState, seat: int, spent: int = 0, more: int = 0) -> b
     return state.sprinkles[seat] - spent >= RULES.flush_cost and purchase_allowed(state, more)
 
 
-def affordable(state: RobotsState, seat: int) -> list[str]:
+def affordable(state: Table, seat: int) -> list[str]:
     """The face-up Boosts the seat may buy now."""
     if not purchase_allowed(state):
         return []
     return [b for b in state.store_row if DATA.boosts[b].price <= state.sprinkles[seat]]
 
 
-def next_buyer(state: RobotsState) -> None:
+def next_buyer(state: Table) -> None:
     """Move to the next buyer who can do anything; after the last, the store closes."""
     while (
         state.queue
@@ -290,7 +292,7 @@ def next_buyer(state: RobotsState) -> None:
         end_store(state)
 
 
-def buy(state: RobotsState, seat: int, boost_id: str) -> None:
+def buy(state: Table, seat: int, boost_id: str) -> None:
     """'Purchase 1 card from the face up cards'; 'a new Boost card is drawn to replace' it; immediate ones resolve."""
     boost = DATA.boosts[boost_id]
     state.pay(seat, boost.price)
@@ -319,14 +321,14 @@ def buy(state: RobotsState, seat: int, boost_id: str) -> None:
     next_buyer(state)
 
 
-def waits_for_choice(state: RobotsState, seat: int, boost_id: str) -> bool:
+def waits_for_choice(state: Table, seat: int, boost_id: str) -> bool:
     """Whether an immediate Boost bought now waits for its buyer's choice (it has more than the one plain way)."""
     boost = DATA.boosts[boost_id]
     choices = ACTIVATED[boost.ability.effect].choices(state, seat, boost.ability.params)
     return bool(choices) and choices != [{}]
 
 
-def resolve_immediate(state: RobotsState, seat: int, boost_id: str, choice: dict[str, object]) -> None:
+def resolve_immediate(state: Table, seat: int, boost_id: str, choice: dict[str, object]) -> None:
     """Resolve a bought immediate Boost with its buyer's choice; the card is then discarded."""
     boost = DATA.boosts[boost_id]
     ACTIVATED[boost.ability.effect].resolve(state, seat, boost.ability.params, choice)
@@ -335,7 +337,7 @@ def resolve_immediate(state: RobotsState, seat: int, boost_id: str, choice: dict
     next_buyer(state)
 
 
-def flush(state: RobotsState, seat: int) -> None:
+def flush(state: Table, seat: int) -> None:
     """Pay 1 to discard the face-up Boosts and draw 3 new ones."""
     state.pay(seat, RULES.flush_cost)
     state.boost_discard += state.store_row
@@ -345,14 +347,14 @@ def flush(state: RobotsState, seat: int) -> None:
     next_buyer(state)
 
 
-def stop_buying(state: RobotsState) -> None:
+def stop_buying(state: Table) -> None:
     """The buyer is done; the next one buys."""
     state.queue.pop(0)
     state.bought = 0
     next_buyer(state)
 
 
-def end_store(state: RobotsState) -> None:
+def end_store(state: Table) -> None:
     """'After all players have had a chance to purchase Boosts, remaining Boost cards are sent to the discard pile.'"""
     state.boost_discard += state.store_row
     state.store_row = []
@@ -362,7 +364,7 @@ def end_store(state: RobotsState) -> None:
 # --- 4. The Equip Phase --------------------------------------------------------------------------
 
 
-def start_equip(state: RobotsState) -> None:
+def start_equip(state: Table) -> None:
     """Players with truck upgrades choose which to equip, one after the other from the first player."""
     state.phase = EQUIP
     state.queue = [seat for seat in state.seats_from_first() if state.spares[seat] or state.equipped[seat]]
@@ -370,7 +372,7 @@ def start_equip(state: RobotsState) -> None:
         after_equip(state)
 
 
-def equip(state: RobotsState, seat: int, upgrades: list[str]) -> None:
+def equip(state: Table, seat: int, upgrades: list[str]) -> None:
     """'equip their truck with a maximum of two upgrades'; 'Unused upgrades ... may be saved'."""
     owned = sorted([*state.spares[seat], *state.equipped[seat]])
     for upgrade in upgrades:
@@ -382,7 +384,7 @@ def equip(state: RobotsState, seat: int, upgrades: list[str]) -> None:
         after_equip(state)
 
 
-def after_equip(state: RobotsState) -> None:
+def after_equip(state: Table) -> None:
     """Variant D's Ice Cream Social, then the First Player card passes clockwise and the next planet comes."""
     if state.options["ice_cream_social"]:
         # 'a number of Weaponized Ice Cream cards equal to the number of players are drawn and placed face-up'
@@ -395,13 +397,13 @@ def after_equip(state: RobotsState) -> None:
     next_planet(state)
 
 
-def social_assignments(state: RobotsState) -> list[list[str | None]]:
+def social_assignments(state: Table) -> list[list[str | None]]:
     """Every distinct way to give the social's cards out, one each (None: that seat gets nothing)."""
     cards: list[str | None] = [*state.social, *([None] * (state.players - len(state.social)))]
     return [list(p) for p in sorted(set(permutations(cards)), key=lambda p: [c or "" for c in p])]
 
 
-def share(state: RobotsState, cards: list[str | None]) -> None:
+def share(state: Table, cards: list[str | None]) -> None:
     """'The group then decides which card goes to each player.'"""
     for seat, card in enumerate(cards):
         if card is not None:
@@ -411,14 +413,14 @@ def share(state: RobotsState, cards: list[str | None]) -> None:
     state.social = []
 
 
-def share_randomly(state: RobotsState) -> None:
+def share_randomly(state: Table) -> None:
     """'all of the Ice Cream Social cards are shuffled and randomly distributed among the players'."""
     cards: list[str | None] = [*state.social, *([None] * (state.players - len(state.social)))]
     state.rng.shuffle(cards)
     share(state, cards)
 
 
-def next_planet(state: RobotsState) -> None:
+def next_planet(state: Table) -> None:
     """'After completing the equip phase, pass the first player card clockwise to the next player.'"""
     state.first_player = (state.first_player + 1) % state.players
     state.event(f"the First Player card passes to seat {state.first_player}")
@@ -428,7 +430,7 @@ def next_planet(state: RobotsState) -> None:
 # --- 5. End of Game -----------------------------------------------------------------------------
 
 
-def victory_points(state: RobotsState) -> list[int]:
+def victory_points(state: Table) -> list[int]:
     """'Each Ice Cream saved counts as 2 VPs and each Sprinkletonium counts as 1 VP.'"""
     return [
         RULES.vp_per_token * tokens + RULES.vp_per_sprinkletonium * sprinkles
@@ -436,7 +438,7 @@ def victory_points(state: RobotsState) -> list[int]:
     ]
 
 
-def finish(state: RobotsState, why: str) -> None:
+def finish(state: Table, why: str) -> None:
     """Group victory at 10 saved tokens; the Champion of the Galaxy by VP, then tokens; else co-champions."""
     state.phase, state.step, state.queue, state.drawn = OVER, "", [], []
     points = victory_points(state)

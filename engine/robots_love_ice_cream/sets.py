@@ -16,12 +16,12 @@ from engine.robots_love_ice_cream.effects import attack_bonus, extra_attack_allo
 from engine.robots_love_ice_cream.schema import BRAIN_FREEZE, ICE_CREAM_TYPES, SPRINKLETONIUM
 
 if TYPE_CHECKING:
-    from engine.robots_love_ice_cream.state import RobotsState
+    from engine.robots_love_ice_cream.table import Table
 
 WILD = (BRAIN_FREEZE, SPRINKLETONIUM)
 
 
-def attack_slots(state: RobotsState, seat: int) -> list[str | None]:
+def attack_slots(state: Table, seat: int) -> list[str | None]:
     """None for a regular attack while the turn has one left; else each unused extra-attack upgrade."""
     if state.attacks < state.regular_attacks():
         return [None]
@@ -32,7 +32,7 @@ def attack_slots(state: RobotsState, seat: int) -> list[str | None]:
     ]
 
 
-def cards_needed(state: RobotsState, seat: int, defense: int, ice_cream: str, upgrade: str | None) -> int | None:
+def cards_needed(state: Table, seat: int, defense: int, ice_cream: str, upgrade: str | None) -> int | None:
     """How many cards a set of this type needs against this defense, or None if the attack slot forbids it."""
     if upgrade is not None and not extra_attack_allows(DATA.boosts[upgrade].ability.params, defense, ice_cream):
         return None
@@ -50,7 +50,7 @@ def matching_sets(hand: Counter[str], wild_sprinkles: int, ice_cream: str, size:
     return found
 
 
-def legal_attacks(state: RobotsState, seat: int) -> list[dict[str, Any]]:
+def legal_attacks(state: Table, seat: int) -> list[dict[str, Any]]:
     """Every attack the seat may make now, one per (column, cards, upgrade giving the extra attack)."""
     hand = Counter(state.hands[seat])
     found: list[dict[str, Any]] = []
@@ -78,7 +78,7 @@ def set_type(cards: list[str]) -> str | None:
     return plain.pop() if len(plain) == 1 else None
 
 
-def why_not(state: RobotsState, seat: int, action: dict[str, Any]) -> str:
+def why_not(state: Table, seat: int, action: dict[str, Any]) -> str:
     """Why an attack that is not among the legal ones is refused, citing the rule it breaks."""
     column, cards, upgrade = action.get("column"), action.get("cards"), action.get("upgrade", "missing")
     if set(action) != {"type", "column", "cards", "upgrade"} or upgrade == "missing":

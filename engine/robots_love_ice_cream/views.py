@@ -11,7 +11,7 @@ Levels count down from the top, on the planet and on the track alike (see planet
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from engine.protocol import Action, View
 from engine.rng import Rng
@@ -19,17 +19,18 @@ from engine.robots_love_ice_cream import phases
 from engine.robots_love_ice_cream.data import DATA
 from engine.robots_love_ice_cream.planet import LEVELS
 from engine.robots_love_ice_cream.schema import SPRINKLETONIUM
+from engine.robots_love_ice_cream.table import Table
 
-if TYPE_CHECKING:
-    from engine.robots_love_ice_cream.state import RobotsState
+T = TypeVar("T", bound=Table)
+"""A table, or a game state made of one: what determinize deals anew it gives back as it came."""
 
 
-def sees_hand(state: RobotsState, viewer: int | None, seat: int) -> bool:
+def sees_hand(state: Table, viewer: int | None, seat: int) -> bool:
     """Whether the viewer may see the seat's hand (and its pending draw)."""
     return bool(state.options["open_hands"]) or viewer == seat
 
 
-def view(state: RobotsState, viewer: int | None) -> View:
+def view(state: Table, viewer: int | None) -> View:
     """Everything on the table, the viewer's own hand, and counts of what it cannot see."""
     active = state.queue[0] if state.queue else None
     points = phases.victory_points(state)
@@ -69,7 +70,7 @@ def view(state: RobotsState, viewer: int | None) -> View:
     }
 
 
-def _column(state: RobotsState, index: int) -> dict[str, Any]:
+def _column(state: Table, index: int) -> dict[str, Any]:
     column = state.columns[index]
     return {
         "spinston": column.spinston,
@@ -80,7 +81,7 @@ def _column(state: RobotsState, index: int) -> dict[str, Any]:
     }
 
 
-def _seat(state: RobotsState, viewer: int | None, seat: int, points: int) -> dict[str, Any]:
+def _seat(state: Table, viewer: int | None, seat: int, points: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "hand": list(state.hands[seat]) if sees_hand(state, viewer, seat) else None,
@@ -97,7 +98,7 @@ def _seat(state: RobotsState, viewer: int | None, seat: int, points: int) -> dic
     }
 
 
-def redact_action(state: RobotsState, seat: int, action: Action, viewer: int | None) -> Action:
+def redact_action(state: Table, seat: int, action: Action, viewer: int | None) -> Action:
     """The kept cards of a draw, and a card given away, are hidden from the other seats."""
     if sees_hand(state, viewer, seat):
         return action
@@ -109,7 +110,7 @@ def redact_action(state: RobotsState, seat: int, action: Action, viewer: int | N
     return action
 
 
-def determinize(state: RobotsState, viewer: int | None, rng: Rng) -> RobotsState:
+def determinize(state: T, viewer: int | None, rng: Rng) -> T:
     """Deal the unseen ice cream (deck, others' hands, others' draw) at random; reshuffle robot and Boost decks.
 
     Like the other games, the sample starts from the sorted unknown pool, so it never depends on where the hidden
