@@ -15,13 +15,18 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
-from model.tournament import FORMATS, ROUND_ROBIN
-from tournaments.client import ServerError, TournamentClient
+from model.tournament import FORMATS, ROUND_ROBIN, EntrantRequest
+from tournaments.client import ServerError, TournamentBody, TournamentClient
 from tournaments.table import render
+
+if TYPE_CHECKING:
+    from domain.tournaments.director import TournamentJson
+    from tournaments.local import LocalResult
+    from tournaments.table import TournamentResult
 
 POLL_SECONDS = 0.5
 CANCELLED = "cancelled"
@@ -94,75 +99,66 @@ def option_value(text: str) -> tuple[str, Any]:
         return name, raw
 
 
-def entrant_spec(text: str) -> dict[str, Any]:
+def entrant_spec(text: str) -> EntrantRequest:
     """An entrant as the API takes it: `easy` -> an AI level, `bot:ID` -> a registered bot."""
     if text.startswith("bot:"):
         return {"type": "bot", "bot": text.removeprefix("bot:")}
     return {"type": "ai", "level": text}
 
 
-def request_of(args: argparse.Namespace) -> dict[str, Any]:
-    """The body of POST /v1/tournaments from the command line."""
-    request: dict[str, Any] = {
+def request_of(args: argparse.Namespace) -> TournamentBody:
+    """The body of POST /v1/tournaments from the command line (a server draws the seed unless one is given)."""
+    request: TournamentBody = {
         "game": args.game,
         "entrants": [entrant_spec(text) for text in args.entrants],
         "format": args.format,
         "options": dict(option_value(text) for text in args.option),
     }
-    # Locally a random seed is drawn here; a server draws its own, secret until the end (and the
-    # only one it takes when a bot enters).
-    seed = args.seed if args.seed is not None else secrets.token_hex(8) if args.local else None
-    optional = {
-        "seed": seed,
-        "players": args.players,
-        "rounds": args.rounds,
-        "games_per_pairing": args.games_per_pairing,
-        "parallel": args.parallel,
-        "turn_timer": {"seconds": args.turn_timer} if args.turn_timer is not None else None,
-    }
-    return request | {key: value for key, value in optional.items() if value is not None}
+    if args.seed is not None:
+        request["seed"] = args.seed
+    if args.players is not None:
+        request["players"] = args.players
+    if args.rounds is not None:
+        request["rounds"] = args.rounds
+    if args.games_per_pairing is not None:
+        request["games_per_pairing"] = args.games_per_pairing
+    if args.parallel is not None:
+        request["parallel"] = args.parallel
+    if args.turn_timer is not None:
+        request["turn_timer"] = {"seconds": args.turn_timer}
+    return request
 
 
-def run_local(request: dict[str, Any], quiet: bool) -> dict[str, Any]:
+def run_local(request: TournamentBody, quiet: bool) -> LocalResult:
     """Play the tournament in process with a progress bar; its result in the API's form."""
     from domain.tournaments.setup import build_plan
-    from domain.tournaments.standings import report
-    from tournaments.local import run
+    from tournaments.local import result_json, run
 
     if any(spec["type"] == "bot" for spec in request["entrants"]):
         raise SystemExit("parlour: bots play only on a server: use --server URL")
     if "turn_timer" in request:
         raise SystemExit("parlour: --turn-timer needs a server (local AI levels never run out of time)")
-    plan = build_plan({**request, "turn_timer": None})
+    # Locally a random seed is drawn here; a server draws its own, secret until the end (and the
+    # only one it takes when a bot enters).
+    seed = request["seed"] if "seed" in request else secrets.token_hex(8)
+    plan = build_plan({**request, "seed": seed})
     with tqdm(total=plan.total_matches(), unit="match", disable=quiet, file=sys.stderr) as bar:
 
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
         slots, outcomes = run(plan, progress)
-    entrants = [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)]
-    done = sum(1 for outcome in outcomes.values() if not outcome.void)
-    return {
-        "game": plan.game,
-        "players": plan.players,
-        "format": plan.format,
-        "cooperative": plan.cooperative,
-        "seed": plan.seed,
-        "entrants": entrants,
-        "progress": {"done": len(outcomes), "total": plan.total_matches(), "void": len(outcomes) - done},
-        **report(plan, slots, outcomes),
-    }
+    return result_json(plan, slots, outcomes)
 
 
-def run_server(url: str, request: dict[str, Any], quiet: bool) -> dict[str, Any]:
+def run_server(url: str, request: TournamentBody, quiet: bool) -> TournamentJson:
     """Create the tournament on the server and follow it to its end with a progress bar.
 
     Ctrl-C cancels it on the server with its owner token (the standings so far are printed);
     so does its owner elsewhere, with the token printed here.
     """
     client = TournamentClient(url)
-    body = client.create(request)
-    owner_token = body.pop("owner_token")
+    body, owner_token = client.create(request)
     print(f"tournament {body['id']}: {client.base}{body['url']} (owner token: {owner_token})", file=sys.stderr)
     with tqdm(total=body["progress"]["total"], unit="match", disable=quiet, file=sys.stderr) as bar:
         try:
@@ -194,6 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return verify(args.file)
     request = request_of(args)
+    result: TournamentResult
     try:
         result = run_server(args.server, request, args.quiet) if args.server else run_local(request, args.quiet)
     except ServerError as error:

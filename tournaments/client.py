@@ -5,9 +5,30 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from model.match import TurnTimerRequest
+from model.tournament import EntrantRequest
+
+if TYPE_CHECKING:
+    from domain.tournaments.director import TournamentJson
 
 TIMEOUT = 30.0
+
+
+class TournamentBody(TypedDict):
+    """The body of POST /v1/tournaments as the `parlour` command sends it: what was not given is left out."""
+
+    game: str
+    entrants: list[EntrantRequest]
+    format: str
+    options: dict[str, Any]
+    seed: NotRequired[str]
+    players: NotRequired[int]
+    rounds: NotRequired[int]
+    games_per_pairing: NotRequired[int]
+    parallel: NotRequired[int]
+    turn_timer: NotRequired[TurnTimerRequest]
 
 
 class ServerError(Exception):
@@ -20,22 +41,25 @@ class TournamentClient:
     def __init__(self, base: str) -> None:
         self.base = base.rstrip("/")
 
-    def create(self, request: dict[str, Any]) -> dict[str, Any]:
-        """POST /v1/tournaments; the created tournament."""
-        return self.call("POST", "/v1/tournaments", request)
+    def create(self, request: TournamentBody) -> tuple[TournamentJson, str]:
+        """POST /v1/tournaments; the created tournament and its owner token (which the answer shows this once)."""
+        answer = self.call("POST", "/v1/tournaments", request)
+        owner_token: str = answer.pop("owner_token")
+        created: TournamentJson = answer
+        return created, owner_token
 
-    def get(self, tournament_id: str) -> dict[str, Any]:
+    def get(self, tournament_id: str) -> TournamentJson:
         """GET /v1/tournaments/{id}."""
-        return self.call("GET", f"/v1/tournaments/{tournament_id}")
+        answer: TournamentJson = self.call("GET", f"/v1/tournaments/{tournament_id}")
+        return answer
 
-    def cancel(self, tournament_id: str, owner_token: str) -> dict[str, Any]:
+    def cancel(self, tournament_id: str, owner_token: str) -> TournamentJson:
         """POST /v1/tournaments/{id}/cancel with the tournament's owner token; the cancelled tournament."""
-        return self.call("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token)
+        answer: TournamentJson = self.call("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token)
+        return answer
 
-    def call(
-        self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
-    ) -> dict[str, Any]:
-        """One request; its JSON answer, or ServerError with the problem's detail."""
+    def call(self, method: str, path: str, body: TournamentBody | None = None, token: str | None = None) -> Any:
+        """One request; its JSON answer as it came (the server's documented shape), or ServerError with the detail."""
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
@@ -43,8 +67,7 @@ class TournamentClient:
             request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-                answer: dict[str, Any] = json.loads(response.read())
-                return answer
+                return json.loads(response.read())
         except urllib.error.HTTPError as error:
             raise ServerError(problem_text(error)) from None
         except (urllib.error.URLError, OSError) as error:

@@ -10,19 +10,41 @@ picks which one acts first, as in `lab.ai_strength`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from ai.levels import choose
 from ai.play import ai_seed, play_out
 from domain.tournaments.plan import next_slots
+from domain.tournaments.standings import Report, report
 from engine import get_game
 from engine.protocol import Action, GameState
-from model.tournament import Outcome, Plan, Slot
+from model.tournament import NumberedEntrantJson, Outcome, Plan, Slot
 
 MAX_ACTIONS = 5000
 """Actions after which a local match is stopped and counted void (no game needs that many with a turn limit)."""
 
 Progress = Callable[[int, int], None]
 """Called after each match with (matches done, matches in all)."""
+
+
+class LocalProgress(TypedDict):
+    """Matches played (void ones included), in all, and void."""
+
+    done: int
+    total: int
+    void: int
+
+
+class LocalResult(Report):
+    """A tournament played in this process, in the API's form: its plan, progress, standings, crosstable, ratings."""
+
+    game: str
+    players: int
+    format: str
+    cooperative: bool
+    seed: str
+    entrants: list[NumberedEntrantJson]
+    progress: LocalProgress
 
 
 def play_match(plan: Plan, slot: Slot) -> Outcome:
@@ -64,3 +86,18 @@ def run(plan: Plan, progress: Progress | None = None) -> tuple[list[Slot], dict[
             outcomes[slot.index] = play_match(plan, slot)
             if progress is not None:
                 progress(len(outcomes), total)
+
+
+def result_json(plan: Plan, slots: list[Slot], outcomes: dict[int, Outcome]) -> LocalResult:
+    """The tournament's result in the API's form (with a count of void matches, which the API lists by status)."""
+    counted = sum(1 for outcome in outcomes.values() if not outcome.void)
+    return {
+        "game": plan.game,
+        "players": plan.players,
+        "format": plan.format,
+        "cooperative": plan.cooperative,
+        "seed": plan.seed,
+        "entrants": plan.numbered_entrants(),
+        "progress": {"done": len(outcomes), "total": plan.total_matches(), "void": len(outcomes) - counted},
+        **report(plan, slots, outcomes),
+    }

@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import matplotlib
 
 matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt
 
+if TYPE_CHECKING:
+    from tournaments.table import TournamentResult
 
-def plot_ratings(result: dict[str, Any], path: str) -> None:
+
+def plot_ratings(result: TournamentResult, path: str) -> None:
     """Save the ratings (co-op: team success rates) with their 95% intervals as a PNG at `path`."""
+    rows: list[tuple[str, float, float, float]]
     if result["cooperative"]:
-        rows = [(row["name"], row["success_rate"] or 0.0, *row["success_interval"]) for row in result["standings"]]
+        rows = [
+            (row["name"], row["success_rate"] or 0.0, *bounds(row["success_interval"]))
+            for row in result["standings"]
+            if "successes" in row
+        ]
         marks: list[float] | None = None
         label = "team success rate (95% Wilson interval)"
     else:
-        rows = [(r["name"], r["mu"], *r["interval"]) for r in result["ratings"]]
-        marks = [r["rating"] for r in result["ratings"]]
+        ratings = result["ratings"] or []
+        rows = [(r["name"], r["mu"], *bounds(r["interval"])) for r in ratings]
+        marks = [r["rating"] for r in ratings]
         label = "openskill rating: mu with its 95% interval; x = mu - 3 sigma"
     names = [row[0] for row in rows][::-1]
     centres = [row[1] for row in rows][::-1]
@@ -37,3 +46,9 @@ def plot_ratings(result: dict[str, Any], path: str) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
+
+
+def bounds(interval: list[float]) -> tuple[float, float]:
+    """An interval's low and high ends."""
+    low, high = interval
+    return low, high

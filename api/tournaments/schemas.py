@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.fields import Name
 from api.matches.schemas import MAX_SEATS, SeedField, TurnTimerSchema
 from domain.tournaments.setup import MAX_ROUNDS
-from model.tournament import FORMATS, MAX_PARALLEL
+from model.tournament import FORMATS, MAX_PARALLEL, EntrantRequest
 from store.tournaments import STATUSES
 
 MAX_ENTRANTS = 64
@@ -26,12 +26,13 @@ class EntrantSchema(Schema):
     name = Name(max_length=MAX_ENTRANT_NAME, load_default=None)
 
     @validates_schema
-    def level_or_bot(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def level_or_bot(self, data: EntrantRequest, **kwargs: Any) -> None:
         """An AI entrant names a level and no bot; a bot entrant names a bot and no level."""
+        given = {"level": data.get("level"), "bot": data.get("bot")}
         wanted, other = ("level", "bot") if data["type"] == "ai" else ("bot", "level")
-        if data[wanted] is None:
+        if given[wanted] is None:
             raise ValidationError(f"a {data['type']} entrant needs `{wanted}`", wanted)
-        if data[other] is not None:
+        if given[other] is not None:
             raise ValidationError(f"a {data['type']} entrant takes no `{other}`", other)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.current import owned_stores, services
@@ -10,6 +12,7 @@ from api.limits import client_address
 from api.tournaments.schemas import CreateTournamentSchema, ListTournamentsQuerySchema
 from domain.owners import check_owner
 from domain.tournaments import director as service
+from model.tournament import TournamentRequest
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
@@ -17,11 +20,11 @@ blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 @blueprint.post("")
 def create_tournament() -> tuple[Response, int, dict[str, str]]:
     """Create a tournament and start its first matches; 201 with its id, URL and owner token (shown once)."""
-    body = load(CreateTournamentSchema, json_body())
+    request = cast(TournamentRequest, load(CreateTournamentSchema, json_body()))  # what the schema loads
     limits = services().settings.limits
     with services().quotas.tournaments.hold(client_address()) as hold:
         record, owner = services().tournaments.create(
-            body, services().after_change, limits.tournament_matches, limits.tournament_entrants
+            request, services().after_change, limits.tournament_matches, limits.tournament_entrants
         )
         hold.confirm(record.id)
     location = url_for("tournaments.get_tournament", tournament_id=record.id)

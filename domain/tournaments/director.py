@@ -32,22 +32,22 @@ import logging
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from domain.bots import capacity
 from domain.bots import registry as bots
 from domain.matches import commands as matches
 from domain.owners import cancelled_reason
 from domain.tournaments.plan import is_complete, next_slots
-from domain.tournaments.setup import MAX_MATCHES, PlanError, build_plan, check_seed_may_be_chosen
-from domain.tournaments.standings import report
+from domain.tournaments.setup import MAX_MATCHES, PlanError, PlanRequest, build_plan, check_seed_may_be_chosen
+from domain.tournaments.standings import Report, report
 from domain.turn_timers import iso, parse_iso, seconds_until
 from engine import GameState
 from model.match import FINISHED as MATCH_FINISHED
 from model.match import MatchRecord, MatchRequest, TurnTimerRequest, now_iso
 from model.refusals import Conflict, InvalidRequest, NotFound
 from model.tokens import OwnerToken, new_owner_token, owner_token_hash
-from model.tournament import Outcome, Plan, Slot
+from model.tournament import NumberedEntrantJson, Outcome, Plan, Slot, TournamentRequest
 from store.jobs import JobQueue
 from store.matches import MatchStore
 from store.tournaments import (
@@ -75,6 +75,68 @@ ABORT_ATTEMPTS = 5
 """Rounds of compare-and-set attempts a cancellation makes on a match that keeps changing."""
 
 
+class Progress(TypedDict):
+    """How far a tournament is: matches done (or void), in all, running now; the round planned and the rounds."""
+
+    done: int
+    total: int
+    running: int
+    round: int
+    rounds: int
+
+
+class TournamentSummary(TypedDict):
+    """A tournament as the listing shows it."""
+
+    id: str
+    url: str
+    game: str
+    players: int
+    format: str
+    cooperative: bool
+    status: str
+    progress: Progress
+    created_at: str
+    finished_at: str | None
+
+
+class ChallengeAnswer(TypedDict):
+    """A bot entrant's answer to the tournament's challenge: pending, accepted or declined."""
+
+    bot: str
+    status: str
+
+
+class ScheduledMatch(TypedDict):
+    """One planned match as served: round, entrant per seat, its match id, its status and how it ended."""
+
+    index: int
+    round: int
+    seats: list[int]
+    byes: list[int]
+    match: str | None
+    status: str
+    ranking: list[list[int]] | None
+    team_success: bool | None
+
+
+class TournamentJson(TournamentSummary, Report):
+    """The tournament as served: the summary, the plan, the seed's commitment, standings and the matches."""
+
+    options: dict[str, Any]
+    rounds: int
+    games_per_pairing: int
+    turn_timer: TurnTimerRequest | None
+    parallel: int
+    entrants: list[NumberedEntrantJson]
+    seed_commitment: str
+    seed: str | None
+    challenges: list[ChallengeAnswer]
+    challenge_expires_at: str | None
+    abort_reason: str | None
+    matches: list[ScheduledMatch]
+
+
 class Tournaments:
     """Creates tournaments and moves them on as their matches finish; all state in Redis."""
 
@@ -90,7 +152,7 @@ class Tournaments:
         return bot.name if bot is not None else None
 
     def create(
-        self, request: dict[str, Any], on_start: OnStart, max_matches: int = MAX_MATCHES, max_entrants: int = 0
+        self, request: TournamentRequest, on_start: OnStart, max_matches: int = MAX_MATCHES, max_entrants: int = 0
     ) -> tuple[TournamentRecord, OwnerToken]:
         """Check the request, store the tournament with its first matches planned, and start them.
 
@@ -102,10 +164,9 @@ class Tournaments:
             raise InvalidRequest(message, errors={"entrants": [message]})
         for index, spec in enumerate(request["entrants"]):
             bots.refuse_bot_name(self.matches, spec.get("name"), f"entrant {index}", spec.get("bot"))
-        seed_given = request.get("seed") is not None
-        body = {**request, "seed": request["seed"] if seed_given else secrets.token_hex(32)}
-        if body.get("turn_timer") is not None:
-            body["turn_timer"] = body["turn_timer"]["seconds"]
+        seed = request["seed"]
+        seed_given = seed is not None
+        body: PlanRequest = {**request, "seed": seed if seed is not None else secrets.token_hex(32)}
         try:
             if seed_given:
                 check_seed_may_be_chosen(body["entrants"])
@@ -181,7 +242,7 @@ class Tournaments:
             raise NotFound(f"no tournament {tournament_id!r} (it may have expired)")
         return record
 
-    def page(self, status: str | None, limit: int, cursor: int | None) -> tuple[list[dict[str, Any]], int | None]:
+    def page(self, status: str | None, limit: int, cursor: int | None) -> tuple[list[TournamentSummary], int | None]:
         """Up to `limit` tournaments created before `cursor`, newest first (of `status` only), and the next cursor."""
         rows = self.store.list_ids(limit, cursor)
         items = []
@@ -373,7 +434,7 @@ def outcome_of(index: int, match_id: str, match: MatchRecord | None) -> Outcome:
     return Outcome(index, [list(group) for group in result.ranking], result.team_success, match=match_id)
 
 
-def tournament_json(record: TournamentRecord) -> dict[str, Any]:
+def tournament_json(record: TournamentRecord) -> TournamentJson:
     """The tournament as served: plan, progress, standings, crosstable, ratings and its matches."""
     plan = record.plan
     shown_seed = record.seed_given or record.status in (FINISHED, CANCELLED, ABORTED)
@@ -384,7 +445,7 @@ def tournament_json(record: TournamentRecord) -> dict[str, Any]:
         "games_per_pairing": plan.games_per_pairing,
         "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         "parallel": plan.parallel,
-        "entrants": [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)],
+        "entrants": plan.numbered_entrants(),
         "seed_commitment": hashlib.sha256(plan.seed.encode()).hexdigest(),
         "seed": plan.seed if shown_seed else None,
         "challenges": [{"bot": bot, "status": answer} for bot, answer in sorted(record.consent.items())],
@@ -395,7 +456,7 @@ def tournament_json(record: TournamentRecord) -> dict[str, Any]:
     }
 
 
-def summary_json(record: TournamentRecord) -> dict[str, Any]:
+def summary_json(record: TournamentRecord) -> TournamentSummary:
     """A tournament as the listing shows it."""
     plan = record.plan
     running = sum(1 for index in record.matches if index not in record.outcomes)
@@ -420,7 +481,7 @@ def summary_json(record: TournamentRecord) -> dict[str, Any]:
     }
 
 
-def slot_json(record: TournamentRecord, slot: Slot) -> dict[str, Any]:
+def slot_json(record: TournamentRecord, slot: Slot) -> ScheduledMatch:
     """One planned match: round, entrant per seat, its match id and how it ended."""
     outcome = record.outcomes.get(slot.index)
     match_id = record.matches.get(slot.index) or None

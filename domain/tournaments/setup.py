@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ai.levels import levels_for
 from engine import InvalidOptions, all_games, get_game
 from engine.protocol import Game
-from model.tournament import ROUND_ROBIN, SWISS, Entrant, Plan
+from model.match import TurnTimerRequest
+from model.tournament import ROUND_ROBIN, SWISS, Entrant, EntrantRequest, Plan
 
 MAX_MATCHES = 2000
 """The most matches one tournament may plan."""
@@ -36,11 +37,29 @@ BotName = Callable[[str], str | None]
 """Looks a registered bot up by id: its name, or None when there is no such bot."""
 
 
-def build_plan(request: dict[str, Any], bot_name: BotName | None = None, max_matches: int = MAX_MATCHES) -> Plan:
+class PlanRequest(TypedDict):
+    """What a plan is made from: a tournament request (the API's or the command line's) with its seed drawn.
+
+    Left out or None, a key takes the default `build_plan` gives it."""
+
+    game: str
+    entrants: list[EntrantRequest]
+    seed: str
+    players: NotRequired[int | None]
+    options: NotRequired[dict[str, Any]]
+    format: NotRequired[str]
+    rounds: NotRequired[int | None]
+    games_per_pairing: NotRequired[int | None]
+    turn_timer: NotRequired[TurnTimerRequest | None]
+    parallel: NotRequired[int | None]
+
+
+def build_plan(request: PlanRequest, bot_name: BotName | None = None, max_matches: int = MAX_MATCHES) -> Plan:
     """A checked plan from a request with game, players, options, entrants, format, rounds, games_per_pairing, seed.
 
     `max_matches`: the most matches the plan may have (a server may take fewer than MAX_MATCHES).
     """
+    timer = request.get("turn_timer")
     game = game_or_error(request["game"])
     players = players_for(game, request.get("players"))
     entrants = entrants_for(game, request["entrants"], players, bot_name)
@@ -55,7 +74,7 @@ def build_plan(request: dict[str, Any], bot_name: BotName | None = None, max_mat
         games_per_pairing=games,
         seed=str(request["seed"]),
         cooperative=game.info.cooperative,
-        turn_timer=request.get("turn_timer"),
+        turn_timer=timer["seconds"] if timer is not None else None,
         parallel=request.get("parallel") or 8,
     )
     if plan.total_matches() > max_matches:
@@ -63,12 +82,12 @@ def build_plan(request: dict[str, Any], bot_name: BotName | None = None, max_mat
     return plan
 
 
-def check_seed_may_be_chosen(specs: Sequence[dict[str, Any]]) -> None:
+def check_seed_may_be_chosen(specs: Sequence[EntrantRequest]) -> None:
     """A chosen tournament seed only when every entrant is a built-in AI level: else a PlanError on `seed`.
 
     Every match seed derives from it, so whoever picks it can foresee every shuffle and roll a bot meets.
     """
-    bots = [index for index, spec in enumerate(specs) if spec.get("type") != "ai"]
+    bots = [index for index, spec in enumerate(specs) if spec["type"] != "ai"]
     if bots:
         raise PlanError(
             "seed",
@@ -122,7 +141,7 @@ def rounds_for(format_name: str, rounds: int | None, entrants: int) -> int:
 
 
 def entrants_for(
-    game: Game, specs: Sequence[dict[str, Any]], players: int, bot_name: BotName | None
+    game: Game, specs: Sequence[EntrantRequest], players: int, bot_name: BotName | None
 ) -> tuple[Entrant, ...]:
     """The entrants, each checked (a level the game offers, a registered bot), named uniquely."""
     if len(specs) < max(2, players):
@@ -131,18 +150,19 @@ def entrants_for(
     entrants = []
     for index, spec in enumerate(specs):
         if spec["type"] == "ai":
-            if spec.get("level") not in offered:
+            level = spec.get("level")
+            if level is None or level not in offered:
                 levels = ", ".join(offered)
                 raise PlanError(
-                    "entrants",
-                    f"entrant {index}: {game.info.id} has no AI level {spec.get('level')!r}; levels: {levels}",
+                    "entrants", f"entrant {index}: {game.info.id} has no AI level {level!r}; levels: {levels}"
                 )
-            entrants.append(Entrant(spec.get("name") or spec["level"], "ai", level=spec["level"]))
+            entrants.append(Entrant(spec.get("name") or level, "ai", level=level))
         else:
-            name = bot_name(spec["bot"]) if bot_name is not None else None
-            if name is None:
-                raise PlanError("entrants", f"entrant {index}: no registered bot {spec.get('bot')!r}")
-            entrants.append(Entrant(spec.get("name") or name, "bot", bot=spec["bot"]))
+            bot = spec.get("bot")
+            name = bot_name(bot) if bot_name is not None and bot is not None else None
+            if bot is None or name is None:
+                raise PlanError("entrants", f"entrant {index}: no registered bot {bot!r}")
+            entrants.append(Entrant(spec.get("name") or name, "bot", bot=bot))
     return unique_names(entrants)
 
 

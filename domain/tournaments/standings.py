@@ -13,13 +13,94 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, final
 
 from openskill.models import PlackettLuce
 
 from ai.intervals import Z95, wilson
 from domain.tournaments.plan import SWISS_BYE_POINTS, entrant_points
 from model.tournament import Outcome, Plan, Slot
+
+
+class RatingJson(TypedDict):
+    """An entrant's openskill rating as served: mu, sigma, the display rating mu - 3 sigma, the 95% interval."""
+
+    entrant: int
+    name: str
+    mu: float
+    sigma: float
+    rating: float
+    interval: list[float]
+
+
+@final
+class CompetitiveStanding(TypedDict):
+    """A line of a competitive game's table."""
+
+    rank: int
+    entrant: int
+    name: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    points: float
+    mean_place: float | None
+
+
+@final
+class CooperativeStanding(TypedDict):
+    """A line of a co-operative game's table: the team successes of the matches the entrant played in."""
+
+    rank: int
+    entrant: int
+    name: str
+    played: int
+    successes: int
+    success_rate: float | None
+    success_interval: list[float]
+
+
+StandingJson = CompetitiveStanding | CooperativeStanding
+
+
+@final
+class CompetitiveCell(TypedDict):
+    """The row's entrant against one other in a competitive game: matches together, and who finished above."""
+
+    entrant: int
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+
+
+@final
+class CooperativeCell(TypedDict):
+    """The row's entrant with one other in a co-operative game: matches together and team successes."""
+
+    entrant: int
+    matches: int
+    successes: int
+
+
+CrosstableCell = CompetitiveCell | CooperativeCell
+
+
+class CrosstableRow(TypedDict):
+    """One row of the crosstable: the entrant against each other entrant it met."""
+
+    entrant: int
+    name: str
+    against: list[CrosstableCell]
+
+
+class Report(TypedDict):
+    """Standings, crosstable and ratings (None for a co-operative game)."""
+
+    standings: list[StandingJson]
+    crosstable: list[CrosstableRow]
+    ratings: list[RatingJson] | None
 
 
 @dataclass
@@ -33,6 +114,22 @@ class Record:
     points: float = 0.0
     places: list[float] = field(default_factory=list)
     successes: int = 0
+
+    @property
+    def success_rate(self) -> float | None:
+        """The share of its matches the entrant's team succeeded in (None before it played)."""
+        return self.successes / self.played if self.played else None
+
+
+@dataclass
+class Meetings:
+    """One entrant against another: matches together, team successes, and places above, level or below."""
+
+    matches: int = 0
+    successes: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
 
 
 def place_of(ranking: Sequence[Sequence[int]], seat: int) -> tuple[float, int]:
@@ -76,8 +173,8 @@ def finished(slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> list[tup
     return [(slot, outcomes[slot.index]) for slot in slots if slot.index in outcomes and not outcomes[slot.index].void]
 
 
-def openskill_ratings(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> list[dict[str, Any]]:
-    """Each entrant's Plackett-Luce rating after every finished match, rated in schedule order."""
+def openskill_ratings(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> list[RatingJson]:
+    """Each entrant's Plackett-Luce rating after every finished match, rated in schedule order; in entry order."""
     model = PlackettLuce()
     ratings = [model.rating(name=entrant.name) for entrant in plan.entrants]
     for slot, outcome in finished(slots, outcomes):
@@ -85,14 +182,17 @@ def openskill_ratings(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, 
         rated = model.rate([[ratings[entrant]] for entrant in slot.seats], ranks=ranks)
         for entrant, team in zip(slot.seats, rated, strict=True):
             ratings[entrant] = team[0]
-    return [rating_json(index, rating.mu, rating.sigma) for index, rating in enumerate(ratings)]
+    return [
+        rating_json(index, entrant.name, rating.mu, rating.sigma)
+        for index, (entrant, rating) in enumerate(zip(plan.entrants, ratings, strict=True))
+    ]
 
 
-def rating_json(entrant: int, mu: float, sigma: float) -> dict[str, Any]:
+def rating_json(entrant: int, name: str, mu: float, sigma: float) -> RatingJson:
     """A rating as served: mu, sigma, the display rating mu - 3 sigma and the 95% interval."""
     return {
         "entrant": entrant,
-        "name": None,
+        "name": name,
         "mu": round(mu, 4),
         "sigma": round(sigma, 4),
         "rating": round(mu - 3 * sigma, 4),
@@ -100,37 +200,52 @@ def rating_json(entrant: int, mu: float, sigma: float) -> dict[str, Any]:
     }
 
 
-def standings(plan: Plan, records: Sequence[Record], ratings: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """The table, best first: by points (co-op: success rate), then display rating, then entry order."""
-    rows = [standing_row(plan, index, record) for index, record in enumerate(records)]
-    key: list[tuple[float, float, int]]
+def standings(plan: Plan, records: Sequence[Record], ratings: Sequence[RatingJson] | None) -> list[StandingJson]:
+    """The table, best first: by points (co-op: success rate), then display rating, then entry order.
+
+    `ratings` are in entry order (None for a co-operative game)."""
+    entries = range(len(records))
     if plan.cooperative:
-        key = [(-(row["success_rate"] or 0.0), 0.0, row["entrant"]) for row in rows]
-    else:
-        assert ratings is not None
-        key = [(-row["points"], -ratings[row["entrant"]]["rating"], row["entrant"]) for row in rows]
-    order = sorted(range(len(rows)), key=lambda i: key[i])
-    return [{"rank": rank, **rows[i]} for rank, i in enumerate(order, start=1)]
+        order = sorted(entries, key=lambda i: (-(records[i].success_rate or 0.0), 0.0, i))
+        return [cooperative_row(plan, rank, i, records[i]) for rank, i in enumerate(order, start=1)]
+    assert ratings is not None
+    order = sorted(entries, key=lambda i: (-round(records[i].points, 4), -ratings[i]["rating"], i))
+    return [competitive_row(plan, rank, i, records[i]) for rank, i in enumerate(order, start=1)]
 
 
-def standing_row(plan: Plan, index: int, record: Record) -> dict[str, Any]:
-    """One entrant's line of the table."""
-    row: dict[str, Any] = {"entrant": index, "name": plan.entrants[index].name, "played": record.played}
-    if plan.cooperative:
-        rate = record.successes / record.played if record.played else None
-        low, high = wilson(record.successes, record.played)
-        row |= {"successes": record.successes, "success_rate": rate, "success_interval": [low, high]}
-        return row
-    mean_place = sum(record.places) / len(record.places) if record.places else None
-    row |= {"wins": record.wins, "draws": record.draws, "losses": record.losses}
-    return row | {"points": round(record.points, 4), "mean_place": mean_place}
+def competitive_row(plan: Plan, rank: int, index: int, record: Record) -> CompetitiveStanding:
+    """One entrant's line of a competitive game's table."""
+    return {
+        "rank": rank,
+        "entrant": index,
+        "name": plan.entrants[index].name,
+        "played": record.played,
+        "wins": record.wins,
+        "draws": record.draws,
+        "losses": record.losses,
+        "points": round(record.points, 4),
+        "mean_place": sum(record.places) / len(record.places) if record.places else None,
+    }
 
 
-def crosstable(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> list[dict[str, Any]]:
+def cooperative_row(plan: Plan, rank: int, index: int, record: Record) -> CooperativeStanding:
+    """One entrant's line of a co-operative game's table."""
+    low, high = wilson(record.successes, record.played)
+    return {
+        "rank": rank,
+        "entrant": index,
+        "name": plan.entrants[index].name,
+        "played": record.played,
+        "successes": record.successes,
+        "success_rate": record.success_rate,
+        "success_interval": [low, high],
+    }
+
+
+def crosstable(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> list[CrosstableRow]:
     """Head to head, row against column: who finished above whom (co-op: matches and successes together)."""
     size = len(plan.entrants)
-    blank = {"wins": 0, "draws": 0, "losses": 0, "matches": 0, "successes": 0}
-    cells = [[dict(blank) for _ in range(size)] for _ in range(size)]
+    cells = [[Meetings() for _ in range(size)] for _ in range(size)]
     for slot, outcome in finished(slots, outcomes):
         competitive = outcome.team_success is None
         places = [place_of(outcome.ranking, seat)[0] if competitive else 0.0 for seat in range(len(slot.seats))]
@@ -139,40 +254,40 @@ def crosstable(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome
                 if other_seat == seat:
                     continue
                 cell = cells[entrant][other]
-                cell["matches"] += 1
-                cell["successes"] += int(bool(outcome.team_success))
-                if outcome.team_success is None:
-                    outcome_key = _compare(places[seat], places[other_seat])
-                    cell[outcome_key] += 1
+                cell.matches += 1
+                cell.successes += int(bool(outcome.team_success))
+                if competitive:
+                    mine, theirs = places[seat], places[other_seat]
+                    cell.wins += mine < theirs
+                    cell.losses += mine > theirs
+                    cell.draws += mine == theirs
     return [crosstable_row(plan, entrant, cells[entrant]) for entrant in range(size)]
 
 
-def _compare(mine: float, theirs: float) -> str:
-    """`wins`, `draws` or `losses` for a place against another (lower is better)."""
-    return "wins" if mine < theirs else "losses" if mine > theirs else "draws"
-
-
-def crosstable_row(plan: Plan, entrant: int, cells: list[dict[str, int]]) -> dict[str, Any]:
+def crosstable_row(plan: Plan, entrant: int, cells: list[Meetings]) -> CrosstableRow:
     """One row of the crosstable: the entrant against each other entrant it met."""
-    keys = ("matches", "successes") if plan.cooperative else ("matches", "wins", "draws", "losses")
-    against = [
-        {"entrant": other, **{key: cell[key] for key in keys}}
-        for other, cell in enumerate(cells)
-        if other != entrant and cell["matches"]
-    ]
+    met = [(other, cell) for other, cell in enumerate(cells) if other != entrant and cell.matches]
+    against: list[CrosstableCell] = [crosstable_cell(other, cell, plan.cooperative) for other, cell in met]
     return {"entrant": entrant, "name": plan.entrants[entrant].name, "against": against}
 
 
-def report(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> dict[str, Any]:
+def crosstable_cell(other: int, cell: Meetings, cooperative: bool) -> CrosstableCell:
+    """The row's entrant against `other`: matches and successes (co-op), or matches and places above, level, below."""
+    if cooperative:
+        return {"entrant": other, "matches": cell.matches, "successes": cell.successes}
+    return {"entrant": other, "matches": cell.matches, "wins": cell.wins, "draws": cell.draws, "losses": cell.losses}
+
+
+def report(plan: Plan, slots: Sequence[Slot], outcomes: Mapping[int, Outcome]) -> Report:
     """Standings, crosstable and ratings (null for a co-operative game) from the outcomes so far."""
-    ratings = None if plan.cooperative else openskill_ratings(plan, slots, outcomes)
     records = tally(plan, slots, outcomes)
-    if ratings is not None:
-        for rating in ratings:
-            rating["name"] = plan.entrants[rating["entrant"]].name
-        ratings = sorted(ratings, key=lambda rating: (-rating["rating"], rating["entrant"]))
-        by_entrant = {rating["entrant"]: rating for rating in ratings}
-        table = standings(plan, records, [by_entrant[i] for i in range(len(plan.entrants))])
-    else:
-        table = standings(plan, records, None)
-    return {"standings": table, "crosstable": crosstable(plan, slots, outcomes), "ratings": ratings}
+    if plan.cooperative:
+        return {
+            "standings": standings(plan, records, None),
+            "crosstable": crosstable(plan, slots, outcomes),
+            "ratings": None,
+        }
+    ratings = openskill_ratings(plan, slots, outcomes)
+    table = standings(plan, records, ratings)
+    ranked = sorted(ratings, key=lambda rating: (-rating["rating"], rating["entrant"]))
+    return {"standings": table, "crosstable": crosstable(plan, slots, outcomes), "ratings": ranked}
