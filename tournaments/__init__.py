@@ -1,7 +1,7 @@
-"""Tournaments between players (AI levels and bots): schedules, standings, ratings, and the `parlour` CLI.
+"""The `parlour` command: run a tournament on a server or in this process, show its results, verify an export.
 
-This package is pure like `engine/`: no Flask, no Redis. The API (`api/tournaments/`) stores a
-tournament's plan and outcomes in Redis and plays its matches on the workers; `tournaments.local`
-plays the same plan in process. Both use `plan.next_slots` and `ratings.report`, so a tournament
-run either way with the same seed has the same schedule and match seeds.
+It builds on the domain: a tournament played here (`tournaments.local`) uses the same plan, schedule
+(`domain.tournaments.plan.next_slots`) and standings (`domain.tournaments.standings.report`) as the
+server, so a tournament run either way with the same seed has the same schedule and match seeds. Its
+progress bar (tqdm) and plots (matplotlib) come with the `tools` extra: pip install 'parlour[tools]'.
 """

@@ -5,19 +5,20 @@ parlour tournament rockem_sockem random easy medium --local --plot ratings.png
 parlour tournament sundae_split random easy easy medium hard --players 5 --server http://127.0.0.1:8000
 parlour tournament icecream easy medium bot:BOT_ID --turn-timer 10 --server http://127.0.0.1:8000
 parlour verify match.json
+
+The progress bar (tqdm) and the plot (matplotlib) come with the `tools` extra: pip install 'parlour[tools]'.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import secrets
 import sys
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from tqdm import tqdm
 
 from model.tournament import FORMATS, ROUND_ROBIN, EntrantRequest
 from tournaments.client import ServerError, TournamentBody, TournamentClient
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from tournaments.table import TournamentResult
 
 POLL_SECONDS = 0.5
+TOOLS = "pip install 'parlour[tools]'"
 CANCELLED = "cancelled"
 ENDED = ("finished", CANCELLED)
 EPILOG = """\
@@ -129,8 +131,18 @@ def request_of(args: argparse.Namespace) -> TournamentBody:
     return request
 
 
+def require_tool(module: str, purpose: str) -> None:
+    """Exit with one line saying how to install a module of the `tools` extra that the command needs."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise SystemExit(f"parlour: {purpose} needs {module}, which is not installed: {TOOLS}") from None
+
+
 def run_local(request: TournamentBody, quiet: bool) -> LocalResult:
     """Play the tournament in process with a progress bar; its result in the API's form."""
+    from tqdm import tqdm
+
     from domain.tournaments.setup import build_plan
     from tournaments.local import result_json, run
 
@@ -157,6 +169,8 @@ def run_server(url: str, request: TournamentBody, quiet: bool) -> TournamentJson
     Ctrl-C cancels it on the server with its owner token (the standings so far are printed);
     so does its owner elsewhere, with the token printed here.
     """
+    from tqdm import tqdm
+
     client = TournamentClient(url)
     body, owner_token = client.create(request)
     print(f"tournament {body['id']}: {client.base}{body['url']} (owner token: {owner_token})", file=sys.stderr)
@@ -189,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from domain.matches.verify import run as verify
 
         return verify(args.file)
+    require_tool("tqdm", "the progress bar")
+    if args.plot:
+        require_tool("matplotlib", "--plot")
     request = request_of(args)
     result: TournamentResult
     try:
