@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from ai.intervals import wilson
 from ai.levels import level_move
@@ -30,6 +30,15 @@ from lab.ai_strength import player
 GAME = "robots_love_ice_cream"
 MAX_ACTIONS = 5000
 """Actions after which a team game is given up as an error (a Robots Love Ice Cream game takes a few hundred)."""
+
+
+class TeamTallyJson(TypedDict):
+    """A tally as `--dump` writes it and `--merge` reads it back."""
+
+    successes: int
+    games: int
+    saved: list[int]
+    seconds_per_move: list[float]
 
 
 @dataclass
@@ -45,7 +54,7 @@ class TeamTally:
         """The 95% Wilson score interval of the success rate."""
         return wilson(self.successes, self.games)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> TeamTallyJson:
         """The tally as JSON, to merge the parts of a split run."""
         return {
             "successes": self.successes,
@@ -54,7 +63,7 @@ class TeamTally:
             "seconds_per_move": self.seconds_per_move,
         }
 
-    def add(self, data: dict[str, Any]) -> None:
+    def add(self, data: TeamTallyJson) -> None:
         """Add a part written by `to_json`."""
         self.successes += int(data["successes"])
         self.games += int(data["games"])

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 
 from engine import get_game
 from lab.ai_strength import Tally, play_game, player, report
 
 
-def versus_random(game_id: str, players: int, games: int, options: dict[str, Any]) -> Tally:
+def versus_random(game_id: str, players: int, games: int, options: dict[str, int | str]) -> Tally:
     """Greedy in each seat in turn against random seats, over seeded games."""
     game = get_game(game_id)
     if game is None:
@@ -39,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     args = parser.parse_args(argv)
-    options: dict[str, Any] = {}
+    options: dict[str, int | str] = {}
     for pair in args.option:
         name, _, value = pair.partition("=")
         options[name] = int(value) if value.isdigit() else value
