@@ -1,4 +1,4 @@
-"""Greedy against random: `python -m ai.greedy --game sundae_split --players 3 --games 100`.
+"""Greedy against random: `python -m lab.greedy_versus --game sundae_split --players 3 --games 100`.
 
 The greedy agent takes each seat in turn; every other seat plays random. The games are played
 by `lab.ai_strength.play_game` (who acts: `ai.play`, claims first), so an out-of-turn FREEZE! claim

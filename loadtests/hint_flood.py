@@ -64,19 +64,24 @@ def opponent_latencies(service: Service, match_id: str) -> list[float]:
 def play_stranger(
     service: Service, new_match: Callable[[], tuple[str, str]], turns: int, timeout: float
 ) -> list[float]:
-    """Play the stranger's side (`new_match()` when one ends) until `turns` AI answers are logged; their latencies."""
+    """Play the stranger's side (`new_match()` when one ends) until `turns` AI answers are logged; their latencies.
+
+    The log is read once per match (a log page counts against the address's page limit, 20 a second by
+    default, which a read after every move would spend); meanwhile the AI's answers are counted from the
+    versions the stranger sees: the match moved on since its own action.
+    """
     latencies: list[float] = []
     deadline = time.monotonic() + timeout
     while len(latencies) < turns and time.monotonic() < deadline:
         match_id, token = new_match()
-        earlier = latencies
+        earlier, answered, acted_at = latencies, 0, None
         match = service.call(f"/v1/matches/{match_id}", token=token)
-        while match["status"] == "active" and time.monotonic() < deadline:
-            latencies = earlier + opponent_latencies(service, match_id)
-            if len(latencies) >= turns:
-                break
+        while match["status"] == "active" and time.monotonic() < deadline and len(earlier) + answered < turns:
             legal = service.call(f"/v1/matches/{match_id}/legal-actions", token=token)
             if legal["may_act"]:
+                if acted_at is not None and legal["version"] > acted_at + 1:
+                    answered += 1  # at least one AI move since the stranger's last action
+                acted_at = legal["version"]
                 body = {"action": any_action(legal), "expected_version": legal["version"]}
                 match = service.call(f"/v1/matches/{match_id}/actions", body, token=token)
             else:
