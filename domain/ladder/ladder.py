@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import TypedDict
 
 import redis
 
@@ -34,6 +34,66 @@ SWEEP_PAGE = 500
 SWEEP_OVERLAP = 300
 """Seconds before the last sweep's end that a sweep reads again: an end indexed late (a slow process, a host
 whose clock is behind) is still read."""
+
+
+class LadderRating(TypedDict):
+    """A rating as served: the displayed rating mu - 3 sigma, mu, sigma and the matches counted."""
+
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class LeaderboardEntry(TypedDict):
+    """One line of a leaderboard: who (a bot with its id, or an AI level), the rating and the rank."""
+
+    kind: str
+    name: str
+    bot: str | None
+    level: str | None
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    rank: int
+
+
+class Leaderboard(TypedDict):
+    """A page of a game's ladder, best first, and the cursor of the next page."""
+
+    game: str
+    items: list[LeaderboardEntry]
+    next_cursor: str | None
+
+
+class BotRating(TypedDict):
+    """A bot's rating in one game, with its rank there."""
+
+    game: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    rank: int
+
+
+class HistoryEntry(TypedDict):
+    """A bot's rating in a game after one counted match."""
+
+    match: str
+    at: str
+    rating: float
+    mu: float
+    sigma: float
+
+
+class RatingHistory(TypedDict):
+    """A page of a bot's rating history in one game, oldest first, and the cursor of the next page."""
+
+    game: str
+    items: list[HistoryEntry]
+    next_cursor: str | None
 
 
 def grouped(ended: list[tuple[str, str]]) -> dict[str, list[str]]:
@@ -112,27 +172,32 @@ class Ladder:
         """Sweep, if no worker swept in the last `sweep_every` seconds."""
         return self.sweep() if self.store.hold_sweep(self.sweep_every) else []
 
-    def leaderboard(self, game_id: str, offset: int, limit: int) -> dict[str, Any]:
+    def leaderboard(self, game_id: str, offset: int, limit: int) -> Leaderboard:
         """A page of the game's ladder, best first by mu - 3 sigma."""
         ladder_or_404(game_id)
         rows, size = self.store.board(game_id, offset, limit)
-        items = [entrant_json(key, stored) | {"rank": offset + index + 1} for index, (key, stored) in enumerate(rows)]
+        items = []
+        for index, (key, stored) in enumerate(rows):  # stored: the JSON store/ladder.py keeps (name, mu, sigma, games)
+            rating = Rating(float(stored["mu"]), float(stored["sigma"]), stored["games"])
+            items.append(entrant_json(key, stored["name"], rating, offset + index + 1))
         following = offset + limit if offset + limit < size else None
         return {"game": game_id, "items": items, "next_cursor": str(following) if following is not None else None}
 
-    def ratings_of_bot(self, bot_id: str) -> list[dict[str, Any]]:
+    def ratings_of_bot(self, bot_id: str) -> list[BotRating]:
         """The bot's rating and rank in every game it was rated in."""
         games = [game.info.id for game in all_games() if has_ladder(game.info.id)]
         found = self.store.standing(games, bot_entrant(bot_id))
-        return [{"game": game, **rating_json(stored), "rank": rank + 1} for game, (stored, rank) in found.items()]
+        ratings: list[BotRating] = []
+        for game, (stored, rank) in found.items():
+            rating = Rating(float(stored["mu"]), float(stored["sigma"]), stored["games"])
+            ratings.append({"game": game, **rating_json(rating), "rank": rank + 1})
+        return ratings
 
-    def history_of_bot(self, bot_id: str, game_id: str, start: int, limit: int) -> dict[str, Any]:
+    def history_of_bot(self, bot_id: str, game_id: str, start: int, limit: int) -> RatingHistory:
         """A page of the bot's ratings in one game after each counted match, oldest first."""
         ladder_or_404(game_id)
         rows, size = self.store.history(game_id, bot_entrant(bot_id), start, limit)
-        items = [{"match": row["match"], "at": row["at"], **rating_json(row | {"games": 0})} for row in rows]
-        for item in items:
-            del item["games"]
+        items = [history_json(row["match"], row["at"], Rating(float(row["mu"]), float(row["sigma"]))) for row in rows]
         following = start + limit if start + limit < size else None
         return {"game": game_id, "items": items, "next_cursor": str(following) if following is not None else None}
 
@@ -150,14 +215,35 @@ def ladder_or_404(game_id: str) -> None:
         raise NotFound(f"{game.info.name} is co-operative: the team wins or loses together, so it has no ladder")
 
 
-def rating_json(stored: dict[str, Any]) -> dict[str, Any]:
-    """A stored rating as served: mu, sigma, the displayed rating mu - 3 sigma and the matches counted."""
-    mu, sigma = float(stored["mu"]), float(stored["sigma"])
-    return {"rating": round(mu - 3 * sigma, 4), "mu": round(mu, 4), "sigma": round(sigma, 4), "games": stored["games"]}
+def rating_json(rating: Rating) -> LadderRating:
+    """A rating as served: the displayed rating mu - 3 sigma, mu, sigma and the matches counted."""
+    return {
+        "rating": round(rating.ordinal, 4),
+        "mu": round(rating.mu, 4),
+        "sigma": round(rating.sigma, 4),
+        "games": rating.games,
+    }
 
 
-def entrant_json(key: str, stored: dict[str, Any]) -> dict[str, Any]:
-    """One line of a leaderboard: who (a bot with its id and name, or an AI level) and the rating."""
+def history_json(match_id: str, at: str, rating: Rating) -> HistoryEntry:
+    """A bot's rating after one counted match, as served."""
+    return {
+        "match": match_id,
+        "at": at,
+        "rating": round(rating.ordinal, 4),
+        "mu": round(rating.mu, 4),
+        "sigma": round(rating.sigma, 4),
+    }
+
+
+def entrant_json(key: str, name: str, rating: Rating, rank: int) -> LeaderboardEntry:
+    """One line of a leaderboard: who (a bot with its id and name, or an AI level), the rating and the rank."""
     kind, _, ident = key.partition(":")
-    who = {"kind": kind, "name": stored["name"], "bot": ident if kind == "bot" else None}
-    return who | {"level": ident if kind == "ai" else None} | rating_json(stored)
+    return {
+        "kind": kind,
+        "name": name,
+        "bot": ident if kind == "bot" else None,
+        "level": ident if kind == "ai" else None,
+        **rating_json(rating),
+        "rank": rank,
+    }
