@@ -1,14 +1,7 @@
 """Quotas: how much one client may hold at once, counted in Redis so every API process sees the same.
 
-What a client holds is one sorted set per kind and client (a client is its address key, as the
-limiter keys creations: `addr:<ip>`):
-
-* `parlour:quota:{<client>}:matches`      its unfinished matches (id -> when it was reserved)
-* `parlour:quota:{<client>}:kept-matches` every match it created that is still stored, finished or not
-* `parlour:quota:{<client>}:seats`        the seats it joined in matches not started yet (`<match>/<seat>/<holder>`)
-* `parlour:quota:{<client>}:tournaments`  its running tournaments
-* `parlour:quota:{<client>}:bots`         its registered bots
-* `parlour:quota:{<client>}:streams`      its held event streams (stream id -> when its lease ends)
+What a client holds is one sorted set per kind and client in Redis (`store/quotas.py` lists the keys;
+a client is its address key, as the limiter keys creations: `addr:<ip>`).
 
 A creation reserves a place first (a placeholder member, so two concurrent creations cannot both
 take the last place), then names it with the new id; a creation that fails gives its place back.
@@ -30,8 +23,8 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import redis
 
@@ -40,6 +33,7 @@ from model.refusals import QuotaExceeded
 from model.settings import LimitSettings
 from store.connection import is_store_full
 from store.matches import MatchStore
+from store.quotas import QuotaStore
 from store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -48,23 +42,8 @@ PENDING = "pending:"
 PENDING_GRACE = 60.0
 """Seconds a placeholder is kept before pruning counts it as lost (its process died mid-creation)."""
 Clock = Callable[[], float]
-
-# KEYS: the holdings set. ARGV: member, score, quota, the set's TTL (0: none), and the score below
-# which members are dropped first ('' for none). Answers {1, count} when added, {0, count} when full.
-_RESERVE = """
-if ARGV[5] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5]) end
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[3]) then return {0, held} end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-if tonumber(ARGV[4]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
-return {1, held + 1}
-"""
-
-
-def holdings_key(kind: str, client: str) -> str:
-    """The sorted set of what one client holds of one kind."""
-    return f"parlour:quota:{{{client}}}:{kind}"
-
+STREAMS = "streams"
+"""The kind of holdings whose members are held streams' leases."""
 
 StillHeld = Callable[[list[str]], list[bool]]
 """Given ids, whether each is still held (a match not over, a tournament running, a bot registered)."""
@@ -74,16 +53,12 @@ StillHeld = Callable[[list[str]], list[bool]]
 class Holdings:
     """One quota: at most `quota` things of `kind` per client (0: no quota)."""
 
-    client: redis.Redis
+    store: QuotaStore
     kind: str
     quota: int
     still_held: StillHeld
     ttl: int = 0
     clock: Clock = time.time
-    _reserve: Any = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._reserve = self.client.register_script(_RESERVE)
 
     @contextmanager
     def hold(self, holder: str) -> Iterator[Hold]:
@@ -115,41 +90,33 @@ class Holdings:
             )
 
     def _add(self, holder: str, member: str) -> tuple[bool, int]:
-        args = [member, self.clock(), self.quota, self.ttl, ""]
-        added, held = self._reserve(keys=[holdings_key(self.kind, holder)], args=args)
-        return bool(added), int(held)
+        return self.store.add(self.kind, holder, member, self.clock(), self.quota, self.ttl)
 
     def name(self, holder: str, placeholder: str, member: str) -> None:
         """Replace a placeholder with the id of what was created."""
-        key = holdings_key(self.kind, holder)
-        pipe = self.client.pipeline(transaction=True)
-        pipe.zrem(key, placeholder)
-        pipe.zadd(key, {member: self.clock()})
-        pipe.execute()
+        self.store.rename(self.kind, holder, placeholder, member, self.clock())
 
     def release(self, holder: str, member: str) -> None:
         """Give a place back (a creation that failed)."""
         try:
-            self.client.zrem(holdings_key(self.kind, holder), member)
+            self.store.remove(self.kind, holder, member)
         except redis.RedisError as error:  # the placeholder is pruned once its grace is over
             log.warning("quota place %s of %s not given back: %s", member, holder, error)
 
     def prune(self, holder: str) -> None:
         """Drop what has ended: ids no longer held, and placeholders past their grace."""
-        key = holdings_key(self.kind, holder)
-        scored: list[tuple[str, float]] = self.client.zrange(key, 0, -1, withscores=True)  # type: ignore[assignment]
-        rows = [(str(member), float(at)) for member, at in scored]
+        rows = self.store.members(self.kind, holder)
         lost = self.clock() - PENDING_GRACE
         ids = [member for member, _ in rows if not member.startswith(PENDING)]
         held = dict(zip(ids, self.still_held(ids), strict=True))
         # A named id was stored before it was named, so one not held now has ended.
         gone = [m for m, at in rows if (at < lost if m.startswith(PENDING) else not held[m])]
         if gone:
-            self.client.zrem(key, *gone)
+            self.store.remove(self.kind, holder, *gone)
 
     def in_use(self, holder: str) -> int:
         """How many places the holder's set counts now (before any pruning)."""
-        return int(self.client.zcard(holdings_key(self.kind, holder)))
+        return self.store.count(self.kind, holder)
 
 
 @dataclass
@@ -171,14 +138,10 @@ class Hold:
 class StreamLeases:
     """Held event streams per client: each a lease renewed while the stream sends, so a dead process's expire."""
 
-    client: redis.Redis
+    store: QuotaStore
     quota: int
     lease: float
     clock: Clock = time.time
-    _reserve: Any = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._reserve = self.client.register_script(_RESERVE)
 
     def open(self, holder: str) -> Lease:
         """A lease on one more stream for the holder; QuotaExceeded when it holds `quota` live ones."""
@@ -187,10 +150,8 @@ class StreamLeases:
         if not self.quota:
             return lease
         now = self.clock()
-        key = holdings_key("streams", holder)
-        ttl = max(1, int(self.lease) + 1)
         try:
-            added, held = self._reserve(keys=[key], args=[stream_id, now + self.lease, self.quota, ttl, now])
+            added, held = self.store.add(STREAMS, holder, stream_id, now + self.lease, self.quota, self.ttl, now)
         except redis.RedisError as error:
             if not is_store_full(error):
                 raise
@@ -201,8 +162,8 @@ class StreamLeases:
             raise QuotaExceeded(
                 f"this client holds {held} event streams already, the most it may; close one first",
                 quota=self.quota,
-                in_use=int(held),
-                resource="streams",
+                in_use=held,
+                resource=STREAMS,
             )
         return lease
 
@@ -218,21 +179,22 @@ class StreamLeases:
         finally:
             lease.close()
 
+    @property
+    def ttl(self) -> int:
+        """Seconds the holder's set is kept after a lease is taken or renewed: a second past the lease's end."""
+        return max(1, int(self.lease) + 1)
+
     def renew(self, lease: Lease) -> None:
         """Push the lease's end on (only if it is still held: a lease that ran out stays out)."""
-        key = holdings_key("streams", lease.holder)
-        pipe = self.client.pipeline(transaction=True)
-        pipe.zadd(key, {lease.stream_id: self.clock() + self.lease}, xx=True)
-        pipe.expire(key, max(1, int(self.lease) + 1))
-        pipe.execute()
+        self.store.renew(STREAMS, lease.holder, lease.stream_id, self.clock() + self.lease, self.ttl)
 
     def close(self, lease: Lease) -> None:
         """Give the stream's place back."""
-        self.client.zrem(holdings_key("streams", lease.holder), lease.stream_id)
+        self.store.remove(STREAMS, lease.holder, lease.stream_id)
 
     def held(self, holder: str) -> int:
         """How many live leases the holder has."""
-        return int(self.client.zcount(holdings_key("streams", holder), f"({self.clock()}", "+inf"))
+        return self.store.count(STREAMS, holder, above=self.clock())
 
 
 @dataclass
@@ -313,7 +275,7 @@ class Quotas:
         heartbeat: float,
     ) -> Quotas:
         """The quotas in the settings, on the match store's Redis."""
-        client = store.client
+        quota_store = QuotaStore(store.client)
 
         def matches_open(ids: list[str]) -> list[bool]:
             return [record is not None and not record.ended for record in store.load_many(ids)]
@@ -332,12 +294,12 @@ class Quotas:
             ]
 
         return cls(
-            matches=Holdings(client, "matches", settings.matches, matches_open, ttl=store.idle_ttl + 3600),
-            kept=Holdings(client, "kept-matches", settings.kept_matches, store.stored, ttl=store.idle_ttl + 3600),
-            seats=Holdings(client, "seats", settings.seats, seats_waiting, ttl=store.idle_ttl + 3600),
-            tournaments=Holdings(client, "tournaments", settings.tournaments, tournaments_running),
-            bots=Holdings(client, "bots", settings.bots, bots_registered),
-            streams=StreamLeases(client, settings.streams_held, lease=max(4 * heartbeat, 2.0)),
+            matches=Holdings(quota_store, "matches", settings.matches, matches_open, ttl=store.idle_ttl + 3600),
+            kept=Holdings(quota_store, "kept-matches", settings.kept_matches, store.stored, ttl=store.idle_ttl + 3600),
+            seats=Holdings(quota_store, "seats", settings.seats, seats_waiting, ttl=store.idle_ttl + 3600),
+            tournaments=Holdings(quota_store, "tournaments", settings.tournaments, tournaments_running),
+            bots=Holdings(quota_store, "bots", settings.bots, bots_registered),
+            streams=StreamLeases(quota_store, settings.streams_held, lease=max(4 * heartbeat, 2.0)),
             settings=settings,
         )
 

@@ -11,83 +11,50 @@ still the seat's: a seat that acted in time has a new deadline or none, and the 
 The timer worker's maintenance sweeps the timed matches for a deadline left without a job (the API
 died between storing a change and scheduling its job) and schedules it.
 
-Clocks are fair across downtime: the timer scheduler writes a heartbeat every second
-(`TimerClock`). A silence longer than `AWAY_AFTER_MS` (the service was down, or its timer worker
-was, or Redis was; to a scheduler that has just started or taken over, any silence longer than
-`RESTART_AWAY_AFTER_MS`) is recorded once, atomically, as a downtime; then every running timed match
-gets, for each seat, the part of that downtime its clock ran through added to its deadline, with
-the same compare-and-set (a new version) as any change, and its timeout scheduled under the new
-deadline's job id. The timeout job for the old deadline then finds the deadline moved and does
-nothing. A match's record keeps the end of the latest downtime it was made up for
-(`fair_until_ms`, written by that same compare-and-set), so whoever moves it (the scheduler, or a
-timeout job that finds its match not made up yet) moves it once. The scheduler makes up a slice of
-the matches at each look (`MAKE_UP_SLICE`) and queues the timeouts due in between, so a long make-up
-never holds the other timers back; a timeout job first makes up its own match. A downtime is
-forgotten once every timed match has been made up for; a scheduler that dies half-way leaves the
-rest to the next one.
+Clocks are fair across downtime: the timer scheduler writes a heartbeat every second (`TimerClock`;
+the timers' keys and their queue are `store/turn_timers.py`'s). A silence longer than
+`AWAY_AFTER_MS` (the service was down, or its timer worker was, or Redis was; to a scheduler that
+has just started or taken over, any silence longer than `RESTART_AWAY_AFTER_MS`) is recorded once,
+atomically, as a downtime; then every running timed match gets, for each seat, the part of that
+downtime its clock ran through added to its deadline, with the same compare-and-set (a new version)
+as any change, and its timeout scheduled under the new deadline's job id. The timeout job for the
+old deadline then finds the deadline moved and does nothing. A match's record keeps the end of the
+latest downtime it was made up for (`fair_until_ms`, written by that same compare-and-set), so
+whoever moves it (the scheduler, or a timeout job that finds its match not made up yet) moves it
+once. The scheduler makes up a slice of the matches at each look (`MAKE_UP_SLICE`) and queues the
+timeouts due in between, so a long make-up never holds the other timers back; a timeout job first
+makes up its own match. A downtime is forgotten once every timed match has been made up for; a
+scheduler that dies half-way leaves the rest to the next one.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import redis
-from rq import Queue, Retry
-from rq.exceptions import DuplicateJobError
-from rq.serializers import JSONSerializer
 
 from engine import GameState
 from model.match import ACTIVE, MatchRecord, now_iso
-from store.connection import redis_client
 from store.matches import MatchStore
+from store.turn_timers import Downtime, TimerClock, TimerQueue
 
 log = logging.getLogger(__name__)
-TIMER_QUEUE = "parlour-timers"
-TIMEOUT_JOB = "workers.timers.time_out_seat"
 MIN_SECONDS, MAX_SECONDS = 1, 86_400
 """Bounds of the `turn_timer` option: a second (the scheduler's precision) to a day."""
-TIMEOUT_JOB_TIMEOUT = 60
-"""Seconds a timeout job may run: it reads the match, checks one action and commits it."""
-RESULT_TTL = 600
-"""Seconds a finished timeout job is kept: most find that the seat acted in time, and are not worth keeping."""
 SWEEP_GRACE = 5.0
 """Seconds a change is left to schedule its own timers before the sweep looks at it."""
-HEARTBEAT_KEY = "parlour:timers:heartbeat"
-"""String: epoch milliseconds of the timer scheduler's latest heartbeat (one a second)."""
-DOWNTIMES_KEY = "parlour:timers:downtimes"
-"""List: the downtimes not yet made up for, oldest first, as JSON `{"since": ms, "until": ms}`."""
-MADE_UP_KEY = "parlour:timers:made-up:{since}-{until}"
-"""Set: the timed matches already made up for one downtime."""
 AWAY_AFTER_MS = 3000
 """A silence between two heartbeats longer than this (three missed beats) is downtime, given back to the seats."""
 MAKE_UP_SLICE = 0.25
 """Seconds one look of the scheduler spends moving deadlines for downtimes before it queues the timeouts due."""
 RESTART_AWAY_AFTER_MS = 1200
 """The same for a scheduler's first beat after it starts or takes over: more than one missed beat is downtime."""
-MADE_UP_TTL = 86_400
-"""Seconds a downtime's set of matches made up for is kept should it never be finished."""
 MOVE_ATTEMPTS = 20
 """Stale versions one match is read again for while its deadlines are moved."""
-
-# Write the heartbeat `now` (ARGV[1], ms) unless a later one is there (another host's clock ahead),
-# and record the silence since the previous beat as a downtime when it exceeds ARGV[2] ms. Atomic,
-# so of several timer workers only one records each downtime. Returns 1 when one was recorded.
-_BEAT = """
-local last = redis.call('GET', KEYS[1])
-local now = tonumber(ARGV[1])
-if last and now <= tonumber(last) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-if last and now - tonumber(last) > tonumber(ARGV[2]) then
-  redis.call('RPUSH', KEYS[2], '{"since":' .. last .. ',"until":' .. ARGV[1] .. '}')
-  return 1
-end
-return 0
-"""
 
 
 def parse_iso(moment: str) -> datetime:
@@ -129,16 +96,6 @@ def deadlines_json(record: MatchRecord) -> list[dict[str, object]]:
     return [{"seat": int(seat), "at": at} for seat, at in sorted(record.deadlines.items(), key=lambda i: int(i[0]))]
 
 
-def timeout_job_id(match_id: str, seat: int, deadline: str) -> str:
-    """The id of the job that times a seat out at a deadline: the same for the same deadline.
-
-    The deadline comes first: RQ's scheduler queues the jobs due in one second in id order, so they
-    run in deadline order, and one waiting for its deadline never holds up one due earlier.
-    """
-    digits = "".join(ch for ch in deadline if ch.isdigit())
-    return f"timeout-{digits}-{match_id}-{seat}"
-
-
 def clock_ms() -> int:
     """Now, in epoch milliseconds."""
     return time.time_ns() // 1_000_000
@@ -149,29 +106,10 @@ def epoch_ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
 
 
-@dataclass(frozen=True)
-class Downtime:
-    """A time the turn timers were away: from the last heartbeat before it to the first after it (epoch ms)."""
-
-    since_ms: int
-    until_ms: int
-    raw: str  # as stored in the list, to remove it by value
-
-    @classmethod
-    def parse(cls, raw: str) -> Downtime:
-        """Read one back from the downtimes list."""
-        fields = json.loads(raw)
-        return cls(int(fields["since"]), int(fields["until"]), raw)
-
-    @property
-    def seconds(self) -> float:
-        """How long the timers were away."""
-        return (self.until_ms - self.since_ms) / 1000
-
-    def taken_from(self, clock_started: datetime) -> timedelta:
-        """The part of this downtime during which a clock started at `clock_started` was running."""
-        started = max(epoch_ms(clock_started), self.since_ms)
-        return timedelta(milliseconds=max(0, self.until_ms - started))
+def time_taken(downtime: Downtime, clock_started: datetime) -> timedelta:
+    """The part of a downtime during which a clock started at `clock_started` was running."""
+    started = max(epoch_ms(clock_started), downtime.since_ms)
+    return timedelta(milliseconds=max(0, downtime.until_ms - started))
 
 
 def moved_deadlines(record: MatchRecord, downtime: Downtime) -> dict[str, str]:
@@ -187,91 +125,9 @@ def moved_deadlines(record: MatchRecord, downtime: Downtime) -> dict[str, str]:
     moved = {}
     for seat, at in record.deadlines.items():
         deadline = parse_iso(at)
-        taken = downtime.taken_from(deadline - turn)
+        taken = time_taken(downtime, deadline - turn)
         moved[seat] = iso(deadline + taken) if taken else at
     return moved
-
-
-class TimerClock:
-    """The timer scheduler's heartbeat in Redis, and the downtimes it has not made up for yet."""
-
-    def __init__(self, client: redis.Redis) -> None:
-        self.client = client  # decoded replies: the store's client
-        self._beat = client.register_script(_BEAT)
-
-    def beat(self, now_ms: int, away_after_ms: int = AWAY_AFTER_MS) -> bool:
-        """Record a heartbeat at `now_ms`; True when the silence before it (over `away_after_ms`) became a downtime."""
-        return bool(self._beat(keys=[HEARTBEAT_KEY, DOWNTIMES_KEY], args=[now_ms, away_after_ms]))
-
-    def last_beat(self) -> int | None:
-        """Epoch ms of the latest heartbeat, if any."""
-        raw = self.client.get(HEARTBEAT_KEY)
-        return int(raw) if raw is not None else None
-
-    def downtimes(self) -> list[Downtime]:
-        """The downtimes not yet made up for, oldest first."""
-        raws = self.client.lrange(DOWNTIMES_KEY, 0, -1)
-        return [Downtime.parse(raw if isinstance(raw, str) else raw.decode()) for raw in raws]
-
-    def is_made_up(self, downtime: Downtime, match_id: str) -> bool:
-        """True once the match's deadlines were moved for this downtime (or found nothing to move)."""
-        return bool(self.client.sismember(self.made_up_key(downtime), match_id))
-
-    def mark_made_up(self, downtime: Downtime, match_id: str) -> None:
-        """Remember that the match is done for this downtime."""
-        pipe = self.client.pipeline(transaction=True)
-        pipe.sadd(self.made_up_key(downtime), match_id)
-        pipe.expire(self.made_up_key(downtime), MADE_UP_TTL)
-        pipe.execute()
-
-    def forget(self, downtime: Downtime) -> None:
-        """Drop a downtime every timed match was made up for."""
-        pipe = self.client.pipeline(transaction=True)
-        pipe.lrem(DOWNTIMES_KEY, 1, downtime.raw)
-        pipe.delete(self.made_up_key(downtime))
-        pipe.execute()
-
-    @staticmethod
-    def made_up_key(downtime: Downtime) -> str:
-        """The set of matches done for a downtime."""
-        return MADE_UP_KEY.format(since=downtime.since_ms, until=downtime.until_ms)
-
-
-class TimerQueue:
-    """Schedules timeout jobs with RQ's scheduler."""
-
-    @classmethod
-    def from_url(cls, url: str, retries: int) -> TimerQueue:
-        """A timer queue on `url`: undecoded replies (for RQ), on a blocking pool like the store's."""
-        return cls(redis_client(url), retries)
-
-    def __init__(self, connection: redis.Redis, retries: int) -> None:
-        self.retries = retries
-        self.queue = Queue(TIMER_QUEUE, connection=connection, serializer=JSONSerializer)
-
-    def schedule(self, match_id: str, seat: int, deadline: str) -> bool:
-        """Schedule the seat's timeout at the deadline; False if that timeout was scheduled already."""
-        return self.schedule_call(
-            deadline, TIMEOUT_JOB, (match_id, seat, deadline), timeout_job_id(match_id, seat, deadline)
-        )
-
-    def schedule_call(self, moment: str, function: str, args: tuple[object, ...], job_id: str) -> bool:
-        """Schedule a short job (a function's dotted name) at an ISO time; False if that job id is scheduled already."""
-        try:
-            self.queue.enqueue_at(
-                parse_iso(moment),
-                function,
-                *args,
-                job_id=job_id,
-                unique=True,
-                job_timeout=TIMEOUT_JOB_TIMEOUT,
-                result_ttl=RESULT_TTL,
-                failure_ttl=RESULT_TTL,
-                retry=Retry(max=self.retries) if self.retries else None,
-            )
-        except DuplicateJobError:
-            return False
-        return True
 
 
 class TurnTimers:
@@ -280,7 +136,7 @@ class TurnTimers:
     def __init__(self, store: MatchStore, queue: TimerQueue) -> None:
         self.store = store
         self.queue = queue
-        self.clock = TimerClock(store.client)
+        self.clock = TimerClock(store.client, AWAY_AFTER_MS)
 
     def after_change(self, record: MatchRecord, state: GameState) -> list[int]:
         """Schedule the timeout of every waited-for seat at this version; the seats newly scheduled."""

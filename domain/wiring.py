@@ -20,7 +20,7 @@ from domain.matches.ai_turns import AiTurns
 from domain.matches.reads import Reads
 from domain.quotas import Quotas
 from domain.tournaments.director import Tournaments
-from domain.turn_timers import TimerQueue, TurnTimers
+from domain.turn_timers import TurnTimers
 from engine import GameState
 from model.match import MatchRecord
 from model.settings import Settings
@@ -30,6 +30,7 @@ from store.jobs import JobQueue
 from store.ladder import LadderStore
 from store.matches import MatchStore
 from store.tournaments import TournamentStore
+from store.turn_timers import TimerQueue
 
 log = logging.getLogger(__name__)
 Listener = Callable[[MatchRecord, GameState], None]

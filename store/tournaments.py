@@ -17,6 +17,9 @@ Key names (the `{id}` braces are a Redis Cluster hash tag, so a tournament's key
 * `parlour:tournament:{<id>}:consent`  hash: bot id -> `pending`, `accepted` or `declined`, its answer
   to the tournament's one challenge (the head's `challenge_expires_at` says until when)
 * `parlour:running-tournaments`        set: ids of tournaments not over (waiting or running), for the workers' sweep
+
+A finished, cancelled or aborted tournament's own keys are kept `KEEP_FINISHED` seconds. Its scripts are
+`store/lua/tournaments/*.lua` (see `store/connection.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 import redis
 
 from model.tournament import Outcome, Plan, Slot
-from store.connection import redis_client
+from store.connection import lua_script, redis_client
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT
@@ -49,56 +52,6 @@ LOCK_MS = 30_000
 """How long an advance may hold a tournament's lock before another process may take it."""
 KEEP_FINISHED = 30 * 24 * 3600
 """Seconds a finished tournament (plan, outcomes, ratings) is kept."""
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-# Claim a slot for a match only while the tournament runs, so an advance racing a cancellation starts
-# nothing once the cancellation is stored. KEYS: the tournament hash, its matches hash. ARGV: index, match id.
-_CLAIM = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 'closed' end
-if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 0 then return 'taken' end
-return 'claimed'
-"""
-# End a running tournament (finished or cancelled; a waiting one may be cancelled too), once: answers
-# the status it had. KEYS: the hash, the running set, its slots, matches, outcomes and consent.
-# ARGV: the new status, the time, the keys' TTL, the tournament id.
-_END = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'running' and not (status == 'waiting' and ARGV[1] == 'cancelled') then return status or '' end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2])
-redis.call('SREM', KEYS[2], ARGV[4])
-for i = 1, 6 do if i ~= 2 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end end
-return status
-"""
-# A bot's answer to a waiting tournament's challenge, once. KEYS: head, consent. ARGV: bot id, answer.
-# Answers `ok`, or what stood in the way: the tournament's status, the bot's earlier answer, `none`.
-_ANSWER = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 'missing' end
-if status ~= 'waiting' then return status end
-local current = redis.call('HGET', KEYS[2], ARGV[1])
-if current ~= 'pending' then return current or 'none' end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 'ok'
-"""
-# Start a waiting tournament once every bot accepted (1), or abort it (ARGV[1] = 'abort', with the
-# reason and time) unless every bot accepted meanwhile. KEYS: head, consent.
-_SETTLE = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 0 end
-local all = true
-for _, answer in ipairs(redis.call('HVALS', KEYS[2])) do
-  if answer ~= 'accepted' then all = false end
-end
-if ARGV[1] == 'begin' then
-  if not all then return 0 end
-  redis.call('HSET', KEYS[1], 'status', 'running')
-  return 1
-end
-if all then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'aborted', 'abort_reason', ARGV[2], 'finished_at', ARGV[3])
-return 1
-"""
 
 
 def tournament_key(tournament_id: str, part: str = "") -> str:
@@ -143,11 +96,11 @@ class TournamentStore:
     def __init__(self, client: redis.Redis, match_ttl: int) -> None:
         self.client = client
         self.match_ttl = match_ttl
-        self._release = client.register_script(_RELEASE)
-        self._claim = client.register_script(_CLAIM)
-        self._end = client.register_script(_END)
-        self._answer = client.register_script(_ANSWER)
-        self._settle = client.register_script(_SETTLE)
+        self._release = lua_script(client, "tournaments", "release_lock")
+        self._claim = lua_script(client, "tournaments", "claim_slot")
+        self._end = lua_script(client, "tournaments", "end")
+        self._answer = lua_script(client, "tournaments", "answer_challenge")
+        self._settle = lua_script(client, "tournaments", "settle")
 
     def create(
         self,

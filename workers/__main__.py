@@ -15,9 +15,9 @@ from rq.serializers import JSONSerializer
 import ai.levels  # noqa: F401  (imported before the first job, so it starts at once)
 import engine.games  # noqa: F401
 from ai.perfect import load_solutions
-from domain.turn_timers import TIMER_QUEUE
 from model.settings import Settings
 from store.jobs import WORKER_QUEUES
+from store.turn_timers import TIMER_QUEUE
 from workers.timers import TimerWorker
 from workers.worker import ParlourWorker
 

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from domain.bots.registry import compact
 from domain.matches.commands import abort_match
-from domain.turn_timers import SWEEP_GRACE, TimerQueue, parse_iso, seconds_until
+from domain.turn_timers import SWEEP_GRACE, parse_iso, seconds_until
 from engine import GameState
 from model.match import WAITING, MatchRecord
 from model.refusals import Conflict, NotFound
 from store.matches import MatchStore
 from store.tournaments import ABORTED, CANCELLED, PENDING, TournamentRecord
+from store.turn_timers import TimerQueue
 
 if TYPE_CHECKING:
     from domain.matches.commands import OnCommit

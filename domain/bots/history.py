@@ -4,18 +4,15 @@ Anyone may read it (`GET /v1/bots/{id}/matches?status=running|finished|all`): it
 lobby shows of a match and its result, never a view, a token or the seed. A listener adds each match
 the bot sits in once it starts (an aborted one is taken out: it never counts; an unlisted one is
 shown only once it is over) and, when the match finishes, keeps its summary, so the history
-outlives the match record (which expires `finished_ttl` after its end).
-
-* `parlour:bot:{<id>}:history`    sorted set: the bot's matches by creation time (µs), the newest
-  `HISTORY_KEPT` kept
-* `parlour:match-summary:{<id>}`  string: a finished match's public summary (JSON), kept `SUMMARY_TTL`
+outlives the match record (which expires `finished_ttl` after its end). Its keys are
+`store/bot_history.py`'s.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any, cast
+from typing import Any
 
 import redis
 
@@ -23,29 +20,15 @@ from domain.matches.commands import engine_state, result_of
 from engine import GameState, Result
 from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord
 from model.refusals import RulesChanged
-from store.bots import bot_key
+from store.bot_history import BotHistoryStore
 from store.matches import Cursor, MatchStore
 
 log = logging.getLogger(__name__)
-HISTORY_KEPT = 10_000
-"""Matches a bot's history keeps (the newest)."""
-SUMMARY_TTL = 365 * 24 * 3600
-"""Seconds a finished match's summary is kept for the histories that list it."""
 PAGE_SCANS = 10
 """Batches of history one page reads at most while it filters by status (a page may then be short)."""
 RUNNING = "running"
 PUBLIC_STATUSES = {RUNNING: (ACTIVE,), FINISHED: (FINISHED,), "all": (ACTIVE, FINISHED)}
 """What each public `status` of the listing shows (the record's statuses)."""
-
-
-def history_key(bot_id: str) -> str:
-    """The sorted set of a bot's matches."""
-    return f"{bot_key(bot_id)}:history"
-
-
-def summary_key(match_id: str) -> str:
-    """A finished match's kept summary."""
-    return f"parlour:match-summary:{{{match_id}}}"
 
 
 def summary_json(record: MatchRecord, result: Result | None) -> dict[str, Any]:
@@ -73,7 +56,7 @@ class BotHistory:
 
     def __init__(self, store: MatchStore) -> None:
         self.store = store
-        self.client = store.client
+        self.histories = BotHistoryStore(store.client)
 
     def after_change(self, record: MatchRecord, state: GameState) -> None:
         """Listener: list a match in its bots' histories as it starts, keep its summary once over, drop it if aborted.
@@ -91,16 +74,9 @@ class BotHistory:
 
     def record(self, record: MatchRecord, result: Result | None) -> None:
         """Write the match into its bots' histories (and its summary, once it finished)."""
-        pipe = self.client.pipeline(transaction=False)
-        for bot_id in sorted(seated_bots(record)):
-            if record.status == ABORTED:
-                pipe.zrem(history_key(bot_id), record.id)
-                continue
-            pipe.zadd(history_key(bot_id), {record.id: record.created_us}, nx=True)
-            pipe.zremrangebyrank(history_key(bot_id), 0, -HISTORY_KEPT - 1)
-        if record.status == FINISHED:
-            pipe.set(summary_key(record.id), json.dumps(summary_json(record, result)), ex=SUMMARY_TTL)
-        pipe.execute()
+        summary = json.dumps(summary_json(record, result)) if record.status == FINISHED else None
+        listed = record.status != ABORTED
+        self.histories.write(record.id, record.created_us, sorted(seated_bots(record)), listed, summary)
 
     def page(
         self, bot_id: str, status: str, limit: int, after: Cursor | None
@@ -109,7 +85,7 @@ class BotHistory:
         wanted = PUBLIC_STATUSES[status]
         items: list[dict[str, Any]] = []
         for _ in range(PAGE_SCANS):
-            rows = self.rows(bot_id, limit, after)
+            rows = self.histories.rows(bot_id, limit, after)
             for row, item in zip(rows, self.items(bot_id, rows), strict=True):
                 after = row
                 if item is not None and item["status"] in wanted:
@@ -120,23 +96,10 @@ class BotHistory:
                 return items, None
         return items, after.text() if after is not None else None
 
-    def rows(self, bot_id: str, limit: int, after: Cursor | None) -> list[Cursor]:
-        """Up to `limit` (creation time, match id) of the history, newest first, strictly after the cursor."""
-        high = str(after.created_us) if after else "+inf"
-        found = cast(
-            "list[tuple[str, float]]",
-            self.client.zrevrangebyscore(history_key(bot_id), high, "-inf", start=0, num=limit + 50, withscores=True),
-        )
-        cursors = [Cursor(int(score), member) for member, score in found]
-        return [c for c in cursors if after is None or c.comes_after(after)][:limit]
-
     def items(self, bot_id: str, rows: list[Cursor]) -> list[dict[str, Any] | None]:
         """Each listed match's summary: kept, or read from the match; None (and dropped) once both are gone."""
         ids = [row.match_id for row in rows]
-        pipe = self.client.pipeline(transaction=False)
-        for match_id in ids:
-            pipe.get(summary_key(match_id))
-        kept = pipe.execute()
+        kept = self.histories.summaries(ids)
         missing = [match_id for match_id, raw in zip(ids, kept, strict=True) if raw is None]
         records = dict(zip(missing, self.store.load_many(missing), strict=True))
         items: list[dict[str, Any] | None] = []
@@ -146,7 +109,7 @@ class BotHistory:
                 continue
             record = records[match_id]
             if record is None or record.status == ABORTED:
-                self.client.zrem(history_key(bot_id), match_id)
+                self.histories.drop(bot_id, match_id)
                 items.append(None)
             elif record.status == FINISHED:
                 result = final_result(record)
@@ -160,7 +123,7 @@ class BotHistory:
 
     def forget(self, bot_id: str) -> None:
         """Delete a deleted bot's history (the summaries stay for the other seats' histories)."""
-        self.client.delete(history_key(bot_id))
+        self.histories.forget(bot_id)
 
 
 def final_result(record: MatchRecord) -> Result | None:

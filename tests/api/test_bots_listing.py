@@ -7,7 +7,7 @@ from typing import Any
 import redis
 from flask.testing import FlaskClient
 
-from domain.bots.history import history_key
+from store.bot_history import history_key
 from store.matches import match_key
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_bots import act, register

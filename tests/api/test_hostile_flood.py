@@ -21,11 +21,11 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.current import ParlourApp
 from domain.matches import commands as service
-from domain.quotas import holdings_key
 from model.match import MatchRecord
 from model.settings import Settings
 from store.jobs import LIVE_QUEUE, TOURNAMENT_QUEUE
 from store.matches import AI_MATCH_TTL, IDEMPOTENT_ANSWERS_KEPT, log_key, match_key
+from store.quotas import holdings_key
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer, create_match
 from tests.workers.conftest import launch_worker, stop
 from tests.workers.test_ai_seats import finished, wait_for

@@ -14,8 +14,8 @@ from werkzeug.test import TestResponse
 from api.app import create_app
 from api.current import ParlourApp
 from domain.matches import commands as service
-from domain.quotas import holdings_key
 from model.settings import Settings
+from store.quotas import holdings_key
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer, create_match
 from tests.api.test_tournaments import play_running_matches
 

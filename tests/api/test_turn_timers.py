@@ -19,18 +19,10 @@ from rq import Queue
 
 from api.current import ParlourApp
 from domain.matches import commands as service
-from domain.turn_timers import (
-    MAX_SECONDS,
-    RESTART_AWAY_AFTER_MS,
-    TIMER_QUEUE,
-    Downtime,
-    epoch_ms,
-    moved_deadlines,
-    parse_iso,
-    timeout_job_id,
-)
+from domain.turn_timers import MAX_SECONDS, RESTART_AWAY_AFTER_MS, epoch_ms, moved_deadlines, parse_iso
 from model.match import MatchRecord
 from ops import supervisor as parlour_service
+from store.turn_timers import TIMER_QUEUE, Downtime, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.openapi_support import ContractClient
 

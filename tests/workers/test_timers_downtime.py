@@ -20,8 +20,8 @@ from rq.registry import FinishedJobRegistry
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE
 from rq.serializers import JSONSerializer
 
-from domain.turn_timers import TIMER_QUEUE
 from model.match import now_iso
+from store.turn_timers import TIMER_QUEUE
 from tests.api.conftest import Match, create_match
 from tests.workers.conftest import StartTimerWorker, stop, terminate
 from tests.workers.test_turn_timers import (

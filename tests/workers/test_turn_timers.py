@@ -19,9 +19,10 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from api.app import create_app
-from domain.turn_timers import TIMEOUT_JOB, TIMER_QUEUE, parse_iso, timeout_job_id
+from domain.turn_timers import parse_iso
 from model.match import now_iso
 from model.settings import Settings
+from store.turn_timers import TIMEOUT_JOB, TIMER_QUEUE, timeout_job_id
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.workers.conftest import StartTimerWorker, StartWorker, terminate
 
