@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from ai.levels import choose, levels_for
@@ -16,6 +15,7 @@ from domain.bots.history import final_result
 from domain.ladder.ratings import ANCHOR_SIGMA, ANCHORS
 from domain.matches import commands as matches
 from domain.wiring import build_services
+from model.match import MatchRecord
 from model.settings import Settings
 from store.matches import FINISHED_FEED_KEY
 from tests.api.conftest import bearer, create_match
@@ -48,6 +48,13 @@ def without_ladder_listener(app: ParlourApp) -> None:
     app.services.listeners.remove(app.services.count_for_ladder)
 
 
+def stored(app: ParlourApp, match_id: str) -> MatchRecord:
+    """The stored record of a match that exists."""
+    record = app.services.store.load(match_id)
+    assert record is not None, match_id
+    return record
+
+
 def test_a_match_between_two_bots_updates_both_ratings_once(client: FlaskClient, app: ParlourApp) -> None:
     one, two = register(client, "one"), register(client, "two")
     match_id = won_by_first(client, one, two)
@@ -55,7 +62,7 @@ def test_a_match_between_two_bots_updates_both_ratings_once(client: FlaskClient,
     assert winner["game"] == loser["game"] == "icecream" and winner["games"] == loser["games"] == 1
     assert winner["mu"] > 25 > loser["mu"] and winner["sigma"] < 25 / 3
     assert winner["rating"] == pytest.approx(winner["mu"] - 3 * winner["sigma"], abs=1e-3)
-    record = app.services.store.load(match_id)
+    record = stored(app, match_id)
     with app.app_context():
         app.services.after_change(record, matches.engine_state(record))  # the end seen again
     assert ratings(client, one) == [winner] and app.services.ladder.sweep(grace=0) == []
@@ -81,18 +88,18 @@ def test_the_leaderboard_ranks_bots_among_the_fixed_ai_levels(client: FlaskClien
     assert board(client, query="?limit=2&cursor=2")["items"][0] == items[2]
 
 
-def test_a_bot_beating_an_ai_level_moves_only_the_bot(client: FlaskClient, app: Flask) -> None:
+def test_a_bot_beating_an_ai_level_moves_only_the_bot(client: FlaskClient, app: ParlourApp) -> None:
     bot = register(client, "rando")
     match = create_match(client, seats=[{"type": "bot", "bot": bot["id"]}, {"type": "ai", "level": "easy"}])
     with app.app_context():
         store = app.services.store
-        record = store.load(match.id)
+        record = stored(app, match.id)
         while record.status != "finished":
             state = matches.engine_state(record)
             seat = next(s for s in state.acting_seats() if matches.seat_may_act(record, state, s))
             action = choose(state, seat, "random", f"{record.version}")
             matches.apply_action(store, record, seat, action, record.version, None, on_commit=app.services.after_change)
-            record = store.load(match.id)
+            record = stored(app, match.id)
     [rated] = ratings(client, bot)
     assert rated["games"] == 1 and rated["mu"] != 25
     easy = next(item for item in board(client)["items"] if item["level"] == "easy")
@@ -129,7 +136,7 @@ def test_concurrent_end_processing_counts_once(client: FlaskClient, app: Parlour
     without_ladder_listener(app)
     one, two = register(client, "one"), register(client, "two")
     match_id = won_by_first(client, one, two)
-    record = app.services.store.load(match_id)
+    record = stored(app, match_id)
     result = final_result(record)
     ladders = [build_services(settings).ladder for _ in range(6)]  # as many processes, each its own connections
     barrier = threading.Barrier(len(ladders))
@@ -151,7 +158,7 @@ def test_concurrent_end_processing_counts_once(client: FlaskClient, app: Parlour
 def test_concurrent_matches_of_one_game_all_count(client: FlaskClient, app: ParlourApp, settings: Settings) -> None:
     without_ladder_listener(app)
     one, two = register(client, "one"), register(client, "two")
-    records = [app.services.store.load(won_by_first(client, one, two)) for _ in range(4)]
+    records = [stored(app, won_by_first(client, one, two)) for _ in range(4)]
     ladders = [build_services(settings).ladder for _ in records]
     barrier = threading.Barrier(len(records))
 

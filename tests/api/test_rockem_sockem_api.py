@@ -78,6 +78,7 @@ def simulate(mode: str, seed: str) -> tuple[RockemSockemState, list[dict[str, An
     game = get_game(GAME)
     assert game is not None
     state = game.start(2, {"mode": mode}, seed)
+    assert isinstance(state, RockemSockemState)
     rounds: list[dict[str, Any] | None] = []
     while not state.is_over():
         for seat in state.acting_seats():
@@ -191,7 +192,7 @@ class Table:
         once, at the version its answer names. Returns the log entries."""
         log = whole_log(lambda after: self.client(None).get(f"/log?after={after}"))
         assert log["status"] == "finished" and log["seed"] == final["seed"] and final["seed"]
-        entries = log["entries"]
+        entries: list[dict[str, Any]] = log["entries"]
         assert (
             [e["version"] for e in entries] == list(range(1, len(entries) + 1)) == list(range(1, final["version"] + 1))
         )
@@ -205,7 +206,8 @@ class Table:
         moves = [(e["seat"], e["action"]) for e in entries]
         replayed = game.replay(2, final["options"], final["seed"], moves)
         assert replayed.view(None) == final["view"]
-        assert replayed.result() is not None and replayed.result().to_json() == final["result"]
+        result = replayed.result()
+        assert result is not None and result.to_json() == final["result"]
         by_version = {a.body["version"]: a for a in applied}
         state = game.start(2, final["options"], final["seed"])
         for version, (seat, action) in enumerate(moves, start=1):
@@ -270,6 +272,7 @@ def grabs_per_flip(final: dict[str, Any], entries: list[dict[str, Any]]) -> list
     game = get_game(GAME)
     assert game is not None
     state = game.start(2, final["options"], final["seed"])
+    assert isinstance(state, RockemSockemState)
     grabs: list[tuple[int, dict[str, Any]]] = []
     ended_this_flip = 0
     for entry in entries:
@@ -487,6 +490,7 @@ def test_refused_actions_say_why(client: FlaskClient, opener: Any) -> None:
     assert flipper.act({"type": "roll", "keep": []})[0] == 200
     refused(flipper, {"type": "roll", "keep": []}, 409, "not-your-turn", "seats to act: [1]")
     assert other.act({"type": "roll", "keep": []})[0] == 200
+    keep: object
     for keep in ([0, 1, 2, 3], [3, 2, 1, 0]):
         refused(other, {"type": "roll", "keep": keep}, 422, "illegal-action", "all four")
     for keep in ([4], [-1], [0, 0], ["0"], [True], [1.0], [None]):

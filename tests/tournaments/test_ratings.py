@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import pytest
 
+from ai.intervals import wilson
 from domain.tournaments.plan import seat_points
-from domain.tournaments.standings import report, wilson
+from domain.tournaments.standings import report
 from model.tournament import Entrant, Outcome, Plan, Slot
 
 
@@ -15,7 +18,7 @@ def plan(names: list[str], players: int = 2, cooperative: bool = False) -> Plan:
     return Plan("sundae_split", players, {}, entrants, "round-robin", 1, 1, "s", cooperative)
 
 
-def by_name(rows: list[dict[str, object]]) -> dict[object, dict[str, object]]:
+def by_name(rows: Sequence[Mapping[str, object]]) -> dict[object, Mapping[str, object]]:
     """Rows keyed by entrant name."""
     return {row["name"]: row for row in rows}
 
@@ -34,6 +37,7 @@ def test_a_clear_winner_ranks_first_with_the_highest_rating() -> None:
         winner = min(a, b)  # ace beats everyone, mid beats low
         outcomes[index] = Outcome(index, [[[a, b].index(winner)], [[a, b].index(max(a, b))]])
     result = report(tournament, slots, outcomes)
+    assert result["ratings"] is not None
     assert [row["name"] for row in result["standings"]] == ["ace", "mid", "low"]
     assert [rating["name"] for rating in result["ratings"]] == ["ace", "mid", "low"]
     ace = by_name(result["standings"])["ace"]
@@ -61,6 +65,7 @@ def test_multi_player_matches_rate_by_finishing_order() -> None:
         order = sorted(range(5), key=lambda seat: -slot.seats[seat])
         outcomes[slot.index] = Outcome(slot.index, [[seat] for seat in order])
     result = report(tournament, slots, outcomes)
+    assert result["ratings"] is not None
     assert [rating["name"] for rating in result["ratings"]] == ["e", "d", "c", "b", "a"]
     assert [row["name"] for row in result["standings"]] == ["e", "d", "c", "b", "a"]
     rows = by_name(result["standings"])
@@ -73,6 +78,7 @@ def test_multi_player_matches_rate_by_finishing_order() -> None:
 def test_ties_share_a_place_and_count_as_draws() -> None:
     tournament = plan(["a", "b"])
     result = report(tournament, [Slot(0, 1, [0, 1])], {0: Outcome(0, [[0, 1]])})
+    assert result["ratings"] is not None
     rows = by_name(result["standings"])
     assert rows["a"]["draws"] == 1 and rows["a"]["points"] == 0.5
     assert result["ratings"][0]["mu"] == pytest.approx(result["ratings"][1]["mu"])
@@ -104,6 +110,7 @@ def test_cooperative_games_report_team_success_rates() -> None:
 def test_void_matches_count_for_nobody() -> None:
     tournament = plan(["a", "b"])
     result = report(tournament, [Slot(0, 1, [0, 1])], {0: Outcome(0, [], void=True)})
+    assert result["ratings"] is not None
     assert all(row["played"] == 0 for row in result["standings"])
     assert all(rating["sigma"] == pytest.approx(25 / 3, abs=1e-3) for rating in result["ratings"])
 
