@@ -8,11 +8,11 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 from rq.exceptions import StopRequested
@@ -22,8 +22,10 @@ from rq.serializers import JSONSerializer
 
 from ai.levels import choose
 from ai.play import ai_seed
+from api.current import ParlourApp
 from domain.matches.commands import checked_move, commit_move, engine_state
 from engine import GameState, get_game
+from model.jobs import TurnJobResult
 from model.match import MatchRecord
 from model.settings import Settings
 from store.jobs import LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
@@ -101,7 +103,12 @@ def assert_log_is_a_game(client: FlaskClient, match_id: str, first: int = 1) -> 
     ],
 )
 def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
-    client: FlaskClient, start_worker: StartWorker, game: str, players: int, levels: tuple[str, ...], options: dict
+    client: FlaskClient,
+    start_worker: StartWorker,
+    game: str,
+    players: int,
+    levels: tuple[str, ...],
+    options: dict[str, object],
 ) -> None:
     start_worker("w1")
     start_worker("w2")
@@ -114,13 +121,13 @@ def test_a_match_of_ai_seats_plays_to_its_end_without_a_client(
     assert {entry["seat"] for entry in entries} == set(range(players))
 
 
-def empty_turn_queues(app: Flask) -> None:
+def empty_turn_queues(app: ParlourApp) -> None:
     """Drop every queued turn job, on either turn queue (an all-AI match's may go on the tournament one)."""
     for queue in (LIVE_QUEUE, TOURNAMENT_QUEUE):
-        app.services.jobs.queues[queue].empty()
+        app.services.jobs.queues[queue].empty()  # type: ignore[no-untyped-call]  # RQ 3 leaves Queue.empty unannotated
 
 
-def turn_jobs_run(redis_url: str) -> list[dict[str, Any]]:
+def turn_jobs_run(redis_url: str) -> list[TurnJobResult]:
     """The results of the finished turn jobs, on either turn queue (an all-AI match's may go on the tournament one)."""
     connection = redis.Redis.from_url(redis_url)
     ids = [
@@ -129,7 +136,7 @@ def turn_jobs_run(redis_url: str) -> list[dict[str, Any]]:
         for job_id in FinishedJobRegistry(queue, connection=connection, serializer=JSONSerializer).get_job_ids()
     ]
     jobs = Job.fetch_many(ids, connection=connection, serializer=JSONSerializer)
-    return [job.return_value() for job in jobs if job is not None]
+    return [cast(TurnJobResult, job.return_value()) for job in jobs if job is not None]
 
 
 def test_one_job_plays_a_run_of_ai_turns_each_its_own_version(
@@ -156,7 +163,9 @@ def test_each_relayed_move_is_the_one_its_level_finds_at_its_version(
     match = create_match(client, game=game, players=players, seed=f"ahead-{game}", seats=ai_seats(*["easy"] * players))
     over = wait_for(lambda: finished(client, match.id), f"the all-easy {game} match to finish")
     entries = assert_log_is_a_game(client, match.id)
-    state = get_game(game).start(players, over["options"], over["seed"])
+    rules = get_game(game)
+    assert rules is not None
+    state = rules.start(players, over["options"], over["seed"])
     for entry in entries:
         seat, version = entry["seat"], entry["version"] - 1
         expected = choose(state, seat, "easy", ai_seed(over["seed"], seat, version, "easy"))
@@ -165,7 +174,7 @@ def test_each_relayed_move_is_the_one_its_level_finds_at_its_version(
     assert state.is_over()
 
 
-def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: Flask, redis_url: str) -> None:
+def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: ParlourApp, redis_url: str) -> None:
     services = app.services
     assert not Relay(services, "turn-t", TOURNAMENT_QUEUE).higher_priority_waits()
     services.jobs.enqueue_turn("turn-live-0-0-a", "live", 0, 0, None, tournament=False)
@@ -173,7 +182,7 @@ def test_a_tournament_s_run_of_turns_hands_over_to_a_waiting_live_turn(app: Flas
     assert not Relay(services, "turn-l", LIVE_QUEUE).higher_priority_waits()  # no queue comes before the live one
 
 
-def unclaimed(app: Flask, match: Match) -> tuple[MatchRecord, GameState]:
+def unclaimed(app: ParlourApp, match: Match) -> tuple[MatchRecord, GameState]:
     """A Rock'em match after its coin flip (both racers roll), at a version no job has claimed yet."""
     store = app.services.store
     record = store.load(match.id)
@@ -189,7 +198,7 @@ def claim_next(relay: Relay, record: MatchRecord, state: GameState) -> tuple[int
     return relay.claim_next(record, state, relay.acting_next(record, state))
 
 
-def test_a_run_of_turns_stops_where_a_human_must_act_and_at_its_limit(client: FlaskClient, app: Flask) -> None:
+def test_a_run_of_turns_stops_where_a_human_must_act_and_at_its_limit(client: FlaskClient, app: ParlourApp) -> None:
     store = app.services.store
     human = create_match(client, game="rockem_sockem", seed="relay-h", seats=[*ai_seats("random"), {"type": "human"}])
     assert acting_ai_seats(*unclaimed(app, human)) is None
@@ -208,7 +217,7 @@ def test_a_run_of_turns_stops_where_a_human_must_act_and_at_its_limit(client: Fl
 
 
 def test_past_its_slice_a_run_of_turns_gives_way_to_another_match_s_waiting_turn(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: ParlourApp
 ) -> None:
     jobs = app.services.jobs
     match = create_match(client, game="rockem_sockem", seed="relay-w", seats=ai_seats("random", "random"))
@@ -222,7 +231,7 @@ def test_past_its_slice_a_run_of_turns_gives_way_to_another_match_s_waiting_turn
 
 
 def test_an_untimed_tournament_s_match_plays_on_past_its_slice_while_only_its_own_tournament_waits(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, app: ParlourApp
 ) -> None:
     jobs, tournaments = app.services.jobs, app.services.tournaments.store
     match = create_match(client, game="rockem_sockem", seed="relay-t", seats=ai_seats("random", "random"))
@@ -246,7 +255,7 @@ def test_an_untimed_tournament_s_match_plays_on_past_its_slice_while_only_its_ow
     assert jobs.waiting_turn_matches(TOURNAMENT_QUEUE, 2) == ["sibling-match", "later-match"]  # a look is bounded
 
 
-def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: FlaskClient, app: Flask) -> None:
+def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: FlaskClient, app: ParlourApp) -> None:
     match = create_match(client, game="rockem_sockem", seed="relay-x", seats=ai_seats("random", "random"))
     record, state = unclaimed(app, match)
     worker = ParlourWorker([LIVE_QUEUE], connection=app.services.jobs.connection, serializer=JSONSerializer)
@@ -261,11 +270,11 @@ def test_a_run_of_turns_hands_over_once_its_worker_is_asked_to_stop(client: Flas
             signal.signal(signum, handler)
 
 
-def play_inline(app: Flask, monkeypatch: pytest.MonkeyPatch, match_id: str) -> list[dict[str, Any]]:
+def play_inline(app: ParlourApp, monkeypatch: pytest.MonkeyPatch, match_id: str) -> list[TurnJobResult]:
     """Play a match's AI turns through the worker's own job, called in this process; the jobs' answers."""
     monkeypatch.setattr(jobs, "context", lambda: app.services)
     store = app.services.store
-    answers = []
+    answers: list[TurnJobResult] = []
     record = store.load(match_id)
     while record is not None and record.status == "active":
         answers.append(jobs.play_ai_turn(match_id, engine_state(record).waiting_for()[0], record.version))
@@ -284,7 +293,7 @@ def announced(notices: redis.client.PubSub, match_id: str) -> list[int]:
 
 
 def test_an_all_ai_match_s_quick_moves_are_stored_together_each_its_own_version(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(jobs, "RUN_SPAN", WAIT)  # a run ends at RUN_MOVES moves, however slow this machine is
     match = create_match(client, game="rockem_sockem", seed="run-a", seats=ai_seats("random", "random"))
@@ -300,7 +309,7 @@ def test_an_all_ai_match_s_quick_moves_are_stored_together_each_its_own_version(
 
 
 def held_flip(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch, seed: str, *levels: str
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch, seed: str, *levels: str
 ) -> tuple[Relay, MatchRecord, Match]:
     """A new all-AI Rock'em match, a relay holding its coin flip (both racers roll next) however slow this machine
     is, and the record the flip was played on."""
@@ -314,7 +323,7 @@ def held_flip(
 
 
 def test_moves_held_are_stored_once_their_span_is_over_even_mid_search(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = app.services.store
     relay, record, match = held_flip(client, app, monkeypatch, "run-b", "random", "easy")
@@ -327,7 +336,7 @@ def test_moves_held_are_stored_once_their_span_is_over_even_mid_search(
 
 
 def test_a_run_whose_match_moved_on_meanwhile_stores_nothing(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = app.services.store
     relay, record, match = held_flip(client, app, monkeypatch, "run-c", "random", "random")
@@ -337,7 +346,7 @@ def test_a_run_whose_match_moved_on_meanwhile_stores_nothing(
     assert len(read_log(client, match.id)["entries"]) == 1
 
 
-def test_a_match_with_a_human_or_a_slow_level_holds_no_move(client: FlaskClient, app: Flask) -> None:
+def test_a_match_with_a_human_or_a_slow_level_holds_no_move(client: FlaskClient, app: ParlourApp) -> None:
     store, relay = app.services.store, Relay(app.services, "turn-h", LIVE_QUEUE)
     for seats in ([*ai_seats("random"), {"type": "human"}], ai_seats("random", "medium")):
         match = create_match(client, game="rockem_sockem", seed="run-h", seats=seats)
@@ -481,7 +490,7 @@ def test_open_and_ai_seats_wait_for_a_player_then_the_ai_moves(
 
 
 def test_finished_and_failed_jobs_follow_the_contract(
-    app: Flask, client: FlaskClient, match: Match, start_worker: StartWorker
+    app: ParlourApp, client: FlaskClient, match: Match, start_worker: StartWorker
 ) -> None:
     contract = ContractClient(app, client)
     token = bearer(match.tokens[0])
@@ -491,7 +500,7 @@ def test_finished_and_failed_jobs_follow_the_contract(
         client.post(match.url("/actions"), json={"action": mine["actions"][0]}, headers=token)
     start_worker("w1")  # both jobs run now that seat 0's turn is over
     for job in (hint, late):
-        wait_for(lambda url=job["url"]: job_done(client, url, match.tokens[0]), "the job")
+        wait_for(partial(job_done, client, job["url"], match.tokens[0]), "the job")
     failed = contract.get(hint["url"], headers=token, expect=200).json
     assert failed["status"] == "failed" and failed["error"]["code"] == "not-your-turn" and failed["result"] is None
     assert contract.get(late["url"], headers=token, expect=200).json["error"]["code"] == "not-your-turn"
