@@ -8,9 +8,9 @@ left alone; a tournament's advance aborts it only if a bot still has not accepte
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from domain.turn_timers import seconds_until
+from model.jobs import ExpireMatchResult, ExpireTournamentResult
 from workers.context import context
 
 EARLY_WAIT = 5.0
@@ -18,7 +18,7 @@ EARLY_WAIT = 5.0
 MAX_WAITS = 20
 
 
-def expire_match(match_id: str, start_by: str) -> dict[str, Any]:
+def expire_match(match_id: str, start_by: str) -> ExpireMatchResult:
     """Abort the match if it is still waiting at `start_by` (a bot did not accept, or a seat was not taken)."""
     ctx = context()
     for _ in range(MAX_WAITS):
@@ -29,7 +29,7 @@ def expire_match(match_id: str, start_by: str) -> dict[str, Any]:
     raise RuntimeError(f"match {match_id}: its expiry at {start_by} never came")
 
 
-def expire_tournament(tournament_id: str, expires_at: str) -> dict[str, Any]:
+def expire_tournament(tournament_id: str, expires_at: str) -> ExpireTournamentResult:
     """Advance the tournament at its challenges' expiry: aborted if a bot has not accepted by then."""
     ctx = context()
     early = seconds_until(expires_at)

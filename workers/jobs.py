@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import redis
 from rq import get_current_job
@@ -40,8 +39,9 @@ from ai.play import ai_seed, next_actor
 from domain.matches.ai_turns import SWEEP_GRACE
 from domain.matches.commands import Move, apply_action, checked_move, engine_state, seat_may_act, send_moves
 from domain.wiring import Services
-from engine import ActionRejected, GameState
+from engine import Action, ActionRejected, GameState
 from engine.rng import Rng
+from model.jobs import AdvanceJobResult, MoveAnswer, MoveJobResult, MoveRefused, TurnJobResult, TurnResult
 from model.match import ACTIVE, MatchRecord
 from model.refusals import Refusal, StaleVersion
 from model.tournament import MAX_PARALLEL
@@ -71,13 +71,13 @@ Following = tuple[int, MatchRecord, GameState]
 """The seat a turn job plays next, and the match as the job stored it, with its state."""
 Acting = tuple[int, list[int]]
 """The AI seat a relay plays next, and every seat that may act (all of them AI seats of the match)."""
-Ahead = tuple[int, int, dict[str, Any]]
+Ahead = tuple[int, int, Action]
 """A move searched ahead: the seat, the version it is for, and the action."""
 YIELD_POLL = 0.01
 """Seconds between a requested move's looks at the live queue (a look is one LLEN and one ZCARD)."""
 
 
-def play_ai_turn(match_id: str, seat: int, version: int) -> dict[str, Any]:
+def play_ai_turn(match_id: str, seat: int, version: int) -> TurnJobResult:
     """Play an AI seat's turn, then the AI turns that follow it while `Relay` keeps the match (each its own version)."""
     ctx = context()
     job = get_current_job()
@@ -102,7 +102,7 @@ def play_one_turn(
     seat: int,
     version: int,
     stored: GameState | None = None,
-) -> tuple[dict[str, Any], Following | None]:
+) -> tuple[TurnResult, Following | None]:
     """Play one AI turn from the record read (when the match moved on, the newer one unless another job has it),
     and say what follows. `stored`: the state of `record` when this job stored it and knows the seat may act."""
     for _ in range(MAX_RECOMPUTES):
@@ -240,7 +240,7 @@ class Relay:
         playing_on = self.following is not None
         self.ctx.after_change(record, state, skip=self.ctx.schedule_ai_turns if playing_on else None)
 
-    def searched_ahead(self, seat: int, version: int) -> dict[str, Any] | None:
+    def searched_ahead(self, seat: int, version: int) -> Action | None:
         """The move searched ahead for this seat at this version, if that is what was searched; once."""
         ahead, self.ahead = self.ahead, None
         return ahead[2] if ahead is not None and ahead[:2] == (seat, version) else None
@@ -318,7 +318,7 @@ def may_outlast_sweep_grace(level: str | None) -> bool:
     return cap is not None and cap >= SWEEP_GRACE / 2
 
 
-def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool) -> dict[str, Any]:
+def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool) -> MoveJobResult:
     """A move a seat asked the AI for: a hint, or applied for it; computed at the current version."""
     ctx = context()
     record = ctx.store.load(match_id)
@@ -332,7 +332,7 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
         cap = level_named(level).time_cap or 0.0
         give_way = give_way_to_live_seats(ctx.jobs, until=time.monotonic() + cap)
         action = choose(state, seat, level, ai_seed(record.seed, seat, record.version, level), stop=give_way)
-        answer = {"action": action, "version": record.version, "applied": False, "applied_version": None}
+        answer: MoveAnswer = {"action": action, "version": record.version, "applied": False, "applied_version": None}
         if not apply:
             return answer
         try:
@@ -348,7 +348,7 @@ def compute_move(match_id: str, seat: int, version: int, level: str, apply: bool
     return refused("stale-version", "the match kept changing while the AI thought; ask again")
 
 
-def advance_tournament(tournament_id: str) -> dict[str, Any]:
+def advance_tournament(tournament_id: str) -> AdvanceJobResult:
     """Carry on advancing a tournament that an earlier call handed over after its steps."""
     ctx = context()
     ctx.tournaments.store.taken_over(tournament_id)
@@ -378,6 +378,6 @@ def give_way_to_live_seats(jobs: JobQueue, until: float, every: float = YIELD_PO
     return stop
 
 
-def refused(code: str, detail: str) -> dict[str, Any]:
+def refused(code: str, detail: str) -> MoveRefused:
     """The answer of a requested move that could not be given: the job fails with this error."""
     return {"error": {"code": code, "detail": detail}}

@@ -34,6 +34,7 @@ from rq.utils import now, utcparse
 from domain.matches.commands import apply_action, engine_state
 from domain.turn_timers import AWAY_AFTER_MS, RESTART_AWAY_AFTER_MS, seconds_until
 from engine import ActionRejected
+from model.jobs import TimeoutJobResult
 from model.match import ACTIVE, MatchRecord
 from model.refusals import Refusal, StaleVersion
 from workers.context import context
@@ -53,7 +54,7 @@ SCHEDULER_STALE = 10.0
 """Seconds without a heartbeat after which a scheduler on another host that holds the lock is taken for dead."""
 
 
-def time_out_seat(match_id: str, seat: int, deadline: str) -> dict[str, Any]:
+def time_out_seat(match_id: str, seat: int, deadline: str) -> TimeoutJobResult:
     """Play the seat's default action if `deadline` is still its deadline and has passed (once the match was made
     up for any downtime: a slice of the scheduler's make-up may not have reached it yet)."""
     ctx = context()

@@ -33,6 +33,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -82,15 +83,15 @@ def run_on_own_thread(work: Callable[[], Any], niceness: int, limit: float) -> A
 
     At RQ's time limit (`limit` s) the thread may go on only while `outlived` says it was starved, not stuck.
     """
-    outcome: dict[str, Any] = {}
+    outcome = Outcome()
     ended = threading.Event()
 
     def run() -> None:
         set_thread_niceness(niceness)
         try:
-            outcome["value"] = work()
+            outcome.value = work()
         except BaseException as error:  # handed to the waiting thread, which RQ watches
-            outcome["error"] = error
+            outcome.error = error
         finally:
             ended.set()
 
@@ -109,9 +110,17 @@ def run_on_own_thread(work: Callable[[], Any], niceness: int, limit: float) -> A
         if not ended.wait(STRAY_GRACE):
             end_under_stray_job()
         raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
+@dataclass
+class Outcome:
+    """What a job's own thread ended with: the job's answer, or the error it raised."""
+
+    value: Any = None
+    error: BaseException | None = None
 
 
 def end_under_stray_job() -> NoReturn:

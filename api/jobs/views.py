@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict, cast
 
 from flask import Blueprint, Response, jsonify
 
 from api.current import services
 from api.http import bearer_token, keep_private
 from domain.matches import commands as service
+from model.jobs import JobError, MoveAnswer, MoveJobResult
 from model.refusals import NotFound
 from store.jobs import JobInfo
 
 blueprint = Blueprint("jobs", __name__, url_prefix="/v1/jobs")
-GENERIC_FAILURE = {"code": "ai-failed", "detail": "the AI could not compute a move; ask again"}
+GENERIC_FAILURE: JobError = {"code": "ai-failed", "detail": "the AI could not compute a move; ask again"}
 
 
 @blueprint.get("/<job_id>")
@@ -28,11 +29,32 @@ def get_job(job_id: str) -> Response:
     return keep_private(jsonify(job_json(job)))
 
 
-def job_json(job: JobInfo) -> dict[str, Any]:
+class JobJson(TypedDict):
+    """A requested move as its seat may see it: who asked for what, the job's status, and its answer or error."""
+
+    id: str
+    status: str
+    match: str
+    seat: int
+    version: int
+    level: str
+    apply: bool
+    enqueued_at: str | None
+    ended_at: str | None
+    result: MoveAnswer | None
+    error: JobError | None
+
+
+def job_json(job: JobInfo) -> JobJson:
     """A requested move as its seat may see it."""
     meta = job.meta
-    result = job.result
-    refusal = result.get("error") if result else None  # a move that could not be given fails the job
+    result = cast("MoveJobResult | None", job.result)  # a move job's (`get_job` checked), as `compute_move` returns it
+    answer: MoveAnswer | None = None
+    refusal: JobError | None = None  # a move that could not be given fails the job
+    if result is not None and "error" in result:
+        refusal = result["error"]
+    else:
+        answer = result
     failed = job.status == "failed" or refusal is not None
     return {
         "id": job.id,
@@ -44,6 +66,6 @@ def job_json(job: JobInfo) -> dict[str, Any]:
         "apply": meta["apply"],
         "enqueued_at": job.enqueued_at,
         "ended_at": job.ended_at,
-        "result": None if failed else result,
+        "result": None if failed else answer,
         "error": (refusal or GENERIC_FAILURE) if failed else None,
     }
