@@ -82,7 +82,7 @@ def _from_engine_rejection(error: ActionRejected) -> Response:
 def _from_invalid_options(error: InvalidOptions) -> Response:
     # Errors sit where the field sits in the request: `players`, `options`, or one option inside it.
     if error.field in ("players", "options"):
-        errors: dict[str, Any] = {error.field: [error.reason]}
+        errors: dict[str, list[str] | dict[str, list[str]]] = {error.field: [error.reason]}
     else:
         errors = {"options": {error.field: [error.reason]}}
     return problem(400, "invalid-request", "Invalid request", error.reason, errors=errors)
