@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from tests.api.conftest import Match, bearer, create_match
 
 
-def play_random_step(client: FlaskClient, match: Match, rng: random.Random) -> dict:
+def play_random_step(client: FlaskClient, match: Match, rng: random.Random) -> dict[str, Any]:
     """Let the seat to act take a random legal action; return the answer body."""
     state = client.get(match.url()).get_json()
     seat = state["to_act"][0]
@@ -21,13 +23,14 @@ def play_random_step(client: FlaskClient, match: Match, rng: random.Random) -> d
         json={"action": action, "expected_version": legal["version"]},
     )
     assert response.status_code == 200, response.get_json()
-    return response.get_json()
+    body: dict[str, Any] = response.get_json()
+    return body
 
 
-def play_to_end(client: FlaskClient, match: Match, seed: int = 1) -> dict:
+def play_to_end(client: FlaskClient, match: Match, seed: int = 1) -> dict[str, Any]:
     """Random legal play until the match is finished."""
     rng = random.Random(seed)
-    body = client.get(match.url()).get_json()
+    body: dict[str, Any] = client.get(match.url()).get_json()
     for _ in range(5000):
         if body["status"] == "finished":
             return body
@@ -68,7 +71,7 @@ def test_create_returns_tokens_location_and_commitment(client: FlaskClient) -> N
     assert body["options"]["turn_limit"] == 30
 
 
-def test_tokens_are_stored_only_as_hashes(client: FlaskClient, app, match: Match) -> None:
+def test_tokens_are_stored_only_as_hashes(client: FlaskClient, app: ParlourApp, match: Match) -> None:
     store = app.services.store
     raw = str(store.client.hgetall(f"parlour:match:{{{match.id}}}"))
     for token in match.tokens.values():

@@ -9,17 +9,18 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
 
+from api.current import ParlourApp
+from model.jobs import TurnJobResult
 from store.jobs import HINT_QUEUE, LEGACY_QUEUE, LIVE_QUEUE, TOURNAMENT_QUEUE, WORKER_QUEUES, JobQueue
 from store.matches import ai_turn_key, requested_move_key
 from tests.api.conftest import Match, bearer, create_match
@@ -37,7 +38,7 @@ def turn_job(redis_url: str, match_id: str, seat: int, version: int = 0) -> Job:
     """The RQ job given the AI seat's turn at that version."""
     connection = redis.Redis.from_url(redis_url)
     job_id = connection.get(ai_turn_key(match_id, seat, version))
-    assert job_id is not None, f"no job for seat {seat} of {match_id} at version {version}"
+    assert isinstance(job_id, bytes), f"no job for seat {seat} of {match_id} at version {version}"
     return Job.fetch(job_id.decode(), connection=connection, serializer=JSONSerializer)
 
 
@@ -93,18 +94,23 @@ def test_a_worker_plays_ai_seats_first_then_tournaments_then_hints(
     run_burst_worker(redis_url)
     live_turn, first_tournament_turn = turn_job(redis_url, live.id, 0), turn_job(redis_url, tournament_match_id, 0)
     hinted = fetch(redis_url, hint["id"])
+    assert live_turn.started_at and first_tournament_turn.started_at and hinted.started_at
     assert live_turn.started_at < first_tournament_turn.started_at < hinted.started_at
     connection = redis.Redis.from_url(redis_url)
     registry = FinishedJobRegistry(TOURNAMENT_QUEUE, connection=connection, serializer=JSONSerializer)
     tournament_jobs = [fetch(redis_url, job_id) for job_id in registry.get_job_ids()]
-    assert all(job.ended_at <= hinted.started_at for job in tournament_jobs)
+    assert all(job.ended_at is not None and job.ended_at <= hinted.started_at for job in tournament_jobs)
     over = client.get(f"/v1/matches/{tournament_match_id}").get_json()
     assert over["status"] == "finished"
-    assert sum(job.return_value()["moves"] for job in tournament_jobs) == over["version"]  # every move before the hint
-    assert job_done(client, hint["url"], match.tokens[0])["status"] == "finished"
+    answers = [cast(TurnJobResult, job.return_value()) for job in tournament_jobs]
+    assert sum(answer["moves"] for answer in answers) == over["version"]  # every move before the hint
+    done = job_done(client, hint["url"], match.tokens[0])
+    assert done is not None and done["status"] == "finished"
 
 
-def test_asking_again_answers_the_pending_job(app: Flask, client: FlaskClient, match: Match, redis_url: str) -> None:
+def test_asking_again_answers_the_pending_job(
+    app: ParlourApp, client: FlaskClient, match: Match, redis_url: str
+) -> None:
     first = request_move(client, match, 0, level="easy")
     again = request_move(client, match, 0, level="hard", apply=True)
     assert first["pending"] is False and again == {**first, "pending": True}  # its level and apply, not the new ask's
@@ -136,7 +142,7 @@ def test_once_the_job_ended_a_new_ask_queues_a_new_job(
     assert wait_for(lambda: job_done(client, second["url"], match.tokens[0]), "the new hint")["status"] == "finished"
 
 
-def test_concurrent_asks_queue_one_job(app: Flask, match: Match, redis_url: str) -> None:
+def test_concurrent_asks_queue_one_job(app: ParlourApp, match: Match, redis_url: str) -> None:
     start = threading.Barrier(ASKERS)
 
     def ask(_: int) -> dict[str, Any]:
@@ -155,7 +161,7 @@ def test_concurrent_asks_queue_one_job(app: Flask, match: Match, redis_url: str)
     assert len(list(connection.scan_iter("rq:job:*"))) == 1  # the racers that lost left no job behind
 
 
-def test_a_claim_is_taken_once_and_replaced_only_in_place_of_the_job_read(app: Flask, match: Match) -> None:
+def test_a_claim_is_taken_once_and_replaced_only_in_place_of_the_job_read(app: ParlourApp, match: Match) -> None:
     store = app.services.store
     assert store.claim_requested_move(match.id, 1, "a", None, 60)
     assert not store.claim_requested_move(match.id, 1, "b", None, 60)
@@ -218,7 +224,7 @@ def ai_workers(redis_url: str, count: int) -> list[ParlourWorker]:
         for n in range(count)
     ]
     for worker in workers:
-        worker.register_birth()
+        worker.register_birth()  # type: ignore[no-untyped-call]  # RQ 3 leaves Worker.register_birth unannotated
     return workers
 
 
