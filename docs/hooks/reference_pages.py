@@ -35,7 +35,13 @@ GENERATORS: dict[str, Callable[[], str]] = {
 """Each generated part, by the name its page gives it."""
 
 BLOCK = re.compile(r"^<!-- generated: (?P<name>[a-z-]+) -->\n.*?^<!-- /generated -->$", re.MULTILINE | re.DOTALL)
-WATCHED = [SPEC_PATH, ROOT / "model" / "settings.py", ROOT / "tournaments" / "cli.py", ROOT / "engine"]
+WATCHED = [
+    SPEC_PATH,
+    ROOT / "model" / "settings.py",
+    ROOT / "tournaments" / "cli.py",
+    ROOT / "engine",
+    ROOT / "ai" / "levels.py",
+]
 """What the generated parts are read from: `mkdocs serve` rebuilds when one changes."""
 
 
