@@ -122,3 +122,8 @@ def test_an_unbuilt_guide_says_how_to_build_it(
     for path in ("/guide", "/guide/index.html"):
         body = assert_problem(client.get(path), 404, "not-found")
         assert "make docs" in body["detail"], path
+
+
+def test_the_web_client_links_the_guide(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert '<a href="/guide">Guide</a>' in html and '<a href="/docs">API reference</a>' in html
