@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +19,11 @@ MOVE = {"type": "move", "from_cone": 0, "scoops": 1}
 KEYS = ["type", "from_cone", "scoops", "x"]
 
 
-def assert_problem(response, status: int, code: str) -> dict:
+def assert_problem(response: TestResponse, status: int, code: str) -> dict[str, Any]:
     """The response is problem+json with this status and code."""
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
-    body = response.get_json()
+    body: dict[str, Any] = response.get_json()
     assert body["status"] == status and body["code"] == code and body["detail"] and body["title"]
     return body
 
@@ -46,7 +48,7 @@ def assert_problem(response, status: int, code: str) -> dict:
         ({"game": "sundae_split", "players": 3, "seed": "known", "open_seats": [2]}, "seed"),
     ],
 )
-def test_create_refuses_bad_fields_by_name(client: FlaskClient, payload: dict, field: str) -> None:
+def test_create_refuses_bad_fields_by_name(client: FlaskClient, payload: dict[str, Any], field: str) -> None:
     body = assert_problem(client.post("/v1/matches", json=payload), 400, "invalid-request")
     errors = body["errors"]
     assert field in errors or field in errors.get("options", {}), body
@@ -159,7 +161,7 @@ def test_action_errors_have_their_codes(client: FlaskClient, match: Match) -> No
 
 def random_json(rng: random.Random, depth: int = 0) -> object:
     """A random JSON value, biased towards the shapes an action has."""
-    choices = [
+    choices: list[Callable[[], object]] = [
         lambda: rng.randint(-(2**70), 2**70),
         lambda: rng.choice([0, 1, 2, -1, 1.0, 0.5, True, False, None]),
         lambda: rng.choice(["move", "", "0", "\u0000", "🍦" * 50, "from_cone"]),
@@ -200,7 +202,7 @@ def test_join_refuses_bad_bodies(client: FlaskClient) -> None:
     assert_problem(client.post(match.url("/join"), json={"name": ""}), 400, "invalid-request")
 
 
-def test_redis_down_gives_503_not_500(tmp_path) -> None:
+def test_redis_down_gives_503_not_500(tmp_path: Path) -> None:
     from api.app import create_app
     from model.settings import Settings
 

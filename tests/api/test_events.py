@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.app import create_app
+from api.current import ParlourApp
 from model.settings import Settings
 from store.changes import ChangeFeed
 from tests.api.conftest import Match, bearer, create_match
@@ -132,7 +132,7 @@ def act(client: FlaskClient, match: Match, seat: int, action: dict[str, Any], ve
     return dict(response.get_json())
 
 
-def seen_by(client: FlaskClient, match: Match, seat: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def seen_by(client: FlaskClient, match: Match, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """What GET /v1/matches/{id} and /log answer the viewer now."""
     headers = bearer(match.tokens[seat]) if seat is not None else {}
     view = client.get(match.url(), headers=headers).get_json()
@@ -147,12 +147,12 @@ def check_event(client: FlaskClient, match: Match, seat: int | None, event: Even
     assert event.data["log"] == [entry for entry in log["entries"] if entry["version"] > since]
 
 
-def feed_of(app: Flask) -> ChangeFeed:
+def feed_of(app: ParlourApp) -> ChangeFeed:
     """The app's change listener."""
-    return app.services.changes  # type: ignore[no-any-return]
+    return app.services.changes
 
 
-def until_watched(app: Flask, count: int) -> None:
+def until_watched(app: ParlourApp, count: int) -> None:
     """Wait until `count` streams or long-polls watch for changes: they read the match and are now waiting."""
     deadline = time.monotonic() + TIMEOUT
     while feed_of(app).watched() < count:
@@ -160,7 +160,7 @@ def until_watched(app: Flask, count: int) -> None:
         time.sleep(0.01)
 
 
-def count_watches(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def count_watches(app: ParlourApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The matches the app's feed is asked to watch from now on (the real feed watches them all the same)."""
     feed, watched = feed_of(app), []
     real = feed.watch
@@ -174,7 +174,7 @@ def count_watches(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 # --- the stream ------------------------------------------------------------------------------------
-def test_a_stream_sees_each_action_in_order_then_ends(app: Flask, client: FlaskClient) -> None:
+def test_a_stream_sees_each_action_in_order_then_ends(app: ParlourApp, client: FlaskClient) -> None:
     match = create_match(client, seed="s")
     stream = follow(client, match)
     first = stream.event()
@@ -206,7 +206,7 @@ def test_a_finished_match_sends_its_last_view_and_ends(client: FlaskClient) -> N
     assert resumed.next() is None
 
 
-def test_an_idle_stream_sends_heartbeats(app: Flask, client: FlaskClient, match: Match) -> None:
+def test_an_idle_stream_sends_heartbeats(app: ParlourApp, client: FlaskClient, match: Match) -> None:
     stream = follow(client, match)
     stream.event()
     assert stream.blocks.get(timeout=TIMEOUT) == ": heartbeat"
@@ -226,14 +226,14 @@ def test_a_join_is_an_event(client: FlaskClient) -> None:
 
 
 @pytest.fixture
-def quiet_app(settings: Settings) -> Iterator[Flask]:
+def quiet_app(settings: Settings) -> Iterator[ParlourApp]:
     """An app on the same Redis whose streams re-read the match only when told (a minute's heartbeat)."""
     app = create_app(replace(settings, events_heartbeat=60))
     yield app
     feed_of(app).stop()
 
 
-def test_a_change_through_another_app_reaches_the_stream(client: FlaskClient, quiet_app: Flask) -> None:
+def test_a_change_through_another_app_reaches_the_stream(client: FlaskClient, quiet_app: ParlourApp) -> None:
     match = create_match(client, seed="s")
     stream = follow(quiet_app.test_client(), match)
     stream.event()
@@ -243,7 +243,7 @@ def test_a_change_through_another_app_reaches_the_stream(client: FlaskClient, qu
     assert stream.event("end").data["reason"] == "finished"
 
 
-def test_a_lost_subscription_is_made_again(client: FlaskClient, quiet_app: Flask, redis_url: str) -> None:
+def test_a_lost_subscription_is_made_again(client: FlaskClient, quiet_app: ParlourApp, redis_url: str) -> None:
     match = create_match(client, seed="s")
     stream = follow(quiet_app.test_client(), match)
     stream.event()
@@ -342,7 +342,7 @@ def test_resuming_at_the_current_version_waits_for_the_next(client: FlaskClient)
     play(client, match, 0, 2)
     stream = follow(client, match, seat=0, headers={"Last-Event-ID": "2"})
     block = stream.blocks.get(timeout=TIMEOUT)
-    assert block.startswith("retry:")
+    assert block is not None and block.startswith("retry:")
     assert stream.blocks.get(timeout=TIMEOUT) == ": heartbeat", "nothing new to send yet"
     play(client, match, 2, 1)
     event = stream.event()
@@ -358,7 +358,7 @@ def test_a_client_ahead_of_the_match_is_resynced(client: FlaskClient, match: Mat
 
 
 # --- the long-poll ---------------------------------------------------------------------------------
-def test_a_long_poll_returns_as_soon_as_the_version_passes(app: Flask, client: FlaskClient, match: Match) -> None:
+def test_a_long_poll_returns_as_soon_as_the_version_passes(app: ParlourApp, client: FlaskClient, match: Match) -> None:
     answers: list[Any] = []
     poller = threading.Thread(target=lambda: answers.append(client.get(match.url("?wait=30&after=0"))))
     poller.start()
@@ -372,7 +372,7 @@ def test_a_long_poll_returns_as_soon_as_the_version_passes(app: Flask, client: F
 
 
 def test_a_long_poll_times_out_with_the_same_version(
-    app: Flask, client: FlaskClient, match: Match, monkeypatch: pytest.MonkeyPatch
+    app: ParlourApp, client: FlaskClient, match: Match, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     watched = count_watches(app, monkeypatch)
     response = client.get(match.url("?wait=0.5&after=0"), headers=bearer(match.tokens[1]))
@@ -384,7 +384,7 @@ def test_a_long_poll_times_out_with_the_same_version(
 
 
 def test_a_long_poll_behind_or_on_a_settled_match_answers_at_once(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: ParlourApp, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match = create_match(client, seed="s", options={"turn_limit": 1})
     act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1
@@ -396,7 +396,7 @@ def test_a_long_poll_behind_or_on_a_settled_match_answers_at_once(
     assert watched == [], "none of them waited for a change"
 
 
-def test_a_long_poll_on_a_finished_match_answers_its_rematch_offer(app: Flask, client: FlaskClient) -> None:
+def test_a_long_poll_on_a_finished_match_answers_its_rematch_offer(app: ParlourApp, client: FlaskClient) -> None:
     match = create_match(client, seed="s", options={"turn_limit": 1})
     act(client, match, 0, WINNING_LINE[0][1], 0)  # finished at version 1; a rematch may still be offered
     answers: list[Any] = []
@@ -461,7 +461,9 @@ def test_a_browser_may_resume_across_origins(client: FlaskClient, match: Match) 
     assert "last-event-id" in preflight.headers["Access-Control-Allow-Headers"].lower()
 
 
-def test_a_shutting_down_server_ends_its_streams_and_long_polls(app: Flask, client: FlaskClient, match: Match) -> None:
+def test_a_shutting_down_server_ends_its_streams_and_long_polls(
+    app: ParlourApp, client: FlaskClient, match: Match
+) -> None:
     stream = follow(client, match)
     stream.event()
     answers: list[Any] = []

@@ -6,10 +6,10 @@ import threading
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from ai.levels import choose
+from api.current import ParlourApp
 from domain.matches import commands as matches
 from domain.tournaments.director import Tournaments
 
@@ -24,7 +24,7 @@ def create(client: FlaskClient, **request: Any) -> dict[str, Any]:
     return dict(response.get_json())
 
 
-def play_running_matches(app: Flask, body: dict[str, Any]) -> int:
+def play_running_matches(app: ParlourApp, body: dict[str, Any]) -> int:
     """Play every running match of the tournament to its end with random moves, as the AI workers would."""
     with app.app_context():
         store = app.services.store
@@ -34,6 +34,7 @@ def play_running_matches(app: Flask, body: dict[str, Any]) -> int:
             if index in tournament.outcomes:
                 continue
             record = store.load(match_id)
+            assert record is not None
             while record.status != "finished":
                 state = matches.engine_state(record)
                 seat = next(s for s in state.acting_seats() if matches.seat_may_act(record, state, s))
@@ -42,6 +43,7 @@ def play_running_matches(app: Flask, body: dict[str, Any]) -> int:
                     store, record, seat, action, record.version, None, on_commit=app.services.after_change
                 )
                 record = store.load(match_id)
+                assert record is not None
             played += 1
         return played
 
@@ -60,7 +62,7 @@ def test_a_tournament_is_created_with_its_plan_and_first_matches(client: FlaskCl
     assert client.get(body["url"]).get_json()["matches"] == body["matches"]
 
 
-def test_a_server_seed_is_revealed_only_at_the_end(app: Flask, client: FlaskClient) -> None:
+def test_a_server_seed_is_revealed_only_at_the_end(app: ParlourApp, client: FlaskClient) -> None:
     body = create(client, games_per_pairing=1)
     assert body["seed"] is None and len(body["seed_commitment"]) == 64
     play_running_matches(app, body)
@@ -68,7 +70,7 @@ def test_a_server_seed_is_revealed_only_at_the_end(app: Flask, client: FlaskClie
     assert done["status"] == "finished" and done["seed"] is not None
 
 
-def test_matches_start_up_to_the_limit_and_outcomes_are_counted_once(app: Flask, client: FlaskClient) -> None:
+def test_matches_start_up_to_the_limit_and_outcomes_are_counted_once(app: ParlourApp, client: FlaskClient) -> None:
     body = create(client, seed="limit", parallel=2)
     while client.get(body["url"]).get_json()["status"] == "running":
         assert play_running_matches(app, body) <= 2
@@ -82,7 +84,7 @@ def test_matches_start_up_to_the_limit_and_outcomes_are_counted_once(app: Flask,
     assert done["finished_at"] is not None
 
 
-def test_concurrent_advances_start_each_match_once(app: Flask, client: FlaskClient) -> None:
+def test_concurrent_advances_start_each_match_once(app: ParlourApp, client: FlaskClient) -> None:
     body = create(client, seed="race", parallel=1)
     play_running_matches(app, body)
     with app.app_context():
@@ -103,7 +105,7 @@ def test_concurrent_advances_start_each_match_once(app: Flask, client: FlaskClie
     assert len(record.matches) == 2  # the finished one and exactly one more
 
 
-def test_swiss_rounds_are_planned_as_rounds_finish(app: Flask, client: FlaskClient) -> None:
+def test_swiss_rounds_are_planned_as_rounds_finish(app: ParlourApp, client: FlaskClient) -> None:
     entrants = [{"type": "ai", "level": "random"}] * 4
     body = create(client, entrants=entrants, format="swiss", rounds=2, games_per_pairing=1, seed="swiss")
     assert [match["round"] for match in body["matches"]] == [1, 1]
@@ -173,7 +175,7 @@ def test_an_unknown_tournament_is_404(client: FlaskClient) -> None:
     assert response.status_code == 404 and response.get_json()["code"] == "not-found"
 
 
-def test_listing_newest_first_by_status_a_page_at_a_time(app: Flask, client: FlaskClient) -> None:
+def test_listing_newest_first_by_status_a_page_at_a_time(app: ParlourApp, client: FlaskClient) -> None:
     first = create(client, games_per_pairing=1)
     play_running_matches(app, first)
     second, third = create(client), create(client)
