@@ -66,5 +66,5 @@ $(BIN)/python:
 		echo "Could not create $(VENV): on Debian or Ubuntu, install the python3-venv package first." >&2; exit 1; }
 
 clean:
-	rm -rf $(VENV) *.egg-info build .pytest_cache .ruff_cache .mypy_cache loadtests/results
+	rm -rf $(VENV) *.egg-info build site .pytest_cache .ruff_cache .mypy_cache loadtests/results
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

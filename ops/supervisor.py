@@ -436,7 +436,7 @@ def supervise(settings: Settings, listener: socket.socket) -> int:
         base = base_url(settings)
         banner = (
             f"Parlour listening on {base} (Redis: {describe_redis(settings)}; AI workers: {settings.ai_workers})\n"
-            f"  web client {base}/   API reference {base}/docs   OpenAPI {base}/v1/openapi.yaml"
+            f"  web client {base}/   guide {base}/guide   API reference {base}/docs   OpenAPI {base}/v1/openapi.yaml"
         )
         # Only gunicorn listens on the socket we bound, so an answer on the port is its answer.
         return supervisor.wait(ready=Probe(settings.host, settings.port), on_ready=banner)
