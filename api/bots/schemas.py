@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.fields import Name
 from api.http import MAX_EVENT_ID_DIGITS
 from domain.bots.history import PUBLIC_STATUSES
+from domain.bots.registry import PolicyChange
 from model.bot import POLICIES
 
 MAX_WAIT_SECONDS = 30
@@ -17,6 +18,12 @@ MAX_EVENT_ID = 10**MAX_EVENT_ID_DIGITS - 1
 MAX_BOT_NAME = 40
 MAX_MATCHES_CAP = 10_000
 BOT_NAME = r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$"
+
+
+class RegisterBot(TypedDict):
+    """What RegisterBotSchema loads."""
+
+    name: str
 
 
 class RegisterBotSchema(Schema):
@@ -32,6 +39,13 @@ class RegisterBotSchema(Schema):
     )
 
 
+class BotEventsQuery(TypedDict):
+    """What BotEventsQuerySchema loads."""
+
+    after: int | None
+    wait: float | None
+
+
 class BotEventsQuerySchema(Schema):
     """GET /v1/bots/{id}/events: `after`, the last event the bot has seen; `wait` asks for a long-poll."""
 
@@ -39,23 +53,32 @@ class BotEventsQuerySchema(Schema):
     wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_WAIT_SECONDS), allow_nan=False)
 
     @validates_schema
-    def wait_needs_after(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def wait_needs_after(self, data: BotEventsQuery, **kwargs: Any) -> None:
         """A long-poll needs the event to wait past."""
         if data["wait"] is not None and data["after"] is None:
             raise ValidationError("wait needs after, the last event number seen (0 for all)", "after")
 
 
 class BotPolicySchema(Schema):
-    """PATCH /v1/bots/{id}: which challenges the bot accepts without being asked, and its cap on matches at once."""
+    """PATCH /v1/bots/{id}: which challenges the bot accepts without being asked, and its cap on matches at once.
+
+    It loads a `PolicyChange`."""
 
     policy = fields.String(validate=validate.OneOf(POLICIES))
     max_matches = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=MAX_MATCHES_CAP))
 
     @validates_schema
-    def something_to_change(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def something_to_change(self, data: PolicyChange, **kwargs: Any) -> None:
         """An empty change is a mistake worth saying so."""
         if not data:
             raise ValidationError("give policy, max_matches or both", "_body")
+
+
+class ChallengesQuery(TypedDict):
+    """What ChallengesQuerySchema loads."""
+
+    limit: int
+    cursor: str | None
 
 
 class ChallengesQuerySchema(Schema):
@@ -69,6 +92,14 @@ PLAYING = "playing"
 MATCH_LISTINGS = (PLAYING, *PUBLIC_STATUSES)
 
 
+class BotMatchesQuery(TypedDict):
+    """What BotMatchesQuerySchema loads."""
+
+    status: str
+    limit: int
+    cursor: str | None
+
+
 class BotMatchesQuerySchema(Schema):
     """GET /v1/bots/{id}/matches: the bot's live seats (`playing`, its token) or its public history (the others)."""
 
@@ -77,12 +108,28 @@ class BotMatchesQuerySchema(Schema):
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=120))
 
 
+class BotsQuery(TypedDict):
+    """What BotsQuerySchema loads."""
+
+    q: str
+    limit: int
+    cursor: str | None
+
+
 class BotsQuerySchema(Schema):
     """GET /v1/bots: a page of the bots by name; `q`, the start of the names wanted (compared folded)."""
 
     q = fields.String(load_default="", validate=validate.Length(max=MAX_BOT_NAME))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=4 * MAX_BOT_NAME))
+
+
+class RatingsQuery(TypedDict):
+    """What RatingsQuerySchema loads."""
+
+    game: str
+    limit: int
+    cursor: str | None
 
 
 class RatingsQuerySchema(Schema):

@@ -4,19 +4,25 @@ its challenges (list, accept, decline) and its live seats."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import cast
 
 import redis
 from flask import Blueprint, Response, jsonify, url_for
 
 from api.bots.schemas import (
     PLAYING,
+    BotEventsQuery,
     BotEventsQuerySchema,
+    BotMatchesQuery,
     BotMatchesQuerySchema,
     BotPolicySchema,
+    BotsQuery,
     BotsQuerySchema,
+    ChallengesQuery,
     ChallengesQuerySchema,
+    RatingsQuery,
     RatingsQuerySchema,
+    RegisterBot,
     RegisterBotSchema,
 )
 from api.current import services
@@ -25,7 +31,9 @@ from api.limits import client_address, prove
 from domain.bots import consent
 from domain.bots import registry as service
 from domain.bots.deletion import delete_bot
+from domain.bots.registry import BotJson, PolicyChange
 from domain.events.bot_stream import BotEventStream, event_json, wait_for_events
+from domain.ladder.ladder import BotRating
 from domain.matches import commands as matches
 from domain.quotas import HeldStream
 from model.bot import BotRecord
@@ -42,7 +50,7 @@ EVENT_STREAM = "text/event-stream"
 @blueprint.post("")
 def register_bot() -> tuple[Response, int, dict[str, str]]:
     """Register a bot; answer with its id and its token, shown this once."""
-    body = load(RegisterBotSchema, json_body())
+    body = cast(RegisterBot, load(RegisterBotSchema, json_body()))
     with services().quotas.bots.hold(client_address()) as hold:
         bot, token = service.register_bot(services().store, services().bot_directory, body["name"])
         hold.confirm(bot.id)
@@ -54,7 +62,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
 @blueprint.get("")
 def list_bots() -> Response:
     """The registered bots by name, a page at a time; `q` keeps those whose names start with it (folded)."""
-    query = load_query(BotsQuerySchema)
+    query = cast(BotsQuery, load_query(BotsQuerySchema))
     items, next_cursor = services().bot_directory.page(query["q"], query["limit"], query["cursor"])
     return jsonify({"items": items, "next_cursor": next_cursor})
 
@@ -65,12 +73,24 @@ def get_bot(bot_id: str) -> Response:
     return jsonify(profile_json(service.load_bot(services().store, bot_id)))
 
 
-def profile_json(bot: BotRecord) -> dict[str, Any]:
+class BotProfile(BotJson):
+    """A bot's public profile, with its rating and rank in each game it was rated in."""
+
+    ratings: list[BotRating]
+
+
+class RegisteredBot(BotProfile):
+    """A bot's profile with its token, shown once: at registration and at each rotation."""
+
+    token: str
+
+
+def profile_json(bot: BotRecord) -> BotProfile:
     """A bot's public profile and its ratings."""
     return {**service.bot_json(services().store, bot), "ratings": services().ladder.ratings_of_bot(bot.id)}
 
 
-def registered_json(bot: BotRecord, token: BotToken) -> dict[str, Any]:
+def registered_json(bot: BotRecord, token: BotToken) -> RegisteredBot:
     """The answer to a registration or a rotation: the profile and the token, shown this once."""
     return {**profile_json(bot), "token": token.text}
 
@@ -79,7 +99,7 @@ def registered_json(bot: BotRecord, token: BotToken) -> dict[str, Any]:
 def rating_history(bot_id: str) -> Response:
     """The bot's rating in one game after each match counted for it, oldest first, a page at a time."""
     bot = service.load_bot(services().store, bot_id)
-    query = load_query(RatingsQuerySchema)
+    query = cast(RatingsQuery, load_query(RatingsQuerySchema))
     start = int(query["cursor"] or 0)
     return jsonify(services().ladder.history_of_bot(bot.id, query["game"], start, query["limit"]))
 
@@ -120,7 +140,7 @@ def own_bot(bot_id: str) -> BotRecord:
 def set_policy(bot_id: str) -> Response:
     """Change the bot's policy (which challenges it accepts unasked) and its cap on matches at once."""
     bot = own_bot(bot_id)
-    changed = service.set_policy(services().store, bot, load(BotPolicySchema, json_body()))
+    changed = service.set_policy(services().store, bot, cast(PolicyChange, load(BotPolicySchema, json_body())))
     return jsonify(profile_json(changed))
 
 
@@ -128,7 +148,7 @@ def set_policy(bot_id: str) -> Response:
 def list_challenges(bot_id: str) -> Response:
     """The bot's pending challenges, soonest to expire first, a page at a time."""
     bot = own_bot(bot_id)
-    query = load_query(ChallengesQuerySchema)
+    query = cast(ChallengesQuery, load_query(ChallengesQuerySchema))
     cursor = consent.parse_cursor(query["cursor"])
     if query["cursor"] is not None and cursor is None:
         raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
@@ -161,7 +181,7 @@ def answer(bot_id: str, challenge_id: str, accept: bool) -> Response:
 @blueprint.get("/<bot_id>/matches")
 def list_matches(bot_id: str) -> Response:
     """The bot's live seats (`status=playing`, with its token), or its public history (`running`, `finished`, `all`)."""
-    query = load_query(BotMatchesQuerySchema)
+    query = cast(BotMatchesQuery, load_query(BotMatchesQuerySchema))
     if query["status"] != PLAYING:
         return public_history(service.load_bot(services().store, bot_id), query)
     bot = own_bot(bot_id)
@@ -169,7 +189,7 @@ def list_matches(bot_id: str) -> Response:
     return keep_private(jsonify({"items": items, "next_cursor": next_cursor}))
 
 
-def public_history(bot: BotRecord, query: dict[str, Any]) -> Response:
+def public_history(bot: BotRecord, query: BotMatchesQuery) -> Response:
     """A page of the bot's matches of a public status, newest first: seats, status and result, nothing hidden."""
     after = Cursor.parse(query["cursor"]) if query["cursor"] is not None else None
     if query["cursor"] is not None and after is None:
@@ -182,7 +202,7 @@ def public_history(bot: BotRecord, query: dict[str, Any]) -> Response:
 def bot_events(bot_id: str) -> Response:
     """The bot's events (challenges, match started, your turn, match over): a stream, or a long-poll with `wait`."""
     bot = own_bot(bot_id)
-    query = load_query(BotEventsQuerySchema)
+    query = cast(BotEventsQuery, load_query(BotEventsQuerySchema))
     header = last_event_id("an event id")
     after = header if header is not None else query["after"] or 0
     resync(bot.id)

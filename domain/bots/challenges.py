@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from domain.bots.registry import compact
 from domain.matches.commands import abort_match
 from domain.turn_timers import SWEEP_GRACE, parse_iso, seconds_until
 from engine import GameState
-from model.match import WAITING, MatchRecord
+from model.match import WAITING, MatchRecord, SeatJson, TurnTimerRequest
 from model.refusals import Conflict, NotFound
+from model.tournament import NumberedEntrantJson
 from store.matches import MatchStore
 from store.tournaments import ABORTED, CANCELLED, PENDING, TournamentRecord
 from store.turn_timers import TimerQueue
@@ -56,9 +57,54 @@ def expiry_ms(moment: str) -> int:
     return int(parse_iso(moment).timestamp() * 1000)
 
 
-def match_challenge_json(record: MatchRecord, bot_id: str, status: str) -> dict[str, Any]:
+class ChallengerJson(TypedDict):
+    """A seat of the human who challenged the bot (a seat whose token was handed out): its number and name."""
+
+    seat: int
+    name: str | None
+
+
+class ChallengeJson(TypedDict):
+    """A bot's challenge to a match or a tournament, as its listing, its answer and its `challenge` event give it.
+
+    A match's names its `challenger`, `your_seats` and `seats`; a tournament's, its `entrants`.
+    """
+
+    id: str
+    type: str
+    status: str
+    bot: str
+    match: str | None
+    tournament: str | None
+    challenger: list[ChallengerJson] | None
+    game: str
+    players: int
+    options: dict[str, Any]
+    your_seats: list[int]
+    seats: list[SeatJson] | None
+    entrants: list[NumberedEntrantJson] | None
+    matches: int
+    turn_timer: TurnTimerRequest | None
+    expires_at: str | None
+    created_at: str
+
+
+class ChallengeCanceledJson(TypedDict):
+    """The data of a `challenge-canceled` event."""
+
+    challenge: str
+    type: str
+    match: str | None
+    tournament: str | None
+    status: str
+    reason: str | None
+
+
+def match_challenge_json(record: MatchRecord, bot_id: str, status: str) -> ChallengeJson:
     """A bot's challenge to a match: who plays, the game and options, its seats, the timer and expiry."""
-    challenger = [{"seat": s.seat, "name": s.name} for s in record.seats if s.kind == "human" and s.token_hash]
+    challenger: list[ChallengerJson] = [
+        {"seat": s.seat, "name": s.name} for s in record.seats if s.kind == "human" and s.token_hash
+    ]
     return {
         "id": challenge_id(MATCH, record.id),
         "type": MATCH,
@@ -80,7 +126,7 @@ def match_challenge_json(record: MatchRecord, bot_id: str, status: str) -> dict[
     }
 
 
-def tournament_challenge_json(record: TournamentRecord, bot_id: str, status: str) -> dict[str, Any]:
+def tournament_challenge_json(record: TournamentRecord, bot_id: str, status: str) -> ChallengeJson:
     """A bot's one challenge to a tournament: the game, options, entrants, how many matches, the timer and expiry."""
     plan = record.plan
     return {
@@ -96,7 +142,7 @@ def tournament_challenge_json(record: TournamentRecord, bot_id: str, status: str
         "options": plan.options,
         "your_seats": [],
         "seats": None,
-        "entrants": [{"entrant": i, **entrant.to_json()} for i, entrant in enumerate(plan.entrants)],
+        "entrants": plan.numbered_entrants(),
         "matches": plan.total_matches(),
         "turn_timer": {"seconds": plan.turn_timer} if plan.turn_timer is not None else None,
         "expires_at": record.challenge_expires_at,
@@ -106,7 +152,7 @@ def tournament_challenge_json(record: TournamentRecord, bot_id: str, status: str
 
 def canceled_json(kind: str, target_id: str, expired: bool, reason: str | None) -> str:
     """The data of a `challenge-canceled` event: which challenge, whether it expired, and why it ended."""
-    data = {
+    data: ChallengeCanceledJson = {
         "challenge": challenge_id(kind, target_id),
         "type": kind,
         "match": target_id if kind == MATCH else None,

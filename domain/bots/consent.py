@@ -7,11 +7,12 @@ bot that reconnects after any flood of events finds every challenge still open a
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from domain.bots import capacity
 from domain.bots.challenges import (
     MATCH,
+    ChallengeJson,
     Challenges,
     challenge_id,
     match_challenge_json,
@@ -21,7 +22,7 @@ from domain.bots.challenges import (
 from domain.matches.commands import OnCommit, abort_match, engine_state, load_match, seat_may_act
 from domain.turn_timers import next_deadlines, seconds_until
 from model.bot import BotRecord
-from model.match import ACTIVE, WAITING, MatchRecord, now_iso
+from model.match import ACTIVE, WAITING, MatchRecord, TurnTimerRequest, now_iso
 from model.refusals import Conflict, NotFound
 from store.matches import MatchStore
 from store.tournaments import ACCEPTED, DECLINED, PENDING, TournamentRecord
@@ -51,7 +52,7 @@ def answer(
     challenge: str,
     accept: bool,
     on_commit: OnCommit,
-) -> dict[str, Any]:
+) -> ChallengeJson:
     """Accept or decline one of the bot's challenges; the challenge as it is now."""
     kind, target = parse_challenge_id(challenge)
     if kind == MATCH:
@@ -74,7 +75,7 @@ def challenged_match(store: MatchStore, bot: BotRecord, match_id: str) -> MatchR
 
 def accept_match(
     store: MatchStore, challenges: Challenges, bot: BotRecord, match_id: str, on_commit: OnCommit
-) -> dict[str, Any]:
+) -> ChallengeJson:
     """Seat the bot in its challenged seats (counted against its cap); the match starts if nothing else waits."""
     for _ in range(ACCEPT_ATTEMPTS):
         record = challenged_match(store, bot, match_id)
@@ -109,7 +110,7 @@ def accepted(record: MatchRecord, bot_id: str) -> MatchRecord:
     return after
 
 
-def decline_match(store: MatchStore, bot: BotRecord, match_id: str, on_commit: OnCommit) -> dict[str, Any]:
+def decline_match(store: MatchStore, bot: BotRecord, match_id: str, on_commit: OnCommit) -> ChallengeJson:
     """Decline: the match is aborted (no result), and every other bot challenged to it told so."""
     record = challenged_match(store, bot, match_id)
     if record.ended:
@@ -123,7 +124,7 @@ def decline_match(store: MatchStore, bot: BotRecord, match_id: str, on_commit: O
 
 def answer_tournament(
     store: MatchStore, tournaments: Tournaments, bot: BotRecord, tournament_id: str, accept: bool, on_commit: OnCommit
-) -> dict[str, Any]:
+) -> ChallengeJson:
     """Answer a tournament's one challenge: accepted, the bot plays all its matches; declined, it is aborted."""
     try:
         record = tournaments.load(tournament_id)
@@ -164,16 +165,16 @@ def parse_cursor(text: str | None) -> tuple[int, str] | None:
 
 def pending_challenges(
     store: MatchStore, tournaments: Tournaments, bot_id: str, limit: int, cursor: tuple[int, str] | None
-) -> tuple[list[dict[str, Any]], str | None]:
+) -> tuple[list[ChallengeJson], str | None]:
     """The bot's pending challenges, soonest to expire first, a page at a time, each checked against its target."""
     rows = store.bots.pending_challenges(bot_id, limit, cursor)
     kinds = {challenge: parse_challenge_id(challenge) for challenge, _ in rows}
     match_ids = [target for kind, target in kinds.values() if kind == MATCH]
     matches = dict(zip(match_ids, store.load_many(match_ids), strict=True))
-    items = []
+    items: list[ChallengeJson] = []
     for challenge, _ in rows:
         kind, target = kinds[challenge]
-        item = None
+        item: ChallengeJson | None = None
         if kind == MATCH:
             record = matches[target]
             if record is not None and record.status == WAITING and bot_id in record.pending_bots():
@@ -196,12 +197,25 @@ def still_pending(record: TournamentRecord | None, bot_id: str) -> bool:
     return record is not None and record.status == WAITING and record.consent.get(bot_id) == PENDING
 
 
-def live_seats(
-    store: MatchStore, bot_id: str, limit: int, cursor: str | None
-) -> tuple[list[dict[str, Any]], str | None]:
+class LiveSeatJson(TypedDict):
+    """One of a bot's seats in a match not over: the match, whether the seat may act now, its deadline and timer."""
+
+    match: str
+    seat: int
+    game: str
+    players: int
+    status: str
+    version: int
+    may_act: bool
+    your_turn: bool
+    deadline: str | None
+    turn_timer: TurnTimerRequest | None
+
+
+def live_seats(store: MatchStore, bot_id: str, limit: int, cursor: str | None) -> tuple[list[LiveSeatJson], str | None]:
     """The bot's seats in matches it plays that are not over, by match id, with whether each may act now."""
     ids = [match_id for match_id in store.bots.matches(bot_id) if cursor is None or match_id > cursor][:limit]
-    items = []
+    items: list[LiveSeatJson] = []
     for record in store.load_many(ids):
         if record is None or record.ended:
             continue  # gone or over: its stream's next connection tells the bot and forgets it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 from model.bot import BotRecord, SeatNotice
 from model.match import ABORTED, MatchRecord, SeatRequest, now_iso
@@ -47,7 +47,26 @@ def load_bot(store: MatchStore, bot_id: str) -> BotRecord:
     return bot
 
 
-def bot_json(store: MatchStore, bot: BotRecord) -> dict[str, Any]:
+class BotJson(TypedDict):
+    """A bot's public profile: who it is, how many matches it plays and has finished, what it accepts unasked."""
+
+    id: str
+    name: str
+    created_at: str
+    matches_playing: int
+    matches_finished: int
+    policy: str
+    max_matches: int | None
+
+
+class PolicyChange(TypedDict, total=False):
+    """A change of a bot's policy and of its cap on matches at once: either or both (`PATCH /v1/bots/{id}`)."""
+
+    policy: str
+    max_matches: int | None
+
+
+def bot_json(store: MatchStore, bot: BotRecord) -> BotJson:
     """A bot's public profile."""
     playing, finished = store.bots.counts(bot.id)
     return {
@@ -61,7 +80,7 @@ def bot_json(store: MatchStore, bot: BotRecord) -> dict[str, Any]:
     }
 
 
-def set_policy(store: MatchStore, bot: BotRecord, changes: dict[str, Any]) -> BotRecord:
+def set_policy(store: MatchStore, bot: BotRecord, changes: PolicyChange) -> BotRecord:
     """Change the bot's policy and its cap on matches at once (those given); the bot as it is now."""
     policy = changes.get("policy", bot.policy)
     max_matches = changes.get("max_matches", bot.max_matches)

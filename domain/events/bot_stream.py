@@ -23,7 +23,7 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import redis
 
@@ -97,6 +97,14 @@ def events_within(
     return []
 
 
-def event_json(event: BotEvent) -> dict[str, Any]:
+class BotEventJson(TypedDict):
+    """One event as the long-poll lists it: its number, its name and its data (the JSON the stream sends)."""
+
+    id: int
+    event: str
+    data: Any  # each event's own shape: a challenge, a match started, your turn, a match over
+
+
+def event_json(event: BotEvent) -> BotEventJson:
     """One event as the long-poll lists it."""
     return {"id": event.id, "event": event.event, "data": json.loads(event.data)}
