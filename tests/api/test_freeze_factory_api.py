@@ -40,7 +40,7 @@ MATCHES = [(2, "ff-2-3"), (3, "ff-3-8"), (4, "ff-4-0")]
 # A claim by construction (2 players, seed `freeze-0`): seat 0 takes 3 points and two slides form
 # two lines, one of them (mint, peach, vanilla) seat 1's cone 14, with one point left for seat 0.
 CLAIM_SEED = "freeze-0"
-CLAIM_LINE = [
+CLAIM_LINE: list[tuple[int, dict[str, Any]]] = [
     (0, NO_ROLL),
     (0, {"type": "slide", "space": [0, 2], "direction": "left"}),
     (0, {"type": "slide", "space": [3, 1], "direction": "up"}),
@@ -404,7 +404,8 @@ def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: 
     game = get_game(GAME)
     assert game is not None
     replayed = game.replay(players, final["options"], log["seed"], table.moves)
-    assert replayed.result() is not None and replayed.result().to_json() == final["result"]
+    result = replayed.result()
+    assert result is not None and result.to_json() == final["result"]
     assert replayed.view(None) == view
     assert simulate(players, seed)[0] == table.moves, "the bot plays the same through the engine"
 
@@ -414,7 +415,7 @@ def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: 
 
 
 def test_the_leak_check_finds_a_cone_shown_to_another_seat() -> None:
-    mint = {"id": 3, "flavours": ["mango", "mint", "peach"]}
+    mint: dict[str, Any] = {"id": 3, "flavours": ["mango", "mint", "peach"]}
     hands = {0: [3], 1: [7]}
     own = Answer(0, "own view", {"view": {"hand": [mint], "fulfilled": [[], []]}}, hands, set())
     public_fulfilled = Answer(None, "fulfilled", {"view": {"hand": [], "fulfilled": [[mint], []]}}, {1: [7]}, {3})

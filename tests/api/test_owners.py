@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from domain.matches.commands import new_match_id
 from model.bot import SeatNotice
 from model.tokens import BotToken, OwnerToken, SeatToken, parse_credential
@@ -166,7 +166,7 @@ def test_only_the_owner_token_aborts(client: FlaskClient) -> None:
     assert client.get(other.url(), headers=owner(match)).status_code == 401
 
 
-def test_a_join_racing_the_abort_either_starts_the_match_or_finds_it_aborted(app: Flask) -> None:
+def test_a_join_racing_the_abort_either_starts_the_match_or_finds_it_aborted(app: ParlourApp) -> None:
     outcomes = set()
     for _ in range(8):
         match = create_match(app.test_client(), open_seats=[1])
@@ -190,7 +190,7 @@ def test_a_join_racing_the_abort_either_starts_the_match_or_finds_it_aborted(app
 
 
 # --- cancelling a tournament ---------------------------------------------------------------------------
-def test_cancelling_stops_the_tournament_and_keeps_the_standings(app: Flask, client: FlaskClient) -> None:
+def test_cancelling_stops_the_tournament_and_keeps_the_standings(app: ParlourApp, client: FlaskClient) -> None:
     body = new_tournament(client, seed="cancel", parallel=2)  # 6 matches, 2 at a time
     assert play_running_matches(app, body) == 2
     before = client.get(body["url"]).get_json()
@@ -222,7 +222,7 @@ def test_cancelling_stops_the_tournament_and_keeps_the_standings(app: Flask, cli
     assert client.get("/v1/matches?status=active").get_json()["items"] == []
 
 
-def test_a_finished_tournament_is_not_cancelled(app: Flask, client: FlaskClient) -> None:
+def test_a_finished_tournament_is_not_cancelled(app: ParlourApp, client: FlaskClient) -> None:
     body = new_tournament(client, entrants=RANDOMS[:2], games_per_pairing=1)
     play_running_matches(app, body)
     response = cancel(client, body)
@@ -252,7 +252,7 @@ def test_only_the_owner_token_cancels(client: FlaskClient) -> None:
 
 
 def test_an_advance_racing_the_cancel_starts_nothing_new(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: ParlourApp, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     body = new_tournament(client, seed="race", parallel=1)
     tournaments = app.services.tournaments
@@ -286,7 +286,7 @@ def test_a_bot_in_a_cancelled_tournament_is_told_its_match_is_over(client: Flask
 
 
 # --- rotating and deleting a bot's token ------------------------------------------------------------------
-def test_a_rotated_bot_token_replaces_the_old_one_at_once(client: FlaskClient, app: Flask) -> None:
+def test_a_rotated_bot_token_replaces_the_old_one_at_once(client: FlaskClient, app: ParlourApp) -> None:
     bot = register(client)
     old, url = bot["token"], f"/v1/bots/{bot['id']}"
     match = bot_match(client, bot, seat=0)
@@ -338,7 +338,7 @@ def test_rotation_and_deletion_need_the_bots_own_token(client: FlaskClient) -> N
 
 
 def test_deleting_a_bot_aborts_its_matches_frees_its_name_and_leaves_no_key(
-    client: FlaskClient, app: Flask, redis_url: str
+    client: FlaskClient, app: ParlourApp, redis_url: str
 ) -> None:
     bot = register(client)
     done = bot_match(client, bot, seat=0)
@@ -378,7 +378,9 @@ def test_deleting_a_bot_aborts_its_matches_frees_its_name_and_leaves_no_key(
     assert refused.status_code == 400 and refused.get_json()["errors"] == {"seats": {"0": {"bot": ["no such bot"]}}}
 
 
-def test_a_deleted_bots_tournament_matches_are_void_and_the_tournament_ends(app: Flask, client: FlaskClient) -> None:
+def test_a_deleted_bots_tournament_matches_are_void_and_the_tournament_ends(
+    app: ParlourApp, client: FlaskClient
+) -> None:
     bot = register(client)
     entrants = [RANDOMS[0], RANDOMS[0], {"type": "bot", "bot": bot["id"]}]
     body = new_tournament(client, entrants=entrants, games_per_pairing=1, parallel=2)

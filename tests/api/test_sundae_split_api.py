@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs: types-jsonschema is not in the dev extra
 import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -526,7 +526,8 @@ def test_whole_match_by_separate_seats(client: FlaskClient, players: int, seed: 
     game = get_game(GAME)
     assert game is not None
     replayed = game.replay(players, final["options"], log["seed"], table.moves)
-    assert replayed.result() is not None and replayed.result().to_json() == final["result"]
+    result = replayed.result()
+    assert result is not None and result.to_json() == final["result"]
     assert replayed.view(None) == final["view"]
     for player in table.seats:
         assert replayed.view(player.seat) == player.read()["view"]
