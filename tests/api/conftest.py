@@ -17,7 +17,8 @@ from model.settings import LIMIT_NAMES, LimitSettings, Settings
 EVENTS_HEARTBEAT = 0.2
 """Seconds between heartbeats on a quiet event stream in tests (15 in service)."""
 IN_PROCESS = "100000/second"
-IN_PROCESS_LIMITS = replace(LimitSettings(), **dict.fromkeys(LIMIT_NAMES, IN_PROCESS))
+IN_PROCESS_RATES: dict[str, Any] = dict.fromkeys(LIMIT_NAMES, IN_PROCESS)  # every rate field: each a `limits` string
+IN_PROCESS_LIMITS = replace(LimitSettings(), **IN_PROCESS_RATES)
 """The limiter stays on in every test, but the suite plays whole matches in process, from one address,
 thousands of requests a second, faster than any client over a network: its rates are out of reach.
 The quotas are the defaults; tests/api/test_limits.py and test_quotas.py set their own."""

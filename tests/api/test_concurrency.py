@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from flask import Flask
 
@@ -13,11 +14,13 @@ MOVE_LEFT = {"type": "move", "from_cone": 0, "scoops": 1}
 MOVE_RIGHT = {"type": "move", "from_cone": 1, "scoops": 1}
 
 
-def race(app: Flask, match: Match, requests: list[tuple[dict, dict[str, str]]]) -> list[tuple[int, dict]]:
+def race(
+    app: Flask, match: Match, requests: list[tuple[dict[str, Any], dict[str, str]]]
+) -> list[tuple[int, dict[str, Any]]]:
     """Send the requests at the same instant from separate threads and clients."""
     barrier = threading.Barrier(len(requests))
 
-    def send(payload: dict, headers: dict[str, str]) -> tuple[int, dict]:
+    def send(payload: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         client = app.test_client()
         barrier.wait()
         response = client.post(match.url("/actions"), json=payload, headers=headers)
@@ -89,7 +92,7 @@ def test_concurrent_joins_never_give_one_seat_twice(app: Flask) -> None:
         match = create_match(app.test_client(), open_seats=[0, 1])
         barrier = threading.Barrier(6)
 
-        def join(m: Match = match, b: threading.Barrier = barrier) -> tuple[int, dict]:
+        def join(m: Match = match, b: threading.Barrier = barrier) -> tuple[int, dict[str, Any]]:
             client = app.test_client()
             b.wait()
             response = client.post(m.url("/join"), json={})

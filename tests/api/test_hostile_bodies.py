@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -101,10 +102,13 @@ def test_a_request_without_a_body_is_not_wrapped() -> None:
         start_response("200 OK", [])
         return [b""]
 
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> Callable[[bytes], None]:
+        return lambda data: None
+
     original = io.BytesIO(b"")
     timeout = BodyTimeout(app, 10)
     for environ in ({}, {"CONTENT_LENGTH": "0"}, {"CONTENT_LENGTH": ""}):
-        timeout({**environ, "wsgi.input": original}, lambda status, headers: None)
+        timeout({**environ, "wsgi.input": original}, start_response)
     assert seen == [original] * 3
     assert has_body({"CONTENT_LENGTH": "5"}) and has_body({"HTTP_TRANSFER_ENCODING": "chunked"})
 

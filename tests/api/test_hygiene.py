@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from model.names import fold_name, name_problem
 from tests.api.conftest import Match, bearer, create_match
@@ -71,13 +72,18 @@ def test_the_exact_case_of_the_issue(client: FlaskClient, match: Match) -> None:
 
 
 # --- paths ------------------------------------------------------------------------------------------
+def filled(argument: re.Match[str]) -> str:
+    """A route's argument filled in: `1` for an int, else `x`."""
+    return "1" if argument[0].startswith("<int:") else "x"
+
+
 def routes(app: Flask) -> list[tuple[str, str]]:
     """(METHOD, a concrete path) for every route the app serves, each argument filled in with `x`."""
     found = []
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = re.sub(r"<(?:[a-z]+:)?[a-z_]+>", lambda part: "1" if part[0].startswith("<int:") else "x", rule.rule)
+        path = re.sub(r"<(?:[a-z]+:)?[a-z_]+>", filled, rule.rule)
         found += [(method, path) for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})]
     return found
 
@@ -112,7 +118,7 @@ def test_the_issues_paths(client: FlaskClient, match: Match) -> None:
 
 
 # --- Cache-Control ----------------------------------------------------------------------------------
-def no_store(response: Any) -> bool:
+def no_store(response: TestResponse) -> bool:
     """True when the answer tells every cache not to keep it."""
     return response.headers.get("Cache-Control") == "no-store"
 

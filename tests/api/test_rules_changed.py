@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import cast
 
 from flask.testing import FlaskClient
 
@@ -61,6 +63,6 @@ def test_its_event_stream_ends_saying_why(app: ParlourApp, client: FlaskClient) 
     store_under_earlier_rules(app, match.id)
     stream = client.get(match.url("/events"), buffered=False)
     assert stream.status_code == 200
-    text = b"".join(stream.response).decode()
+    text = b"".join(cast("Iterable[bytes]", stream.response)).decode()  # a streamed body, read as the server wrote it
     assert "event: end" in text and f'"reason":"{RULES_CHANGED}"' in text
     assert "event: match" not in text

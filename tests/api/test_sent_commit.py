@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from typing import Any
+
 from flask.testing import FlaskClient
 
+from api.current import ParlourApp
 from domain.matches.commands import checked_move, engine_state, send_moves
 from store.matches import MatchStore
 from tests.api.conftest import Match, read_log
 
 
-def first_move(store: MatchStore, match: Match) -> tuple[int, dict]:
+def first_move(store: MatchStore, match: Match) -> tuple[int, dict[str, Any]]:
     """The seat that acts first and its first legal action."""
     record = store.load(match.id)
     assert record is not None
@@ -21,7 +23,7 @@ def first_move(store: MatchStore, match: Match) -> tuple[int, dict]:
 
 
 def test_a_sent_commit_stores_the_move_even_after_redis_forgot_its_script(
-    app: Flask, client: FlaskClient, match: Match
+    app: ParlourApp, client: FlaskClient, match: Match
 ) -> None:
     store = app.services.store
     store.client.script_flush()  # as after a restart of Redis: EVALSHA answers NOSCRIPT
@@ -34,7 +36,9 @@ def test_a_sent_commit_stores_the_move_even_after_redis_forgot_its_script(
     assert [entry["action"] for entry in read_log(client, match.id)["entries"]] == [action]
 
 
-def test_a_sent_commit_on_a_version_that_moved_on_stores_nothing(app: Flask, client: FlaskClient, match: Match) -> None:
+def test_a_sent_commit_on_a_version_that_moved_on_stores_nothing(
+    app: ParlourApp, client: FlaskClient, match: Match
+) -> None:
     store = app.services.store
     seat, action = first_move(store, match)
     record = store.load(match.id)
