@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from api.matches.schemas import SeatQuerySchema
+from api.matches.schemas import SeatQuery, SeatQuerySchema
 
 MAX_WAIT_SECONDS = 30
 
@@ -18,6 +18,13 @@ class EventsQuerySchema(SeatQuerySchema):
     rematch = fields.Boolean(load_default=False)  # stay open after the end for the rematch offer
 
 
+class EventsQuery(SeatQuery):
+    """What EventsQuerySchema loads."""
+
+    after: int | None
+    rematch: bool
+
+
 class WaitQuerySchema(SeatQuerySchema):
     """GET /v1/matches/{id} as a long-poll: wait up to `wait` seconds for a version after `after`."""
 
@@ -25,7 +32,14 @@ class WaitQuerySchema(SeatQuerySchema):
     after = fields.Integer(load_default=None, validate=validate.Range(min=0))
 
     @validates_schema
-    def wait_needs_after(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def wait_needs_after(self, data: WaitQuery, **kwargs: Any) -> None:
         """Waiting needs the version to wait past."""
         if data["wait"] > 0 and data["after"] is None:
             raise ValidationError("wait needs after, the version to wait past", "after")
+
+
+class WaitQuery(SeatQuery):
+    """What WaitQuerySchema loads."""
+
+    wait: float
+    after: int | None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, Response, url_for
 
 from api.current import services
-from api.events.schemas import EventsQuerySchema
+from api.events.schemas import EventsQuery, EventsQuerySchema
 from api.http import NO_STORE, bearer_token, last_event_id, load_query
 from api.limits import client_address
 from api.matches.views import seat_of_request
@@ -23,10 +25,11 @@ def match_events(match_id: str) -> Response:
     record = service.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=EventsQuerySchema)
     header = last_event_id("a version")
-    after = header if header is not None else load_query(EventsQuerySchema)["after"]
+    query = cast(EventsQuery, load_query(EventsQuerySchema))
+    after = header if header is not None else query["after"]
     app = services()
     log_url = url_for("matches.match_log", match_id=record.id)
-    follow = load_query(EventsQuerySchema)["rematch"]
+    follow = query["rematch"]
     token = bearer_token(required=False) if viewer is not None else None
     stream = EventStream(
         app.store,

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.fields import Name
 from domain.links import LOG_PAGE_MAX, LOG_PAGE_SIZE
 from domain.turn_timers import MAX_SECONDS, MIN_SECONDS
-from model.match import STATUSES
+from engine.protocol import Action
+from model.match import STATUSES, MatchRequest, SeatRequest
 
 MAX_SEATS = 8
 
@@ -38,7 +39,7 @@ class SeatSpecSchema(Schema):
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64))
 
     @validates_schema
-    def level_only_for_ai(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def level_only_for_ai(self, data: SeatRequest, **kwargs: Any) -> None:
         """An AI seat needs a level; other seats take none."""
         if data["type"] == "ai" and data["level"] is None:
             raise ValidationError("an AI seat needs a level", "level")
@@ -46,7 +47,7 @@ class SeatSpecSchema(Schema):
             raise ValidationError("only an AI seat has a level", "level")
 
     @validates_schema
-    def bot_only_for_bot_seats(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def bot_only_for_bot_seats(self, data: SeatRequest, **kwargs: Any) -> None:
         """A bot seat names its registered bot and shows that bot's name; other seats name no bot."""
         if data["type"] == "bot" and data["bot"] is None:
             raise ValidationError("a bot seat needs the id of a registered bot", "bot")
@@ -86,7 +87,7 @@ class CreateMatchSchema(Schema):
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # JSON true or false only
 
     @validates_schema
-    def seats_match_players(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def seats_match_players(self, data: MatchRequest, **kwargs: Any) -> None:
         """`seats`, when given, has one entry per player and replaces `open_seats`."""
         if data["seats"] is None:
             return
@@ -103,11 +104,25 @@ class JoinSchema(Schema):
     name = Name(load_default=None, allow_none=True)
 
 
+class JoinRequest(TypedDict):
+    """What JoinSchema loads."""
+
+    seat: int | None
+    name: str | None
+
+
 class AiMoveRequestSchema(Schema):
     """POST /v1/matches/{id}/ai-move."""
 
     level = fields.String(load_default="medium", validate=validate.Length(min=1, max=32))
     apply = fields.Boolean(load_default=False)
+
+
+class AiMoveRequest(TypedDict):
+    """What AiMoveRequestSchema loads."""
+
+    level: str
+    apply: bool
 
 
 class ActionRequestSchema(Schema):
@@ -117,10 +132,23 @@ class ActionRequestSchema(Schema):
     expected_version = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0))
 
 
+class ActionRequest(TypedDict):
+    """What ActionRequestSchema loads."""
+
+    action: Action
+    expected_version: int | None
+
+
 class SeatQuerySchema(Schema):
     """The optional `seat` query parameter: which seat's view the token must be for."""
 
     seat = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_SEATS - 1))
+
+
+class SeatQuery(TypedDict):
+    """What SeatQuerySchema loads (and every query schema derived from it)."""
+
+    seat: int | None
 
 
 class LogQuerySchema(SeatQuerySchema):
@@ -130,6 +158,13 @@ class LogQuerySchema(SeatQuerySchema):
     limit = fields.Integer(load_default=LOG_PAGE_SIZE, validate=validate.Range(min=1, max=LOG_PAGE_MAX))
 
 
+class LogQuery(SeatQuery):
+    """What LogQuerySchema loads."""
+
+    after: int
+    limit: int
+
+
 class ListQuerySchema(Schema):
     """GET /v1/matches."""
 
@@ -137,3 +172,12 @@ class ListQuerySchema(Schema):
     status = fields.String(load_default=None, validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     cursor = fields.String(load_default=None, validate=validate.Length(min=3, max=100))
+
+
+class ListQuery(TypedDict):
+    """What ListQuerySchema loads."""
+
+    game: str | None
+    status: str | None
+    limit: int
+    cursor: str | None

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TypedDict, cast
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from marshmallow import Schema
 
 from api.current import owned_stores, services
-from api.events.schemas import WaitQuerySchema
+from api.events.schemas import WaitQuery, WaitQuerySchema
 from api.http import (
     bearer_token,
     json_answer,
@@ -20,12 +20,18 @@ from api.http import (
 )
 from api.limits import client_address, prove
 from api.matches.schemas import (
+    ActionRequest,
     ActionRequestSchema,
+    AiMoveRequest,
     AiMoveRequestSchema,
     CreateMatchSchema,
+    JoinRequest,
     JoinSchema,
+    ListQuery,
     ListQuerySchema,
+    LogQuery,
     LogQuerySchema,
+    SeatQuery,
     SeatQuerySchema,
 )
 from domain import owners
@@ -36,7 +42,7 @@ from domain.matches import commands as service
 from domain.matches import hints, lifecycle
 from domain.matches.replay import replay_json
 from domain.quotas import joined_seat
-from model.match import MatchRequest
+from model.match import MatchRecord, MatchRequest
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import BotToken
 from store.matches import Cursor
@@ -45,9 +51,67 @@ blueprint = Blueprint("matches", __name__, url_prefix="/v1/matches")
 MAX_IDEMPOTENCY_KEY = 200
 
 
-def seat_of_request(record: Any, required: bool, query_schema: type[Schema] | None = None) -> int | None:
+class MatchPageJson(TypedDict):
+    """A page of the lobby (`GET /v1/matches`)."""
+
+    items: list[service.SummaryJson]
+    next_cursor: str | None
+
+
+class JoinedJson(TypedDict):
+    """The answer to taking a seat: the seat and its token, shown once (none for a bot, which acts with its own)."""
+
+    id: str
+    seat: int
+    token: str | None
+    version: int
+    status: str
+    open_seats: list[int]
+    bot: str | None
+
+
+class LogPageAnswer(service.LogPageJson):
+    """A page of the log with the link to the next page (None at the end)."""
+
+    next: str | None
+
+
+class AiMoveAskedJson(TypedDict):
+    """The answer to asking the AI for a seat's move: the job computing it (`GET /v1/jobs/{id}` at `url`)."""
+
+    id: str
+    url: str
+    status: str
+    match: str
+    seat: int
+    version: int
+    level: str
+    apply: bool
+    pending: bool
+
+
+class LeftJson(TypedDict):
+    """The answer to leaving a match not started."""
+
+    id: str
+    seat: int
+    version: int
+    status: str
+    open_seats: list[int]
+
+
+class RematchAnswerJson(TypedDict):
+    """The answer to a rematch post: the finished match's version and the offer as the seat sees it."""
+
+    id: str
+    version: int
+    seat: int
+    rematch: service.RematchJson | None
+
+
+def seat_of_request(record: MatchRecord, required: bool, query_schema: type[Schema] | None = None) -> int | None:
     """The seat whose token came with the request (checked), or None for the public."""
-    query = load_query(query_schema or SeatQuerySchema)
+    query = cast(SeatQuery, load_query(query_schema or SeatQuerySchema))  # every seat query schema loads `seat`
     token = bearer_token(required)
     seat = service.authenticate(services().store, record, token, query["seat"])
     if required and seat is None:
@@ -81,14 +145,15 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
 @blueprint.get("")
 def list_matches() -> Response:
     """List matches by game and status, newest first, a page at a time."""
-    query = load_query(ListQuerySchema)
+    query = cast(ListQuery, load_query(ListQuerySchema))
     if query["game"] is not None:
         service.game_or_400(query["game"])
     after = Cursor.parse(query["cursor"]) if query["cursor"] else None
     if query["cursor"] and after is None:
         raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
     items, next_cursor = listed_page(query["game"], query["status"], query["limit"], after)
-    return jsonify({"items": items, "next_cursor": next_cursor.text() if next_cursor else None})
+    page: MatchPageJson = {"items": items, "next_cursor": next_cursor.text() if next_cursor else None}
+    return jsonify(page)
 
 
 LISTING_ROUNDS = 5
@@ -97,12 +162,12 @@ LISTING_ROUNDS = 5
 
 def listed_page(
     game: str | None, status: str | None, limit: int, after: Cursor | None
-) -> tuple[list[dict[str, Any]], Cursor | None]:
+) -> tuple[list[service.SummaryJson], Cursor | None]:
     """Up to `limit` listed matches after the cursor, and the cursor of the next page (None at the end).
 
     Unlisted matches are in the index (sweeps read it) but never in the lobby: a page skips them.
     """
-    items: list[dict[str, Any]] = []
+    items: list[service.SummaryJson] = []
     for _ in range(LISTING_ROUNDS):
         rows = services().store.list_ids(game, status, limit, after)
         records = services().store.load_many([row.match_id for row in rows])
@@ -127,7 +192,7 @@ def get_match(match_id: str) -> Response:
     """
     record = service.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema)
-    query = load_query(WaitQuerySchema)
+    query = cast(WaitQuery, load_query(WaitQuerySchema))
     if query["after"] is not None:
         with services().quotas.streams.holding(client_address()):  # a long-poll holds its connection as a stream
             record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
@@ -158,7 +223,7 @@ def post_action(match_id: str) -> Response:
     record = service.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
-    body = load(ActionRequestSchema, json_body())
+    body = cast(ActionRequest, load(ActionRequestSchema, json_body()))
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
@@ -174,7 +239,7 @@ def post_action(match_id: str) -> Response:
 def join_match(match_id: str) -> tuple[Response, int]:
     """Take an open seat; its token is in the answer, once. With a bot token the bot takes it, as itself."""
     data = optional_json_body()
-    body = load(JoinSchema, data)
+    body = cast(JoinRequest, load(JoinSchema, data))
     credential = bearer_token(required=False)
     bot = check_bot_token(services().store, credential) if isinstance(credential, BotToken) else None
     if bot is not None and body["name"] is not None:
@@ -183,9 +248,16 @@ def join_match(match_id: str) -> tuple[Response, int]:
         record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
         hold.confirm(joined_seat(record, seat))
     services().after_change(record, service.engine_state(record))
-    answer = {"id": record.id, "seat": seat, "token": token.text if token else None, "version": record.version}
-    extra = {"bot": bot.id if bot is not None else None}
-    return keep_private(jsonify({**answer, "status": record.status, "open_seats": record.open_seats(), **extra})), 200
+    answer: JoinedJson = {
+        "id": record.id,
+        "seat": seat,
+        "token": token.text if token else None,
+        "version": record.version,
+        "status": record.status,
+        "open_seats": record.open_seats(),
+        "bot": bot.id if bot is not None else None,
+    }
+    return keep_private(jsonify(answer)), 200
 
 
 @blueprint.post("/<match_id>/abort")
@@ -204,19 +276,22 @@ def match_log(match_id: str) -> Response:
     """A page of the applied actions, oldest first, as the caller may see them; `next` is the following page."""
     record = service.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=LogQuerySchema)
-    query = load_query(LogQuerySchema)
+    query = cast(LogQuery, load_query(LogQuerySchema))
     page = service.log_json(services().store, record, viewer, query["after"], query["limit"])
     after = page["next_after"]
     path = url_for("matches.match_log", match_id=record.id)
-    page["next"] = with_query(path, after=after, limit=query["limit"], seat=viewer) if after is not None else None
-    return jsonify(page)
+    answer: LogPageAnswer = {
+        **page,
+        "next": with_query(path, after=after, limit=query["limit"], seat=viewer) if after is not None else None,
+    }
+    return jsonify(answer)
 
 
 @blueprint.get("/<match_id>/replay/<int:step>")
 def replay_step(match_id: str, step: int) -> Response:
     """A match that is over, after its first `step` actions: the public view, or a seat's with `seat`."""
     record = service.load_match(services().store, match_id)
-    viewer = load_query(SeatQuerySchema)["seat"]
+    viewer = cast(SeatQuery, load_query(SeatQuerySchema))["seat"]
     return jsonify(replay_json(services().store, record, step, viewer))
 
 
@@ -227,13 +302,22 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     seat = seat_of_request(record, required=True)
     assert seat is not None
     data = optional_json_body()
-    body = load(AiMoveRequestSchema, data)
+    body = cast(AiMoveRequest, load(AiMoveRequestSchema, data))
     level = service.ai_level_or_400(record.game, body["level"])
     service.check_may_act(record, service.engine_state(record), seat)
     asked = hints.request_move(services().store, services().jobs, record, seat, level, body["apply"])
     location = url_for("jobs.get_job", job_id=asked.id)
-    answer = {"id": asked.id, "url": location, "status": asked.status, "match": record.id, "seat": seat}
-    answer.update(version=asked.version, level=asked.level, apply=asked.apply, pending=asked.pending)
+    answer: AiMoveAskedJson = {
+        "id": asked.id,
+        "url": location,
+        "status": asked.status,
+        "match": record.id,
+        "seat": seat,
+        "version": asked.version,
+        "level": asked.level,
+        "apply": asked.apply,
+        "pending": asked.pending,
+    }
     return (
         jsonify(answer),
         202,
@@ -259,8 +343,14 @@ def leave(match_id: str) -> Response:
     seat = seat_of_request(record, required=True)
     assert seat is not None
     after = lifecycle.leave(services().store, record.id, seat, on_commit=services().after_change)
-    answer = {"id": after.id, "seat": seat, "version": after.version, "status": after.status}
-    return jsonify({**answer, "open_seats": after.open_seats()})
+    answer: LeftJson = {
+        "id": after.id,
+        "seat": seat,
+        "version": after.version,
+        "status": after.status,
+        "open_seats": after.open_seats(),
+    }
+    return jsonify(answer)
 
 
 @blueprint.post("/<match_id>/rematch")
@@ -276,5 +366,5 @@ def rematch(match_id: str) -> Response:
     done = lifecycle.offer_rematch(app.store, record.id, seat, token, app.after_change, app.settings.challenge_seconds)
     after = done.record
     rematch = service.rematch_json(after, seat, token)
-    answer = {"id": after.id, "version": after.version, "seat": seat, "rematch": rematch}
+    answer: RematchAnswerJson = {"id": after.id, "version": after.version, "seat": seat, "rematch": rematch}
     return keep_private(jsonify(answer))

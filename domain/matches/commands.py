@@ -10,15 +10,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from ai.levels import Level, level_named, levels_for
 from domain.bots import capacity
 from domain.bots import registry as bots
 from domain.turn_timers import deadlines_json, iso, next_deadlines, parse_iso
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
+from engine.protocol import Action, View
 from model.bot import BotRecord
-from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, MatchRequest, SeatRecord, now_iso
+from model.match import (
+    ABORTED,
+    ACTIVE,
+    FINISHED,
+    WAITING,
+    MatchRecord,
+    MatchRequest,
+    ResultJson,
+    SeatJson,
+    SeatRecord,
+    TurnTimerRequest,
+    now_iso,
+    result_json,
+)
 from model.refusals import (
     Conflict,
     Forbidden,
@@ -454,7 +468,81 @@ def seat_lost(store: MatchStore, held: SeatRecord, token: Credential) -> SeatLos
 
 
 # --- reading ---------------------------------------------------------------------------------
-def identity_json(record: MatchRecord) -> dict[str, Any]:
+class IdentityJson(TypedDict):
+    """What every answer about one match starts with."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]  # the game's options, resolved
+    version: int
+    status: str
+
+
+class SeatTokenJson(TypedDict):
+    """A seat's token, shown once."""
+
+    seat: int
+    token: str
+
+
+class CreatedJson(IdentityJson):
+    """The answer to creating a match (`created_json`)."""
+
+    seed_commitment: str
+    open_seats: list[int]
+    unlisted: bool
+    tokens: list[SeatTokenJson]
+    owner_token: str
+
+
+class RematchJson(TypedDict):
+    """The rematch offer as one viewer sees it (`rematch_json`)."""
+
+    offered_by: list[int]
+    waiting_for: list[int]
+    match: str | None
+    seat: int | None
+    token: str | None
+
+
+class MatchJson(IdentityJson):
+    """The match as one viewer may see it (`match_json`)."""
+
+    to_act: list[int]
+    waiting_for: list[int]
+    turn_timer: TurnTimerRequest | None
+    deadlines: list[dict[str, object]]  # domain.turn_timers.deadlines_json: {"seat", "at"} per waited-for seat
+    result: ResultJson | None
+    viewer: int | None
+    view: View
+    seats: list[SeatJson]
+    seed_commitment: str
+    seed: str | None
+    abort_reason: str | None
+    start_by: str | None
+    tournament: str | None
+    unlisted: bool
+    rematch: RematchJson | None
+    created_at: str
+    updated_at: str
+
+
+class SummaryJson(TypedDict):
+    """A match as the lobby lists it (`summary_json`)."""
+
+    id: str
+    game: str
+    players: int
+    status: str
+    version: int
+    open_seats: list[int]
+    tournament: str | None
+    created_at: str
+    updated_at: str
+
+
+def identity_json(record: MatchRecord) -> IdentityJson:
     """What every answer about one match starts with."""
     return {
         "id": record.id,
@@ -466,7 +554,7 @@ def identity_json(record: MatchRecord) -> dict[str, Any]:
     }
 
 
-def created_json(created: CreatedMatch) -> dict[str, Any]:
+def created_json(created: CreatedMatch) -> CreatedJson:
     """The answer to creating a match: its identity, commitment, and the tokens, shown this once."""
     record = created.record
     return {
@@ -495,7 +583,7 @@ def players_of(record: MatchRecord) -> list[int]:
     return [seat.seat for seat in record.seats if seat.kind in PLAYING_KINDS]
 
 
-def rematch_json(record: MatchRecord, viewer: int | None, token: Credential | None = None) -> dict[str, Any] | None:
+def rematch_json(record: MatchRecord, viewer: int | None, token: Credential | None = None) -> RematchJson | None:
     """The rematch offer as the viewer may see it: who offered, who must still answer, the new match once
     started, and the viewer's own seat in it, with its token derived from the viewer's `token` (a human seat's)."""
     offer = record.rematch
@@ -529,9 +617,7 @@ def private_viewer(record: MatchRecord, viewer: int | None) -> int | None:
     return None if record.status == WAITING else viewer
 
 
-def match_json(
-    record: MatchRecord, state: GameState, viewer: int | None, token: Credential | None = None
-) -> dict[str, Any]:
+def match_json(record: MatchRecord, state: GameState, viewer: int | None, token: Credential | None = None) -> MatchJson:
     """The match as one viewer may see it (`token`: what its seat was checked with, for its rematch token)."""
     result = result_of(record, state)
     return {
@@ -540,7 +626,7 @@ def match_json(
         "waiting_for": list(state.waiting_for()) if record.status == ACTIVE else [],
         "turn_timer": {"seconds": record.turn_seconds} if record.turn_seconds is not None else None,
         "deadlines": deadlines_json(record),
-        "result": result.to_json() if result else None,
+        "result": result_json(result) if result else None,
         "viewer": viewer,
         "view": state.view(private_viewer(record, viewer)),
         "seats": [seat.public_json() for seat in record.seats],
@@ -556,7 +642,7 @@ def match_json(
     }
 
 
-def summary_json(record: MatchRecord) -> dict[str, Any]:
+def summary_json(record: MatchRecord) -> SummaryJson:
     """A match as the lobby lists it."""
     return {
         "id": record.id,
@@ -585,7 +671,21 @@ def seat_may_act(record: MatchRecord, state: GameState, seat: int) -> bool:
     return record.status == ACTIVE and seat in state.acting_seats() and has_action(state, seat)
 
 
-def log_json(store: MatchStore, record: MatchRecord, viewer: int | None, after: int, limit: int) -> dict[str, Any]:
+class LogPageJson(TypedDict):
+    """A page of a match's log as one viewer may see it (`log_json`)."""
+
+    id: str
+    version: int
+    status: str
+    viewer: int | None
+    seed_commitment: str
+    seed: str | None
+    after: int
+    entries: list[dict[str, Any]]
+    next_after: int | None  # the `after` of the next page; None at the end
+
+
+def log_json(store: MatchStore, record: MatchRecord, viewer: int | None, after: int, limit: int) -> LogPageJson:
     """Up to `limit` applied actions after version `after`, oldest first, hidden parts left out for the viewer
     until the match ends, each exactly as in the whole log; `next_after` is the `after` of the next page."""
     state = None if record.ended else engine_state(record)
@@ -619,41 +719,46 @@ def is_move(entry: dict[str, Any]) -> bool:
     return "action" in entry
 
 
-def moves_of(entries: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+def moves_of(entries: list[dict[str, Any]]) -> list[tuple[int, Action]]:
     """The (seat, action) of each log entry that plays one, in order (resignations left out)."""
     return [(entry["seat"], entry["action"]) for entry in entries if is_move(entry)]
 
 
 # --- acting ----------------------------------------------------------------------------------
-def request_fingerprint(action: dict[str, Any], expected_version: int | None) -> str:
+def request_fingerprint(action: Action, expected_version: int | None) -> str:
     """A hash of what was asked, to tell a true retry from a reused Idempotency-Key."""
     canonical = json.dumps({"action": action, "expected_version": expected_version}, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def stored_answer(
-    store: MatchStore, record: MatchRecord, seat: int, key: str, fingerprint: str
-) -> dict[str, Any] | None:
+class StoredAnswer(TypedDict):
+    """The first answer to an Idempotency-Key as stored: what was asked (its fingerprint) and the answer."""
+
+    fingerprint: str
+    body: MatchJson
+
+
+def stored_answer(store: MatchStore, record: MatchRecord, seat: int, key: str, fingerprint: str) -> MatchJson | None:
     """The first answer to this Idempotency-Key, or None if it was never answered."""
     raw = store.stored_answer(record.id, seat, key)
     if raw is None:
         return None
-    answer: dict[str, Any] = json.loads(raw)
+    answer: StoredAnswer = json.loads(raw)
     if answer["fingerprint"] != fingerprint:
         raise IdempotencyKeyReused("this Idempotency-Key was already used for a different request")
-    return dict(answer["body"])
+    return answer["body"]
 
 
 def apply_action(
     store: MatchStore,
     record: MatchRecord,
     seat: int,
-    action: dict[str, Any],
+    action: Action,
     expected_version: int | None,
     idempotency_key: str | None,
     on_commit: OnCommit | None = None,
     timeout: bool = False,
-) -> dict[str, Any]:
+) -> MatchJson:
     """Check and apply one action with compare-and-set; the seat's view of the new version.
 
     Without `expected_version` the action applies to whatever version is current: on a lost
@@ -673,7 +778,8 @@ def apply_action(
                 on_commit(attempt.record, attempt.state)
             return attempt.body
         if outcome.kind == "replay" and outcome.replayed is not None:
-            return dict(json.loads(outcome.replayed)["body"])
+            replayed: StoredAnswer = json.loads(outcome.replayed)
+            return replayed["body"]
         if outcome.kind == "missing":
             raise NotFound(f"no match {record.id!r} (it expired)")
         if expected_version is not None:
@@ -689,14 +795,14 @@ class Attempt:
     outcome: CommitOutcome
     record: MatchRecord
     state: GameState
-    body: dict[str, Any]
+    body: MatchJson
 
 
 def commit_action(
     store: MatchStore,
     record: MatchRecord,
     seat: int,
-    action: dict[str, Any],
+    action: Action,
     expected_version: int | None,
     idempotency_key: str | None,
     fingerprint: str,
@@ -707,7 +813,8 @@ def commit_action(
     body = match_json(move.after, move.state, seat)
     answer = None
     if idempotency_key:
-        answer = Idempotent(idempotency_key, json.dumps({"fingerprint": fingerprint, "body": body}))
+        stored: StoredAnswer = {"fingerprint": fingerprint, "body": body}
+        answer = Idempotent(idempotency_key, json.dumps(stored))
     return Attempt(commit_move(store, move, answer), move.after, move.state, body)
 
 
@@ -725,7 +832,7 @@ class Move:
 def checked_move(
     record: MatchRecord,
     seat: int,
-    action: dict[str, Any],
+    action: Action,
     expected_version: int | None,
     timeout: bool = False,
     state: GameState | None = None,
@@ -763,7 +870,7 @@ def send_moves(store: MatchStore, run: Sequence[Move]) -> PendingCommit:
     return store.send_commit(last.after, first.before.version, [move.entry for move in run], first.before.status)
 
 
-def play_checked(state: GameState, seat: int, action: dict[str, Any]) -> None:
+def play_checked(state: GameState, seat: int, action: Action) -> None:
     """The engine's checked path; an action the engine choked on (refused all the same) is logged."""
     try:
         state.play(seat, action)

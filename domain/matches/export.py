@@ -9,10 +9,27 @@ from __future__ import annotations
 from typing import Any
 
 from domain.matches import commands as service
-from domain.matches.verify import FORMAT, FORMAT_VERSION
-from model.match import FINISHED, MatchRecord, SeatRecord
+from domain.matches.commands import IdentityJson
+from domain.matches.verify import FORMAT, FORMAT_VERSION, ExportSeatJson
+from model.match import FINISHED, MatchRecord, ResultJson, SeatRecord, result_json
 from model.refusals import Conflict
 from store.matches import MatchStore
+
+
+class ExportJson(IdentityJson):
+    """A match that is over, as one file (the format: domain/matches/verify.py)."""
+
+    format: str
+    format_version: int
+    rules_version: int
+    seats: list[ExportSeatJson]
+    seed: str
+    seed_commitment: str
+    created_at: str
+    finished_at: str
+    abort_reason: str | None
+    result: ResultJson | None
+    log: list[dict[str, Any]]  # every entry as stored
 
 
 def filename(record: MatchRecord) -> str:
@@ -20,7 +37,7 @@ def filename(record: MatchRecord) -> str:
     return f"parlour-{record.game}-{record.id}.json"
 
 
-def export_json(store: MatchStore, record: MatchRecord) -> dict[str, Any]:
+def export_json(store: MatchStore, record: MatchRecord) -> ExportJson:
     """The export of a match that is over; Conflict `match-not-over` while it runs (its seed is secret)."""
     if not record.ended:
         raise Conflict("match-not-over", "a match is exported once it is over (its seed is still secret)")
@@ -41,7 +58,7 @@ def export_json(store: MatchStore, record: MatchRecord) -> dict[str, Any]:
         "version": record.version,
         "status": record.status,
         "abort_reason": record.abort_reason,
-        "result": result_json(record),
+        "result": final_result_json(record),
         "log": log,
     }
 
@@ -52,14 +69,14 @@ def finished_at(record: MatchRecord, log: list[dict[str, Any]]) -> str:
     return str(log[-1]["at"]) if record.status == FINISHED and log else record.updated_at
 
 
-def seat_json(seat: SeatRecord) -> dict[str, Any]:
+def seat_json(seat: SeatRecord) -> ExportSeatJson:
     """Who held a seat (its kind, name, AI level, bot id), never a token or its hash."""
     return {"seat": seat.seat, "type": seat.kind, "name": seat.name, "level": seat.ai_level, "bot": seat.bot}
 
 
-def result_json(record: MatchRecord) -> dict[str, Any] | None:
+def final_result_json(record: MatchRecord) -> ResultJson | None:
     """The result of a finished match as its match answer gives it (a resignation's too); None for an aborted one."""
     if record.status != FINISHED:
         return None
     result = service.result_of(record, service.engine_state(record))
-    return result.to_json() if result else None
+    return result_json(result) if result else None

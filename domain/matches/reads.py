@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from domain.matches import commands as service
 from model import codec as jsoncodec
@@ -50,8 +49,8 @@ class Reads:
             lambda: service.legal_actions_json(record, service.engine_state(record), seat),
         )
 
-    def _answer(self, key: Key, build: Callable[[], dict[str, Any]]) -> str:
-        """The kept answer, or a new one built and kept."""
+    def _answer(self, key: Key, build: Callable[[], object]) -> str:
+        """The kept answer, or a new one built (a JSON value) and kept."""
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None:

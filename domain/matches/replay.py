@@ -19,11 +19,12 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from domain.matches.commands import game_of, is_move, moves_of, result_of
 from engine import Game, GameState
-from model.match import MatchRecord
+from engine.protocol import View
+from model.match import MatchRecord, ResultJson, result_json
 from model.refusals import Conflict, NotFound
 from store.matches import MatchStore
 
@@ -89,7 +90,23 @@ def state_at(game: Game, replayed: Replayed, step: int) -> GameState:
     return state
 
 
-def replay_json(store: MatchStore, record: MatchRecord, step: int, viewer: int | None) -> dict[str, Any]:
+class ReplayJson(TypedDict):
+    """A match that is over, after its first `step` log entries, as one viewer saw it (`replay_json`)."""
+
+    id: str
+    game: str
+    step: int
+    steps: int
+    viewer: int | None
+    entry: dict[str, Any] | None  # the log entry of this step (None at step 0)
+    to_act: list[int]
+    result: ResultJson | None
+    view: View
+    seed: str
+    seed_commitment: str
+
+
+def replay_json(store: MatchStore, record: MatchRecord, step: int, viewer: int | None) -> ReplayJson:
     """The match after its first `step` actions as `viewer` (a seat, or None for the public) saw it."""
     if not record.ended:
         raise Conflict("match-not-over", "a match is replayed once it is over (its seed is still secret)")
@@ -111,7 +128,7 @@ def replay_json(store: MatchStore, record: MatchRecord, step: int, viewer: int |
         "viewer": viewer,
         "entry": entries[step - 1] if step else None,
         "to_act": [] if result else list(state.acting_seats()),
-        "result": result.to_json() if result else None,
+        "result": result_json(result) if result else None,
         "view": state.view(viewer),
         "seed": record.seed,
         "seed_commitment": record.seed_commitment,

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict, cast
 
 from engine import GameState, get_game
 from engine.errors import EngineError
 from engine.protocol import Game
 from engine.result import Result
-from model.match import ABORTED, ENDED, FINISHED, seed_commitment
+from model.match import ABORTED, ENDED, FINISHED, LogEntry, ResultJson, seed_commitment
 
 FORMAT = "parlour-match"
 FORMAT_VERSION = 1
@@ -50,6 +50,35 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "log": list,
 }
 """The fields a verifier reads, with their JSON types."""
+
+
+class ExportSeatJson(TypedDict):
+    """Who held a seat of an exported match (its kind, name, AI level, bot id), never a token or its hash."""
+
+    seat: int
+    type: str
+    name: str | None
+    level: str | None
+    bot: str | None
+
+
+class ParsedExport(TypedDict):
+    """What a verifier reads of an export, its JSON types checked (`parse_export`); the log's entries are checked
+    one by one as they are replayed."""
+
+    game: str
+    rules_version: int
+    players: int
+    options: dict[str, Any]
+    seats: list[ExportSeatJson]  # each its seat's, in order, with a known type
+    seed: str
+    seed_commitment: str
+    status: str  # finished or aborted
+    result: ResultJson | None  # as the export claims it: compared whole with the replay's
+    log: list[Any]
+
+
+assert set(ParsedExport.__annotations__) == set(REQUIRED), "REQUIRED checks every field a verifier reads"
 
 
 class NotAnExport(ValueError):
@@ -90,7 +119,7 @@ class Verified:
         return f"verified: {self.game}, {self.entries} log entries replayed from the seed; {outcome}"
 
 
-def parse_export(text: str) -> dict[str, Any]:
+def parse_export(text: str) -> ParsedExport:
     """The export in `text`, its format, version and top-level fields checked; NotAnExport otherwise."""
     try:
         data = json.loads(text)
@@ -110,7 +139,7 @@ def parse_export(text: str) -> dict[str, Any]:
         raise NotAnExport(f"the export's 'seats' are not {data['players']} seats, in order, each with its type")
     if data["status"] not in ENDED:
         raise NotAnExport(f"status {data['status']!r}: only a match that is over is exported")
-    return data
+    return cast(ParsedExport, data)  # each of its fields' JSON type is checked above
 
 
 def is_seat(seat: Any, index: int) -> bool:
@@ -118,7 +147,7 @@ def is_seat(seat: Any, index: int) -> bool:
     return isinstance(seat, dict) and seat.get("seat") == index and seat.get("type") in SEAT_KINDS
 
 
-def verify(export: dict[str, Any]) -> Verified:
+def verify(export: ParsedExport) -> Verified:
     """Replay a parsed export from its seed through the checked path; Mismatch at the first thing that differs."""
     if seed_commitment(export["seed"]) != export["seed_commitment"]:
         raise Mismatch("sha256(seed) is not the seed_commitment: the seed is not the one committed to")
@@ -142,7 +171,7 @@ def verify(export: dict[str, Any]) -> Verified:
     return Verified(export["game"], export["status"], entries, result if export["status"] == FINISHED else None)
 
 
-def game_of(export: dict[str, Any]) -> Game:
+def game_of(export: ParsedExport) -> Game:
     """The export's game, played under the rules it was recorded with; Mismatch if this engine cannot."""
     game = get_game(export["game"])
     if game is None:
@@ -155,7 +184,7 @@ def game_of(export: dict[str, Any]) -> Game:
     return game
 
 
-def replay_log(game: Game, state: GameState, seats: list[dict[str, Any]], log: list[Any]) -> tuple[Result | None, int]:
+def replay_log(game: Game, state: GameState, seats: list[ExportSeatJson], log: list[Any]) -> tuple[Result | None, int]:
     """Play every entry in order; the outcome (the game's, or a resignation's) and the entries replayed."""
     versions = entry_versions(log)
     players = len(seats)
@@ -193,14 +222,14 @@ def entry_versions(log: list[Any]) -> list[int]:
     return versions
 
 
-def playing_seats(seats: list[dict[str, Any]], log: list[Any]) -> set[int]:
+def playing_seats(seats: list[ExportSeatJson], log: list[Any]) -> set[int]:
     """The seats a human or a bot held when play began: those still held so at the end, and those handed to the AI."""
     handed = {entry.get("seat") for entry in log if isinstance(entry, dict) and "handed_to" in entry}
     return {seat["seat"] for seat in seats if seat["type"] in PLAYING_KINDS} | {s for s in handed if isinstance(s, int)}
 
 
 def resignation(
-    game: Game, seats: list[dict[str, Any]], playing: set[int], entry: dict[str, Any], version: int
+    game: Game, seats: list[ExportSeatJson], playing: set[int], entry: LogEntry, version: int
 ) -> Result | None:
     """What a resignation does, as the server decides it: a competitive match ends with the resigner last; a
     co-operative seat goes to the AI while another human or bot seat plays on (None: the match goes on), else
