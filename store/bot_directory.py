@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TypedDict, cast
 
 import redis
 
@@ -18,6 +18,18 @@ from store.bots import BOT_NAMES_KEY, bot_key, bot_matches_key
 BOT_INDEX_KEY = "parlour:bot-index"
 LAST_CHAR = "\U0010ffff"
 """Sorts after every other character: the end of the range of names with a given start."""
+
+
+class BotListing(TypedDict):
+    """A bot as the listing shows it: its public fields (never its token hash) and how many matches it plays and
+    has finished."""
+
+    id: str
+    name: str
+    created_at: str
+    policy: str
+    matches_playing: int
+    matches_finished: int
 
 
 class BotDirectory:
@@ -36,7 +48,7 @@ class BotDirectory:
         if not self.client.hexists(BOT_NAMES_KEY, folded):
             self.client.zrem(BOT_INDEX_KEY, folded)
 
-    def page(self, prefix: str, limit: int, after: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, prefix: str, limit: int, after: str | None) -> tuple[list[BotListing], str | None]:
         """Up to `limit` bots whose folded names start with `prefix`, by name, after the cursor; the next cursor."""
         self.rebuild_if_missing()
         start = fold_name(prefix)
@@ -54,14 +66,14 @@ class BotDirectory:
         items = self.profiles([bot_id for _, bot_id in listed])
         return items, names[-1] if len(names) == limit else None
 
-    def profiles(self, bot_ids: list[str]) -> list[dict[str, Any]]:
+    def profiles(self, bot_ids: list[str]) -> list[BotListing]:
         """The public listing fields of each bot (never its token hash), in one round trip."""
         pipe = self.client.pipeline(transaction=False)
         for bot_id in bot_ids:
             pipe.hmget(bot_key(bot_id), ["name", "created_at", "policy", "finished"])
             pipe.scard(bot_matches_key(bot_id))
         replies = pipe.execute()
-        items = []
+        items: list[BotListing] = []
         for index, bot_id in enumerate(bot_ids):
             (name, created_at, policy, finished), playing = replies[2 * index], replies[2 * index + 1]
             if name is None:

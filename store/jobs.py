@@ -16,7 +16,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 import redis
 from rq import Queue, Retry
@@ -24,6 +24,14 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
+from model.jobs import (
+    AdvanceJobResult,
+    ExpireMatchResult,
+    ExpireTournamentResult,
+    MoveJobResult,
+    TimeoutJobResult,
+    TurnJobResult,
+)
 from store.connection import redis_client
 
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -61,14 +69,32 @@ def job_timeout(time_cap: float | None) -> int:
     return UNCAPPED_TIMEOUT if time_cap is None else int(time_cap) + TIMEOUT_MARGIN
 
 
+class JobMeta(TypedDict):
+    """What a job carries beside its arguments (RQ's `meta`): its kind (`turn`, `move` or `advance`), and for a
+    requested move (`move`) who asked for what: the match, seat and version, the level, and whether to apply it."""
+
+    kind: str
+    match: NotRequired[str]
+    seat: NotRequired[int]
+    version: NotRequired[int]
+    level: NotRequired[str]
+    apply: NotRequired[bool]
+
+
+JobResult = (
+    TurnJobResult | MoveJobResult | AdvanceJobResult | ExpireMatchResult | ExpireTournamentResult | TimeoutJobResult
+)
+"""What any of Parlour's jobs returns (model/jobs.py), as RQ keeps it."""
+
+
 @dataclass(frozen=True)
 class JobInfo:
     """What a client may know of a requested move: status, who asked, the answer or the error."""
 
     id: str
     status: str
-    meta: dict[str, Any]
-    result: dict[str, Any] | None
+    meta: JobMeta
+    result: JobResult | None
     enqueued_at: str | None
     ended_at: str | None
 
@@ -123,7 +149,14 @@ class JobQueue:
     ) -> str | None:
         """Queue a move a seat asked for (a hint, or applied) if `claim(job id)` holds; its id (unguessable) or None."""
         job_id = secrets.token_urlsafe(16)
-        meta = {"kind": "move", "match": match_id, "seat": seat, "version": version, "level": level, "apply": apply}
+        meta: JobMeta = {
+            "kind": "move",
+            "match": match_id,
+            "seat": seat,
+            "version": version,
+            "level": level,
+            "apply": apply,
+        }
         job = self._create(HINT_QUEUE, MOVE_JOB, job_id, [match_id, seat, version, level, apply], meta, time_cap)
         job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
         if not claim(job_id):
@@ -201,20 +234,20 @@ class JobQueue:
         return JobInfo(
             id=job.id,
             status=status,
-            meta=dict(job.meta),
-            result=result if isinstance(result, dict) else None,
+            meta=cast(JobMeta, dict(job.meta)),  # as `_create` stored it
+            result=cast("JobResult | None", result if isinstance(result, dict) else None),  # as the job returned it
             enqueued_at=_iso(job.enqueued_at),
             ended_at=_iso(job.ended_at),
         )
 
     def _create(
-        self, queue: str, function: str, job_id: str, args: list[Any], meta: dict[str, Any], time_cap: float | None
+        self, queue: str, function: str, job_id: str, args: list[Any], meta: JobMeta, time_cap: float | None
     ) -> Job:
         return self.queues[queue].create_job(
             function,
             args=args,
             job_id=job_id,
-            meta=meta,
+            meta=dict(meta),  # RQ keeps a plain dict
             timeout=job_timeout(time_cap),
             result_ttl=self.result_ttl,
             failure_ttl=self.result_ttl,

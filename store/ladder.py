@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TypedDict, cast
 
 import redis
 
@@ -40,6 +40,24 @@ def history_key(game: str, entrant: str) -> str:
 def counted_key(game: str, match_id: str) -> str:
     """The marker of a match whose end was counted."""
     return ladder_key(game, f"counted:{match_id}")
+
+
+class StoredRating(TypedDict):
+    """An entrant's rating as the `ratings` hash holds it (JSON): its display name, mu, sigma and matches counted."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+class StoredHistoryEntry(TypedDict):
+    """A bot's rating after one counted match, as its `history:<entrant>` list holds it (JSON)."""
+
+    match: str
+    at: str
+    mu: float
+    sigma: float
 
 
 Update = Callable[[list[Rating | None]], list[Rating]]
@@ -88,7 +106,12 @@ class LadderStore:
                         pipe.hset(ratings, entrant.key, rating_text(entrant, rating))
                         pipe.zadd(board, {entrant.key: rating.ordinal})
                         if not entrant.anchored:
-                            entry = {"match": match_id, "at": at, "mu": rating.mu, "sigma": rating.sigma}
+                            entry: StoredHistoryEntry = {
+                                "match": match_id,
+                                "at": at,
+                                "mu": rating.mu,
+                                "sigma": rating.sigma,
+                            }
                             pipe.rpush(history_key(game, entrant.key), json.dumps(entry, separators=(",", ":")))
                             pipe.ltrim(history_key(game, entrant.key), -HISTORY_KEPT, -1)
                     pipe.execute()
@@ -111,7 +134,7 @@ class LadderStore:
         """`rated` or `unrated` once the match's end was counted, else None."""
         return cast("str | None", self.client.get(counted_key(game, match_id)))
 
-    def board(self, game: str, offset: int, limit: int) -> tuple[list[tuple[str, dict[str, Any]]], int]:
+    def board(self, game: str, offset: int, limit: int) -> tuple[list[tuple[str, StoredRating]], int]:
         """A page of the board, best first, from rank `offset` (0-based): (entrant, stored rating); the board's size."""
         pipe = self.client.pipeline(transaction=False)
         pipe.zrevrange(ladder_key(game, "board"), offset, offset + limit - 1)
@@ -122,21 +145,21 @@ class LadderStore:
         raws = cast("list[str | None]", self.client.hmget(ladder_key(game, "ratings"), keys))
         return [(key, json.loads(raw)) for key, raw in zip(keys, raws, strict=True) if raw], int(size)
 
-    def standing(self, games: Sequence[str], entrant: str) -> dict[str, tuple[dict[str, Any], int]]:
+    def standing(self, games: Sequence[str], entrant: str) -> dict[str, tuple[StoredRating, int]]:
         """The entrant's stored rating and 0-based rank in each game it is rated in."""
         pipe = self.client.pipeline(transaction=False)
         for game in games:
             pipe.hget(ladder_key(game, "ratings"), entrant)
             pipe.zrevrank(ladder_key(game, "board"), entrant)
         replies = pipe.execute()
-        found = {}
+        found: dict[str, tuple[StoredRating, int]] = {}
         for index, game in enumerate(games):
             raw, rank = replies[2 * index], replies[2 * index + 1]
             if raw is not None and rank is not None:
                 found[game] = (json.loads(raw), int(rank))
         return found
 
-    def history(self, game: str, entrant: str, start: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    def history(self, game: str, entrant: str, start: int, limit: int) -> tuple[list[StoredHistoryEntry], int]:
         """Up to `limit` history entries from position `start`, oldest first; how many are kept."""
         pipe = self.client.pipeline(transaction=False)
         pipe.lrange(history_key(game, entrant), start, start + limit - 1)
@@ -176,5 +199,5 @@ def rating_of(raw: str | None) -> Rating | None:
 
 def rating_text(entrant: Entrant, rating: Rating) -> str:
     """A rating as stored."""
-    data = {"name": entrant.name, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+    data: StoredRating = {"name": entrant.name, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
     return json.dumps(data, separators=(",", ":"))

@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 import redis
 
@@ -63,6 +63,20 @@ def tournament_key(tournament_id: str, part: str = "") -> str:
 def membership_key(match_id: str) -> str:
     """Which tournament (and match index) a match belongs to."""
     return f"parlour:tournament-of:{match_id}"
+
+
+class TournamentHead(TypedDict):
+    """A tournament's hash as stored, every field text: its plan (JSON), status and times, its owner token's hash."""
+
+    plan: str
+    status: str
+    seed_given: str  # `1` or `0`
+    owner_hash: NotRequired[str]  # absent from tournaments stored before owner tokens
+    created_us: str
+    created_at: str
+    finished_at: NotRequired[str]
+    challenge_expires_at: NotRequired[str]
+    abort_reason: NotRequired[str]
 
 
 @dataclass
@@ -249,12 +263,12 @@ class TournamentStore:
         match_ids = cast("list[str]", self.client.hvals(tournament_key(tournament_id, "matches")))
         return {match_id for match_id in match_ids if match_id}
 
-    def load_heads(self, tournament_ids: list[str]) -> list[dict[str, Any] | None]:
+    def load_heads(self, tournament_ids: list[str]) -> list[TournamentHead | None]:
         """The hashes (plan, status, times) of several tournaments in one round trip."""
         pipe = self.client.pipeline(transaction=False)
         for tournament_id in tournament_ids:
             pipe.hgetall(tournament_key(tournament_id))
-        return [head or None for head in pipe.execute()]
+        return [cast(TournamentHead, head) if head else None for head in pipe.execute()]
 
     def ask_advance(self, tournament_id: str) -> None:
         """Note that the tournament should be looked at (whoever holds its lock will)."""

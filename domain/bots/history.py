@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TypedDict
 
 import redis
 
 from domain.matches.commands import engine_state, result_of
 from engine import GameState, Result
-from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord
+from model.match import ABORTED, ACTIVE, FINISHED, WAITING, MatchRecord, ResultJson, SeatJson, result_json
 from model.refusals import RulesChanged
 from store.bot_history import BotHistoryStore
 from store.matches import Cursor, MatchStore
@@ -31,7 +31,21 @@ PUBLIC_STATUSES = {RUNNING: (ACTIVE,), FINISHED: (FINISHED,), "all": (ACTIVE, FI
 """What each public `status` of the listing shows (the record's statuses)."""
 
 
-def summary_json(record: MatchRecord, result: Result | None) -> dict[str, Any]:
+class MatchSummary(TypedDict):
+    """A match as a bot's history lists it, and as its summary is kept once it finished (JSON)."""
+
+    match: str
+    game: str
+    players: int
+    status: str
+    tournament: str | None
+    seats: list[SeatJson]
+    result: ResultJson | None  # a finished match's; None while it runs
+    created_at: str
+    updated_at: str
+
+
+def summary_json(record: MatchRecord, result: Result | None) -> MatchSummary:
     """What anyone may see of a match in a bot's history: no view, no token, no seed."""
     return {
         "match": record.id,
@@ -40,7 +54,7 @@ def summary_json(record: MatchRecord, result: Result | None) -> dict[str, Any]:
         "status": record.status,
         "tournament": record.tournament,
         "seats": [seat.public_json() for seat in record.seats],
-        "result": result.to_json() if result is not None and record.status == FINISHED else None,
+        "result": result_json(result) if result is not None and record.status == FINISHED else None,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }
@@ -78,12 +92,10 @@ class BotHistory:
         listed = record.status != ABORTED
         self.histories.write(record.id, record.created_us, sorted(seated_bots(record)), listed, summary)
 
-    def page(
-        self, bot_id: str, status: str, limit: int, after: Cursor | None
-    ) -> tuple[list[dict[str, Any]], str | None]:
+    def page(self, bot_id: str, status: str, limit: int, after: Cursor | None) -> tuple[list[MatchSummary], str | None]:
         """A page of the bot's matches of a public status, newest first; the cursor of the next page, if any."""
         wanted = PUBLIC_STATUSES[status]
-        items: list[dict[str, Any]] = []
+        items: list[MatchSummary] = []
         for _ in range(PAGE_SCANS):
             rows = self.histories.rows(bot_id, limit, after)
             for row, item in zip(rows, self.items(bot_id, rows), strict=True):
@@ -96,13 +108,13 @@ class BotHistory:
                 return items, None
         return items, after.text() if after is not None else None
 
-    def items(self, bot_id: str, rows: list[Cursor]) -> list[dict[str, Any] | None]:
+    def items(self, bot_id: str, rows: list[Cursor]) -> list[MatchSummary | None]:
         """Each listed match's summary: kept, or read from the match; None (and dropped) once both are gone."""
         ids = [row.match_id for row in rows]
         kept = self.histories.summaries(ids)
         missing = [match_id for match_id, raw in zip(ids, kept, strict=True) if raw is None]
         records = dict(zip(missing, self.store.load_many(missing), strict=True))
-        items: list[dict[str, Any] | None] = []
+        items: list[MatchSummary | None] = []
         for match_id, raw in zip(ids, kept, strict=True):
             if raw is not None:
                 items.append(json.loads(raw))
