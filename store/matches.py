@@ -42,7 +42,7 @@ import redis
 from engine import get_game
 from model import codec as jsoncodec
 from model import settings
-from model.match import ABORTED, FINISHED, MatchRecord
+from model.match import ABORTED, FINISHED, LogEntry, MatchRecord
 from store.bots import BOT_KEY_PREFIX, BotStore, bot_notice
 from store.connection import CHANGES_CHANNEL, TIE_MARGIN, lua_script, redis_client
 
@@ -439,7 +439,7 @@ class MatchStore:
         """Forget a challenged match that started, ended or expired."""
         self.client.srem(CHALLENGED_MATCHES_KEY, match_id)
 
-    def log(self, match_id: str) -> list[dict[str, Any]]:
+    def log(self, match_id: str) -> list[LogEntry]:
         """Every applied action of a match, oldest first (the whole log, for tools and tests; the API reads pages)."""
         return [jsoncodec.loads(raw) for raw in self.client.lrange(log_key(match_id), 0, -1)]
 
