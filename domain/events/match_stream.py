@@ -27,7 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import redis
 
@@ -65,6 +65,19 @@ def sse_bytes(event: str, data: str, event_id: int | None = None) -> bytes:
 def compact(value: Any) -> str:
     """JSON text without spaces."""
     return jsoncodec.dumps(value)
+
+
+class EndJson(TypedDict):
+    """The data of the `end` event: the last version sent (None if none was) and why the stream ends."""
+
+    version: int | None
+    reason: str  # the match's status (finished, aborted), `expired`, `rules-changed`, or a SeatLost
+
+
+def end_event(version: int | None, reason: str) -> bytes:
+    """The `end` event a stream closes with."""
+    data: EndJson = {"version": version, "reason": reason}
+    return sse_bytes("end", compact(data))
 
 
 @dataclass(frozen=True)
@@ -228,20 +241,20 @@ class EventStream:
             try:
                 rendered = self.renders.get(self.store, self.match_id, version, self.viewer, self.token)
             except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
-                yield sse_bytes("end", compact({"version": last, "reason": RULES_CHANGED}))
+                yield end_event(last, RULES_CHANGED)
                 return
             if rendered is None:
-                yield sse_bytes("end", compact({"version": last, "reason": "expired"}))
+                yield end_event(last, "expired")
                 return
             lost = self._seat_lost(rendered.holder)
             if lost is not None:
-                yield sse_bytes("end", compact({"version": last, "reason": lost}))
+                yield end_event(last, lost)
                 return
             if last is None or rendered.version != last:  # newer, or a client ahead of us: resync
                 yield rendered.frame(last, self.log_url, self.viewer)
                 last = rendered.version
             if rendered.ended and not (self.rematch and rendered.rematch_open):
-                yield sse_bytes("end", compact({"version": last, "reason": rendered.status}))
+                yield end_event(last, rendered.status)
                 return
             version = yield from self._next_version(watch, last, rendered.holder)
             if self.feed.stopping:
