@@ -72,7 +72,7 @@ class Service:
         assert self.data_dir is not None, "only a service this run started has a known Redis"
         return f"unix://{self.data_dir / 'redis' / 'redis.sock'}"
 
-    def call(self, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+    def call(self, path: str, body: Mapping[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
         """GET, or POST a JSON body, with a bearer token if given; the JSON answer."""
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"}

@@ -23,6 +23,7 @@ import statistics
 import time
 import urllib.error
 from dataclasses import dataclass, field
+from typing import cast
 
 import redis
 from rq.job import Job
@@ -82,7 +83,7 @@ def read_jobs(service: Service, match_id: str, run: Run) -> None:
     for entry in entries:
         if entry["seat"] != 1:
             continue
-        job_id = connection.get(ai_turn_key(match_id, 1, entry["version"] - 1))
+        job_id = cast("bytes | None", connection.get(ai_turn_key(match_id, 1, entry["version"] - 1)))  # not decoded
         if job_id is None:
             continue
         job = Job.fetch(job_id.decode(), connection=connection, serializer=JSONSerializer)
@@ -98,6 +99,7 @@ def random_search(game_id: str, samples: int = 200) -> float:
     """Median seconds `random` takes to choose, over positions of a random playout, in this process."""
     game = get_game(game_id)
     assert game is not None
+    times: list[float]
     state, times = game.start(2, {}, "search-time"), []
     while len(times) < samples and not state.is_over():
         seat = state.waiting_for()[0]

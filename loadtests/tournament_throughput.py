@@ -28,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from domain.tournaments.setup import build_plan
+from domain.tournaments.setup import PlanRequest, build_plan
 from loadtests.ai_latency import Service, running_service, stamp
 from tournaments.local import run
 
@@ -60,7 +60,7 @@ class Measured:
     both: list[float]  # two in-process tournaments at once, their rates summed (empty without --ceiling)
 
 
-def request_for(game: str, players: int, seed: str, games: int) -> dict[str, object]:
+def request_for(game: str, players: int, seed: str, games: int) -> PlanRequest:
     """A round robin between `easy` entrants, `games` games per pairing."""
     entrants = 4 if players == 2 else players + 1
     return {
@@ -73,7 +73,7 @@ def request_for(game: str, players: int, seed: str, games: int) -> dict[str, obj
     }
 
 
-def server_rate(service: Service, request: dict[str, object]) -> tuple[float, int]:
+def server_rate(service: Service, request: PlanRequest) -> tuple[float, int]:
     """Matches per minute of one tournament on the server, and how many it played."""
     body = service.call("/v1/tournaments", request)
     deadline = time.monotonic() + WAIT
@@ -86,15 +86,15 @@ def server_rate(service: Service, request: dict[str, object]) -> tuple[float, in
     return 60 * body["progress"]["done"] / seconds, body["progress"]["done"]
 
 
-def local_rate(request: dict[str, object]) -> float:
+def local_rate(request: PlanRequest) -> float:
     """Matches per minute of the same tournament played in this process."""
-    plan = build_plan(dict(request))
+    plan = build_plan(request.copy())
     started = time.perf_counter()
     _, outcomes = run(plan)
     return 60 * len(outcomes) / (time.perf_counter() - started)
 
 
-def two_at_once_rate(request: dict[str, object]) -> float:
+def two_at_once_rate(request: PlanRequest) -> float:
     """Matches per minute of the same tournament played twice at once, in two processes, summed."""
     with multiprocessing.get_context("spawn").Pool(2) as pool:  # each times its own play, not its start
         return sum(pool.map(local_rate, [request, request]))
