@@ -21,6 +21,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 import pytest
 
@@ -68,7 +69,7 @@ def placeholders(function: Callable[..., str]) -> dict[str, str]:
     return {p.name: f"<{p.name}>" for p in parameters if p.default is inspect.Parameter.empty}
 
 
-def is_text(node: ast.expr) -> bool:
+def is_text(node: ast.expr) -> TypeGuard[ast.Constant]:
     """True for a string literal."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 

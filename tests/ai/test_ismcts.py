@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ai.ismcts import IsmctsAgent, Tree
+from ai.ismcts import IsmctsAgent, Option, Tree
 from ai.knowledge import Knowledge, knowledge_for
 from ai.levels import choose as level_choose
 from ai.levels import levels_for
@@ -58,7 +58,7 @@ def test_the_second_seat_of_a_step_chooses_in_one_node_whatever_the_first_kept()
     state = rockem_race("rounds")
     knowledge = knowledge_for("rockem_sockem")
     rng = Rng(5)
-    options = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
+    options: list[Option] = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
     tree = Tree(0, False, options, knowledge, rng, 1.0, 8)
     for _ in range(200):
         tree.iterate(state.determinize(0, rng))
@@ -73,7 +73,7 @@ def test_in_realtime_mode_a_roll_is_seen_at_once() -> None:
     state = rockem_race("realtime")
     knowledge = knowledge_for("rockem_sockem")
     rng = Rng(5)
-    options = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
+    options: list[Option] = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
     tree = Tree(0, False, options, knowledge, rng, 1.0, 8)
     for _ in range(200):
         tree.iterate(state.determinize(0, rng))
@@ -146,7 +146,7 @@ def test_the_claimer_claims_in_the_tree_when_a_slide_lines_up_its_cone() -> None
     state, slide, cone = claim_setup()
     knowledge = knowledge_for("freeze_factory")
     rng = Rng(2)
-    options = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
+    options: list[Option] = [(f"0:{knowledge.key(a)}", a) for a in knowledge.candidates(state, 0, rng, 8)]
     assert any(action == slide for _, action in options)
     tree = Tree(0, False, options, knowledge, rng, knowledge.exploration, 8)
     for _ in range(400):

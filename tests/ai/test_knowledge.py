@@ -160,7 +160,7 @@ def brute_force_plan_length(board: list[int | None], hand: list[int], points: in
                 for direction in ("up", "down", "left", "right"):
                     if flavour is None:
                         continue
-                    target, _ = slide_target(current, SIZE, space, direction)
+                    target, _ = slide_target(list(current), SIZE, space, direction)  # a Board is a list
                     if target is None:
                         continue
                     moved = list(current)

@@ -23,7 +23,7 @@ CASES = [
 def pinned(game: Game, players: int) -> dict[str, Any]:
     """The golden playthrough of this game and player count."""
     assert path_of(game).exists(), f"{game.info.id} has no golden file: run {REGENERATE} {game.info.id}"
-    found = [entry for entry in read_golden(game)["playthroughs"] if entry["players"] == players]
+    found: list[dict[str, Any]] = [entry for entry in read_golden(game)["playthroughs"] if entry["players"] == players]
     assert found, f"{game.info.id} has no golden playthrough for {players} players: run {REGENERATE} {game.info.id}"
     return found[0]
 

@@ -96,9 +96,9 @@ def position(
     board: list[int | None] = [None] * (SIZE * SIZE)
     for (row, column), name in tiles.items():
         board[index(SIZE, row, column)] = FLAVOURS.index(name)
-    fulfilled = [list(cones) for cones in fulfilled] if fulfilled else [[] for _ in hands]
+    fulfilled_by_seat = [list(cones) for cones in fulfilled] if fulfilled else [[] for _ in hands]
     if pile is None:
-        used = {c for cones in (*hands, *fulfilled, removed) for c in cones}
+        used = {c for cones in (*hands, *fulfilled_by_seat, removed) for c in cones}
         pile = [c for c in range(len(CONES)) if c not in used]
     turn_lines = sorted(lines(board, SIZE), key=lambda line: line.spaces) if formed and phase == MOVE else []
     return FreezeFactoryState(
@@ -109,7 +109,7 @@ def position(
         pile=list(pile),
         removed=list(removed),
         hands=[list(hand) for hand in hands],
-        fulfilled=fulfilled,
+        fulfilled=fulfilled_by_seat,
         active=active,
         turn=turn,
         phase=phase,

@@ -597,7 +597,7 @@ def test_deflector_shield_alone_saves_the_token() -> None:
 
 def test_beam_jammer_alone_saves_the_token() -> None:
     """Used in round 2, it takes the token from the top to the bottom; the move and the beam bring it back up."""
-    use = {"type": "use_boost_in_play", "boost": "beam_jammer"}
+    use: dict[str, object] = {"type": "use_boost_in_play", "boost": "beam_jammer"}
     assert tokens_saved_by_a_round_3_kill(["beam_jammer"], use, use_round=2) == 1
 
 

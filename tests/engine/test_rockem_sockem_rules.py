@@ -768,6 +768,7 @@ def test_random_playouts_end_in_a_knock_out(mode: str) -> None:
 def test_the_log_hides_only_the_pending_keep() -> None:
     """A keep waits hidden for the other seat's answer (rounds mode); keeps of resolved steps stay shown."""
     state = GAME.start(2, None, "log")
+    assert isinstance(state, RockemSockemState)
     moves: list[tuple[int, dict[str, Any]]] = [(0, {"type": "flip"}), (0, roll()), (1, roll())]
     for seat, action in moves:
         state.play(seat, action)

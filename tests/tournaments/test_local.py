@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from domain.tournaments.setup import build_plan
+from domain.tournaments.setup import PlanRequest, build_plan
+from model.tournament import EntrantRequest
 from tournaments.local import run
 
 # Rankings per match, recorded with tournaments/local as it was before it used ai.play (commit dbf91e0);
@@ -40,9 +41,16 @@ PINNED: list[tuple[str, int, dict[str, Any], list[list[list[int]]]]] = [
 def test_a_seeded_tournament_plays_as_it_always_did(
     game: str, players: int, options: dict[str, Any], rankings: list[list[list[int]]]
 ) -> None:
-    entrants = [{"type": "ai", "level": "random"}] * (players + 1)
-    request = {"game": game, "players": players, "entrants": entrants, "options": options}
-    plan = build_plan(request | {"seed": "pinned", "games_per_pairing": 2})
+    entrants: list[EntrantRequest] = [{"type": "ai", "level": "random"}] * (players + 1)
+    request: PlanRequest = {
+        "game": game,
+        "players": players,
+        "entrants": entrants,
+        "options": options,
+        "seed": "pinned",
+        "games_per_pairing": 2,
+    }
+    plan = build_plan(request)
     _, outcomes = run(plan)
     assert [outcomes[index].ranking for index in sorted(outcomes)] == rankings
     assert not any(outcome.void for outcome in outcomes.values())
