@@ -1,5 +1,6 @@
-"""The layer diagram in docs/explanation/architecture.md is pyproject.toml's layers contract, drawn: same layers,
-same order, siblings on one row, so the picture a newcomer reads cannot drift from what `lint-imports` enforces."""
+"""The layer diagrams in docs/explanation/architecture.md and README.md are pyproject.toml's layers contract, drawn:
+same layers, same order, siblings on one row, so the picture a newcomer reads cannot drift from what `lint-imports`
+enforces."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "explanation" / "architecture.md"
+README = ROOT / "README.md"
 MARKER = "<!-- layers: checked by tests/test_architecture_doc.py against pyproject.toml -->"
 """The comment right above the diagram's fenced block."""
 FOLDER = re.compile(r"[a-z_]+/")
@@ -25,7 +27,7 @@ def contract_layers() -> list[set[str]]:
 
 def diagram_rows(text: str) -> list[set[str]]:
     """The packages each row of the page's diagram starts with, top first (lines naming none are skipped)."""
-    assert MARKER in text, f"{PAGE.name} lost the marker above its layer diagram: {MARKER}"
+    assert MARKER in text, f"the page lost the marker above its layer diagram: {MARKER}"
     after = text.split(MARKER, 1)[1].lstrip()
     assert after.startswith("```"), "the layer diagram's fenced block must follow its marker directly"
     block = after.split("```", 2)[1]
@@ -41,8 +43,9 @@ def diagram_rows(text: str) -> list[set[str]]:
     return rows
 
 
-def test_the_diagram_draws_the_layers_contract_row_by_row() -> None:
+def test_the_diagrams_draw_the_layers_contract_row_by_row() -> None:
     assert diagram_rows(PAGE.read_text(encoding="utf-8")) == contract_layers()
+    assert diagram_rows(README.read_text(encoding="utf-8")) == contract_layers()
 
 
 def test_a_diagram_with_two_rows_swapped_or_a_row_missing_is_caught() -> None:
