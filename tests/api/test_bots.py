@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 import redis
-from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from api.current import ParlourApp
 from model.settings import Settings
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_events import Stream
@@ -289,7 +289,7 @@ def test_the_long_poll_waits_for_the_next_event(client: FlaskClient) -> None:
 
 
 def test_a_lost_notice_is_sent_when_the_bot_reconnects(
-    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = register(client)
     match = bot_match(client, bot, seat=0)

@@ -276,6 +276,7 @@ def test_the_policy_is_set_with_the_bots_token_and_shown_in_its_profile(client: 
     assert profile == changed.get_json() and (profile["policy"], profile["max_matches"]) == ("tournaments", 3)
     uncapped = client.patch(url, json={"max_matches": None}, headers=bearer(bot["token"])).get_json()
     assert (uncapped["policy"], uncapped["max_matches"]) == ("tournaments", None)
+    bad: object
     for bad in ({}, {"policy": "everyone"}, {"max_matches": 0}, {"max_matches": "2"}, {"name": "x"}, []):
         assert client.patch(url, json=bad, headers=bearer(bot["token"])).status_code == 400, bad
     assert client.patch(url, json={"policy": "ask"}).status_code == 401

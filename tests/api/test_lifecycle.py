@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from domain.matches import lifecycle
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_bots import follow_bot, register
-from tests.api.test_events import Stream, follow
+from tests.api.test_events import Event, Stream, follow
 
 COMPETITIVE = ("icecream", "sundae_split", "freeze_factory", "rockem_sockem")
 CO_OPERATIVE = "robots_love_ice_cream"
@@ -290,7 +290,7 @@ def test_two_bots_resign_and_rematch_with_their_bot_tokens(client: FlaskClient) 
     resigned = post(client, match, "resign", bots[0]["token"]).get_json()
     assert resigned["result"]["reason"] == "seat 0 resigned" and resigned["result"]["winners"] == [1]
     for stream in streams:
-        events = []
+        events: list[Event] = []
         while not events or events[-1].name != "match-over":
             event = stream.next()
             assert event is not None

@@ -19,11 +19,10 @@ from api.current import ParlourApp
 from domain.events.match_stream import LOG_WINDOW
 from domain.links import LOG_PAGE_MAX, LOG_PAGE_SIZE
 from domain.matches import commands as service
-from engine import Action, GameState, Rng, get_game
+from engine import Action, GameState, Rng, get_game, has_action
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_errors import assert_problem
 from tests.api.test_events import follow
-from tests.conformance.test_conformance import has_action
 
 LONG_LOG = LOG_PAGE_MAX + 120  # entries of the long match: more than the largest page
 

@@ -85,7 +85,7 @@ class Transcript:
         With `new_id`, the answer's `id` is a new id of that kind, given its stand-in before the answer is recorded."""
         headers = bearer(token) if token else {}
         response = self.client.open(path, method=method, json=body, headers=headers)
-        answer = response.get_json(silent=True)
+        answer: Any = response.get_json(silent=True)  # any JSON, or None for an empty body
         if new_id:
             self.name(answer["id"], new_id)
         kept = {field: answer[field] for field in keep} if keep else answer
