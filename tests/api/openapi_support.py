@@ -36,6 +36,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.test import TestResponse
 from werkzeug.wrappers import Request
 
+from api.current import ParlourApp
+
 _DOCUMENT_URI = "urn:parlour:openapi"
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 PROBLEM_JSON = "application/problem+json"
@@ -173,7 +175,7 @@ class Exchange:
 class ContractClient:
     """A test client whose every answer is checked against the OpenAPI document."""
 
-    app: Flask
+    app: ParlourApp
     client: FlaskClient
     document: dict[str, Any] = field(default_factory=load_document)
     seen: set[tuple[str, str, int]] = field(default_factory=set)

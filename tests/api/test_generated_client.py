@@ -19,10 +19,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
+from api.current import ParlourApp
 from tests.api.openapi_support import SPEC_PATH, ContractClient, parse_event_stream
 
 PACKAGE = "parlour_api_client"
@@ -58,7 +58,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, M
 
 
 @pytest.fixture
-def base_url(app: Flask) -> Iterator[str]:
+def base_url(app: ParlourApp) -> Iterator[str]:
     """The app served over HTTP by Werkzeug on a free port, in a thread."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -139,7 +139,7 @@ def test_a_whole_icecream_match_through_the_generated_client(generated: tuple[st
     assert [event["event"] for event in events] == ["match", "end"] and events[0]["id"] == match.version
 
 
-def test_seats_null_is_refused_as_the_document_says(app: Flask, client: FlaskClient) -> None:
+def test_seats_null_is_refused_as_the_document_says(app: ParlourApp, client: FlaskClient) -> None:
     """`seats` is an array or absent: null is a 400 naming it, and the document refuses it too."""
     contract = ContractClient(app, client)
     body = {"game": "icecream", "players": 2, "seats": None}

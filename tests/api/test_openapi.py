@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 import yaml
-from flask import Flask
 from flask.testing import FlaskClient
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate as validate_openapi
 from werkzeug.test import TestResponse
 
 from api.app import create_app
+from api.current import ParlourApp
 from api.games import catalog_entry
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from model.refusals import Refusal
@@ -96,7 +96,7 @@ def settings(settings: Settings) -> Settings:
 
 
 @pytest.fixture
-def contract(app: Flask, client: FlaskClient) -> ContractClient:
+def contract(app: ParlourApp, client: FlaskClient) -> ContractClient:
     """The test client, every answer checked against openapi.yaml."""
     return ContractClient(app, client)
 
@@ -284,7 +284,7 @@ class RobotsLoveIceCreamContract:
 
 
 # --- the document itself ----------------------------------------------------------------------------
-def test_every_route_is_documented_and_nothing_else(app: Flask) -> None:
+def test_every_route_is_documented_and_nothing_else(app: ParlourApp) -> None:
     served = app_operations(app)
     documented = documented_operations(load_document())
     undocumented = sorted(served - documented)
@@ -413,7 +413,8 @@ def test_icecream_examples_are_real_positions() -> None:
         assert example["to_act"] == list(state.acting_seats()) and example["waiting_for"] == list(state.waiting_for())
     finished = game.replay(2, {}, "s", WINNING_LINE)
     example = examples["FinishedMatch"]["value"]
-    assert finished.result() is not None and example["result"] == finished.result().to_json()
+    result = finished.result()
+    assert result is not None and example["result"] == result.to_json()
     assert example["view"] == finished.view(None) and example["version"] == len(WINNING_LINE)
     logged = [(entry["seat"], entry["action"]) for entry in examples["FinishedLog"]["value"]["entries"]]
     assert logged == WINNING_LINE[: len(logged)]
@@ -712,7 +713,8 @@ def scenario_full_match(contract: ContractClient) -> None:
     assert game is not None
     moves = [(entry["seat"], entry["action"]) for entry in log["entries"]]
     replayed = game.replay(final["players"], final["options"], log["seed"], moves)
-    assert replayed.result() is not None and replayed.result().to_json() == final["result"]
+    result = replayed.result()
+    assert result is not None and result.to_json() == final["result"]
     assert replayed.view(None) == final["view"]
 
     listed = contract.get("/v1/matches?game=icecream&status=finished", expect=200, request_valid=True).json
@@ -799,6 +801,7 @@ def scenario_errors(contract: ContractClient) -> None:
     act = {"action": MOVE, "expected_version": 0}
 
     # 400: bodies the document refuses too.
+    bad: object
     for bad in ({"game": "icecream"}, {"game": "icecream", "players": 2, "bogus": 1}, {"game": "", "players": 2}):
         problem = contract.post("/v1/matches", json=bad, expect=400, request_valid=False).json
         assert problem["errors"], problem
@@ -1353,7 +1356,7 @@ def test_a_robots_love_ice_cream_match(
     assert checked.checked["hidden keep"] >= 1
 
 
-def test_a_drifted_robots_love_ice_cream_document_fails(app: Flask, client: FlaskClient) -> None:
+def test_a_drifted_robots_love_ice_cream_document_fails(app: ParlourApp, client: FlaskClient) -> None:
     """The hidden parts (another seat's hand and draw, a hidden keep) are really checked against the schemas."""
 
     def no_hidden_keep(document: dict[str, Any]) -> None:
@@ -1395,7 +1398,7 @@ def test_a_whole_sundae_split_match(contract: ContractClient, players: int) -> N
     assert checked.checked["SundaeSplitView"] > 20 and checked.checked["SundaeSplitLoggedAction"] > 10
 
 
-def test_a_drifted_sundae_split_document_fails(app: Flask, client: FlaskClient) -> None:
+def test_a_drifted_sundae_split_document_fails(app: ParlourApp, client: FlaskClient) -> None:
     """The constructed legal actions and the redacted log are really checked against the document."""
 
     def no_example(document: dict[str, Any]) -> None:
@@ -1616,7 +1619,7 @@ def contract_on(contract: ContractClient, redis_url: str, limits: LimitSettings)
 
 def scenario_limits(contract: ContractClient) -> None:
     """Every limited operation answers 429 rate-limited past its limit, and quota-exceeded past a quota."""
-    redis_url = contract.app.services.settings.redis_url  # type: ignore[attr-defined]
+    redis_url = contract.app.services.settings.redis_url
     one = "1/minute"
     rates = replace(
         IN_PROCESS_LIMITS,
@@ -1696,11 +1699,11 @@ def scenario_limits(contract: ContractClient) -> None:
     capped.post("/v1/bots", json={"name": "capped-2"}, expect=429, request_valid=True, **holder)
     capped.post("/v1/tournaments", json=tournament, expect=201, request_valid=True, **holder)
     capped.post("/v1/tournaments", json=tournament, expect=429, request_valid=True, **holder)
-    capped.app.services.quotas.streams.open("addr:10.2.0.1")  # type: ignore[attr-defined]
+    capped.app.services.quotas.streams.open("addr:10.2.0.1")
     assert capped.get(events, expect=429, request_valid=True, **holder).json["resource"] == "streams"
     capped.get(f"/v1/bots/{mine['id']}/events", headers=bearer(mine["token"]), expect=429, **holder)
     for app in (limited.app, capped.app):
-        app.services.changes.stop()  # type: ignore[attr-defined]
+        app.services.changes.stop()
 
 
 def test_limits_and_quotas(contract: ContractClient) -> None:
@@ -1727,7 +1730,7 @@ def test_a_full_store(contract: ContractClient, tmp_path: Path) -> None:
         free(server.url)
         full.post(f"{url}/actions", json=move, headers=token, expect=200, request_valid=True)
     finally:
-        full.app.services.changes.stop()  # type: ignore[attr-defined]
+        full.app.services.changes.stop()
         server.stop()
 
 
@@ -1844,7 +1847,9 @@ def _no_body_on_304(document: dict[str, Any]) -> None:
         (_no_body_on_304, "documented without a body"),
     ],
 )
-def test_a_drifted_document_fails(app: Flask, client: FlaskClient, change: Callable[..., None], message: str) -> None:
+def test_a_drifted_document_fails(
+    app: ParlourApp, client: FlaskClient, change: Callable[..., None], message: str
+) -> None:
     honest = ContractClient(app, client)
     body = created(honest)
     url, token = f"/v1/matches/{body['id']}", tokens_of(body)[1]
@@ -1854,7 +1859,7 @@ def test_a_drifted_document_fails(app: Flask, client: FlaskClient, change: Calla
         drifted.post(f"{url}/actions", json={"action": MOVE, "expected_version": 0}, headers=bearer(token), expect=409)
 
 
-def test_a_document_refusing_what_the_server_accepts_fails(app: Flask, client: FlaskClient) -> None:
+def test_a_document_refusing_what_the_server_accepts_fails(app: ParlourApp, client: FlaskClient) -> None:
     def closed_options(document: dict[str, Any]) -> None:
         document["components"]["schemas"]["CreateMatchRequest"]["properties"]["options"]["additionalProperties"] = False
 
