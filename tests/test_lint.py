@@ -31,4 +31,3 @@ def test_the_layers_import_contracts_hold() -> None:
     done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
-
