@@ -8,7 +8,6 @@ from api import games, health, web
 from api.bodies import BodyTimeout
 from api.bots import views as bots
 from api.current import ParlourApp
-from api.errors import register_error_handlers
 from api.events import views as events
 from api.exports import views as match_exports
 from api.http import private_when_authorized
@@ -16,6 +15,7 @@ from api.jobs import views as jobs
 from api.limits import RATE_LIMIT_HEADERS
 from api.limits import install as install_limits
 from api.matches import views as matches
+from api.problems import register_error_handlers
 from api.tournaments import views as tournaments
 from domain.wiring import build_services
 from model.settings import Settings

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from werkzeug.wsgi import ClosingIterator
 
-from api.errors import problem
+from api.problems import problem
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -18,7 +18,7 @@ Behind a reverse proxy, `PARLOUR_TRUSTED_PROXIES=N` takes the client address fro
 `X-Forwarded-For` those N proxies append (werkzeug's ProxyFix); without it the header is ignored,
 since any client can send one.
 
-Every refusal is a 429 problem+json (`rate-limited`, mapped in `api/errors.py`) with `Retry-After`
+Every refusal is a 429 problem+json (`rate-limited`, mapped in `api/problems.py`) with `Retry-After`
 and the IETF draft's `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and
 `RateLimit-Policy` (`<limit>;w=<seconds>` for each limit of the route); limited routes carry the
 four RateLimit headers on every answer. If Redis cannot be reached the limiter lets the request

@@ -1,6 +1,6 @@
 """The domain's refusals: why the match layer will not do what was asked, with a stable code.
 
-Services, workers and the CLI raise and catch these; only `api/errors.py` knows which HTTP status
+Services, workers and the CLI raise and catch these; only `api/problems.py` knows which HTTP status
 each one is answered with.
 """
 

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from model.tournament import FORMATS, ROUND_ROBIN, EntrantRequest
 from tournaments.client import ServerError, TournamentBody, TournamentClient
-from tournaments.table import render
+from tournaments.standings_table import render
 
 if TYPE_CHECKING:
     from domain.tournaments.director import TournamentJson
     from tournaments.local import LocalResult
-    from tournaments.table import TournamentResult
+    from tournaments.standings_table import TournamentResult
 
 POLL_SECONDS = 0.5
 TOOLS = "pip install 'parlour[tools]'"

@@ -10,7 +10,7 @@ matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt
 
 if TYPE_CHECKING:
-    from tournaments.table import TournamentResult
+    from tournaments.standings_table import TournamentResult
 
 
 def plot_ratings(result: TournamentResult, path: str) -> None:

@@ -1,6 +1,6 @@
 """A Robots Love Ice Cream position as a game state: the table (table.py) and the protocol the engine speaks.
 
-What a seat may do is `actions.py`, what a viewer sees `views.py`; the order of play `phases.py`.
+What a seat may do is `actions.py`, what a viewer sees `viewing.py`; the order of play `phases.py`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from engine.errors import CorruptState
 from engine.protocol import ENUMERATED, Action, GameState, View
 from engine.result import Result
 from engine.rng import Rng
-from engine.robots_love_ice_cream import actions, views
+from engine.robots_love_ice_cream import actions, viewing
 from engine.robots_love_ice_cream.planet import Column
 from engine.robots_love_ice_cream.table import Table
 
@@ -48,15 +48,15 @@ class RobotsState(Table, GameState):
 
     def view(self, viewer: int | None) -> View:
         """The table for everyone; a hand (and a pending draw) only for its owner unless hands are open."""
-        return views.view(self, viewer)
+        return viewing.view(self, viewer)
 
     def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
         """What a seat kept of its draw, or gave away, is hidden from the others."""
-        return views.redact_action(self, seat, action, viewer)
+        return viewing.redact_action(self, seat, action, viewer)
 
     def determinize(self, viewer: int | None, rng: Rng) -> RobotsState:
         """Deal the cards the viewer cannot see at random; shuffle the robot and Boost decks."""
-        return views.determinize(self, viewer, rng)
+        return viewing.determinize(self, viewer, rng)
 
     def to_json(self) -> dict[str, Any]:
         """The whole state, RNG included."""

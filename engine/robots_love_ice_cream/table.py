@@ -2,7 +2,7 @@
 
 `Table` holds every part of a position and the small moves the rules are made of (draw a card,
 collect Sprinkletonium, move an Ice Cream token, destroy a robot). The order of play lives in
-`phases.py`, what a seat may do in `actions.py`, what a viewer sees in `views.py`; `state.py` makes a
+`phases.py`, what a seat may do in `actions.py`, what a viewer sees in `viewing.py`; `state.py` makes a
 table a game state, whose protocol calls them.
 """
 
