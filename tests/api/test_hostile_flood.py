@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -133,7 +133,10 @@ def test_all_ai_matches_queue_behind_live_ones(
         "/v1/matches", json={**ALL_AI, "seats": [{"type": "ai", "level": "random"}, {"type": "human", "name": "h"}]}
     ).get_json()["id"]
     connection = redis.Redis.from_url(redis_url)
-    queued = {name: connection.lrange(f"rq:queue:{name}", 0, -1) for name in (LIVE_QUEUE, TOURNAMENT_QUEUE)}
+    queued = {  # a client without decode_responses answers bytes
+        name: cast("list[bytes]", connection.lrange(f"rq:queue:{name}", 0, -1))
+        for name in (LIVE_QUEUE, TOURNAMENT_QUEUE)
+    }
     matches = {name: [app.services.jobs.turn_match(job.decode()) for job in jobs] for name, jobs in queued.items()}
     assert matches == {TOURNAMENT_QUEUE: [ai_only], LIVE_QUEUE: [live]}
     worker = launch_worker("flood-worker", [], redis_url, tmp_path)

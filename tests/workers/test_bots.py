@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def test_the_example_bot_plays_whole_matches_against_ai_seats(
             bot.kill()
             bot.wait()
     for match, bot_seat in ((icecream, 0), (sundae, 1)):
-        final = wait_for(lambda m=match: finished(client, m.id), f"match {match.id} to finish")
+        final = wait_for(partial(finished, client, match.id), f"match {match.id} to finish")
         assert final["seats"][bot_seat]["type"] == "bot" and final["seats"][bot_seat]["name"] == "rando"
         entries = assert_log_is_a_game(client, match.id, first=2)  # version 1: the bot accepted
         assert any(entry["seat"] == bot_seat for entry in entries), "the bot played its seat"

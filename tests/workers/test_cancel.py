@@ -17,6 +17,7 @@ from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import ai_jobs_pending, wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
 from tournaments import cli
+from tournaments.client import TournamentClient
 
 POLL = 0.05  # seconds between polls while the cancellation settles
 GENEROUS = 60.0  # seconds a cancellation may take before the test fails (never asserted as a speed)
@@ -136,7 +137,7 @@ def test_ctrl_c_in_the_parlour_command_cancels_the_tournament_on_the_server(
         raise KeyboardInterrupt  # as a Ctrl-C while it follows the tournament
 
     monkeypatch.setattr(cli, "POLL_SECONDS", 0)
-    monkeypatch.setattr(cli.TournamentClient, "get", interrupted)
+    monkeypatch.setattr(TournamentClient, "get", interrupted)
     code = cli.main(["tournament", "rockem_sockem", "random", "easy", "--server", live_server, "--quiet"])
     out, err = capsys.readouterr()
     assert code == 1 and "was cancelled: the standings so far" in err and "owner token: owner." in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.testing import FlaskClient
 
 from engine import get_game
@@ -21,7 +23,7 @@ def test_the_easy_ai_plays_a_resigned_seat_until_the_team_gives_up(
     resigned = client.post(match.url("/resign"), headers=bearer(match.tokens[first])).get_json()
     assert resigned["seats"][first] == {**resigned["seats"][first], "type": "ai", "level": "easy"}
 
-    def ai_played() -> list[dict] | None:
+    def ai_played() -> list[dict[str, Any]] | None:
         entries = read_log(client, match.id)["entries"]
         return entries if any(entry["seat"] == first and "action" in entry for entry in entries) else None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any
+from typing import Any, cast
 
 import redis
 from flask.testing import FlaskClient
@@ -98,7 +98,9 @@ def test_a_timer_fires_on_time_after_the_timer_worker_was_killed(
     limit = time.monotonic() + WAIT
     # Killed once it runs: lock taken and its record written (one killed in between is taken for one starting
     # up, and taken over only after SCHEDULER_STALE s).
-    while (holder := connection.get(lock)) is None or not connection.exists(SCHEDULER_KEY_TEMPLATE % holder.decode()):
+    while (holder := cast("bytes | None", connection.get(lock))) is None or not connection.exists(
+        SCHEDULER_KEY_TEMPLATE % holder.decode()
+    ):
         assert time.monotonic() < limit, "the first worker's scheduler never took the lock and wrote its record"
         time.sleep(0.05)
     os.killpg(first.pid, signal.SIGKILL)  # the worker and the scheduler process it forked
