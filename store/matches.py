@@ -157,8 +157,8 @@ class CommitOutcome:
 class LogPage:
     """Consecutive entries of a match's log, with what redacting them needs (`MatchStore.log_page`)."""
 
-    entries: list[dict[str, Any]]  # oldest first
-    later: list[dict[str, Any]]  # the entries after the page among the log's newest `tail`
+    entries: list[LogEntry]  # oldest first
+    later: list[LogEntry]  # the entries after the page among the log's newest `tail`
     before: int | None  # the version of the entry just before the page; None when the page starts the log
     more: bool  # entries after the page exist
 
@@ -312,7 +312,7 @@ class MatchStore:
         self,
         record: MatchRecord,
         expected_version: int,
-        log_entry: dict[str, Any] | None = None,
+        log_entry: LogEntry | None = None,
         idempotent: Idempotent | None = None,
         seat: int | None = None,
         previous_status: str | None = None,
@@ -324,7 +324,7 @@ class MatchStore:
         return self._committed(record, previous_status, kind, value)
 
     def send_commit(
-        self, record: MatchRecord, expected_version: int, entries: Sequence[dict[str, Any]], previous_status: str
+        self, record: MatchRecord, expected_version: int, entries: Sequence[LogEntry], previous_status: str
     ) -> PendingCommit:
         """`commit`, sent now and its reply read later (`PendingCommit.outcome`), so work can go on meanwhile.
 
@@ -343,7 +343,7 @@ class MatchStore:
         self,
         record: MatchRecord,
         expected_version: int,
-        entries: Sequence[dict[str, Any]],
+        entries: Sequence[LogEntry],
         idempotent: Idempotent | None,
         seat: int | None,
     ) -> tuple[list[KeyT], list[EncodableT]]:

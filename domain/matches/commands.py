@@ -24,6 +24,7 @@ from model.match import (
     ACTIVE,
     FINISHED,
     WAITING,
+    LogEntry,
     MatchRecord,
     MatchRequest,
     ResultJson,
@@ -681,7 +682,7 @@ class LogPageJson(TypedDict):
     seed_commitment: str
     seed: str | None
     after: int
-    entries: list[dict[str, Any]]
+    entries: list[LogEntry]
     next_after: int | None  # the `after` of the next page; None at the end
 
 
@@ -704,9 +705,7 @@ def log_json(store: MatchStore, record: MatchRecord, viewer: int | None, after: 
     }
 
 
-def redacted(
-    state: GameState, entries: list[dict[str, Any]], later: list[dict[str, Any]], viewer: int | None
-) -> list[dict[str, Any]]:
+def redacted(state: GameState, entries: list[LogEntry], later: list[LogEntry], viewer: int | None) -> list[LogEntry]:
     """Log entries as the viewer sees them in the whole log while the match runs (`later`: the log's newest
     `log_tail` entries after them, which the game may need to tell what to hide)."""
     shown = iter(state.redact_log_page(moves_of(entries), moves_of(later), viewer))
@@ -714,12 +713,12 @@ def redacted(
     return [{**entry, "action": next(shown)} if is_move(entry) else entry for entry in entries]
 
 
-def is_move(entry: dict[str, Any]) -> bool:
+def is_move(entry: LogEntry) -> bool:
     """True for a log entry that plays an action; False for a resignation (the engine never sees it)."""
     return "action" in entry
 
 
-def moves_of(entries: list[dict[str, Any]]) -> list[tuple[int, Action]]:
+def moves_of(entries: list[LogEntry]) -> list[tuple[int, Action]]:
     """The (seat, action) of each log entry that plays one, in order (resignations left out)."""
     return [(entry["seat"], entry["action"]) for entry in entries if is_move(entry)]
 
@@ -826,7 +825,7 @@ class Move:
     after: MatchRecord
     state: GameState
     seat: int
-    entry: dict[str, Any]
+    entry: LogEntry
 
 
 def checked_move(
@@ -851,7 +850,7 @@ def checked_move(
     after = replace(record, version=record.version + 1, state=state.to_json(), updated_at=now_iso())
     after.status = FINISHED if state.is_over() else ACTIVE
     after.deadlines = next_deadlines(record, after, state, seat)
-    entry: dict[str, Any] = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
+    entry: LogEntry = {"version": after.version, "seat": seat, "action": action, "at": after.updated_at}
     if timeout:
         entry["timeout"] = True
     return Move(record, after, state, seat, entry)

@@ -6,12 +6,10 @@ Public once the match is over, as the replay is: its seed is revealed and its wh
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.matches import commands as service
 from domain.matches.commands import IdentityJson
 from domain.matches.verify import FORMAT, FORMAT_VERSION, ExportSeatJson
-from model.match import FINISHED, MatchRecord, ResultJson, SeatRecord, result_json
+from model.match import FINISHED, LogEntry, MatchRecord, ResultJson, SeatRecord, result_json
 from model.refusals import Conflict
 from store.matches import MatchStore
 
@@ -29,7 +27,7 @@ class ExportJson(IdentityJson):
     finished_at: str
     abort_reason: str | None
     result: ResultJson | None
-    log: list[dict[str, Any]]  # every entry as stored
+    log: list[LogEntry]  # every entry as stored
 
 
 def filename(record: MatchRecord) -> str:
@@ -63,10 +61,10 @@ def export_json(store: MatchStore, record: MatchRecord) -> ExportJson:
     }
 
 
-def finished_at(record: MatchRecord, log: list[dict[str, Any]]) -> str:
+def finished_at(record: MatchRecord, log: list[LogEntry]) -> str:
     """When the match ended: its last entry's time when that ended it (a rematch offer changes the record
     later), else (an abort) the record's last change."""
-    return str(log[-1]["at"]) if record.status == FINISHED and log else record.updated_at
+    return log[-1]["at"] if record.status == FINISHED and log else record.updated_at
 
 
 def seat_json(seat: SeatRecord) -> ExportSeatJson:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
 
 from domain.bots import capacity
 from domain.matches.commands import (
@@ -42,6 +41,7 @@ from model.bot import BotRecord
 from model.match import (
     FINISHED,
     WAITING,
+    LogEntry,
     MatchRecord,
     MatchRequest,
     RematchOffer,
@@ -64,7 +64,7 @@ def changed(record: MatchRecord) -> MatchRecord:
     return replace(record, seats=seats, version=record.version + 1, updated_at=now_iso())
 
 
-def commit_or_retry(store: MatchStore, before: MatchRecord, after: MatchRecord, entry: dict[str, Any] | None) -> bool:
+def commit_or_retry(store: MatchStore, before: MatchRecord, after: MatchRecord, entry: LogEntry | None) -> bool:
     """Write `after` if `before` is still stored; False when another change came first (read again)."""
     outcome = store.commit(after, before.version, entry, previous_status=before.status)
     if outcome.kind == "missing":
@@ -85,7 +85,7 @@ def resign(
         check_not_ended(record)
         state = engine_state(record)
         after = changed(record)
-        entry: dict[str, Any] = {"version": after.version, "seat": seat, "at": after.updated_at, "resign": True}
+        entry: LogEntry = {"version": after.version, "seat": seat, "at": after.updated_at, "resign": True}
         others = [other for other in players_of(record) if other != seat]
         result = Result.after_resignation(game_of(record).info.cooperative, record.players, seat, bool(others))
         if result is None:

@@ -19,12 +19,12 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from domain.matches.commands import game_of, is_move, moves_of, result_of
 from engine import Game, GameState
 from engine.protocol import View
-from model.match import MatchRecord, ResultJson, result_json
+from model.match import LogEntry, MatchRecord, ResultJson, result_json
 from model.refusals import Conflict, NotFound
 from store.matches import MatchStore
 
@@ -38,7 +38,7 @@ KEPT_MATCHES = 32
 class Replayed:
     """A match that is over, replayed once: its log entries and its state (JSON text) every SNAPSHOT_EVERY steps."""
 
-    entries: list[dict[str, Any]]
+    entries: list[LogEntry]
     snapshots: list[str]
 
 
@@ -98,7 +98,7 @@ class ReplayJson(TypedDict):
     step: int
     steps: int
     viewer: int | None
-    entry: dict[str, Any] | None  # the log entry of this step (None at step 0)
+    entry: LogEntry | None  # the log entry of this step (None at step 0)
     to_act: list[int]
     result: ResultJson | None
     view: View
