@@ -10,7 +10,8 @@ from typing import Any
 from playwright.sync_api import Page
 
 from engine import get_game
-from engine.protocol import Action, GameState
+from engine.freeze_factory import FreezeFactoryState
+from engine.protocol import Action
 from tests.browser.conftest import PHONE, PageFactory, Service
 from tests.browser.ui import ACTIONS, click_action, create_match, wait_for_seed_check, wait_for_turn_or_end
 
@@ -81,7 +82,9 @@ def test_a_whole_freeze_factory_match_against_the_ai(
     screenshot(phone, "freeze-factory-over-phone")
 
 
-def slides_until(state: GameState, done: Callable[[GameState], bool], depth: int = 2) -> list[Action] | None:
+def slides_until(
+    state: FreezeFactoryState, done: Callable[[FreezeFactoryState], bool], depth: int = 2
+) -> list[Action] | None:
     """Seat 0's slides (within its turn) after which `done` holds; None if there are none within `depth`."""
     if done(state):
         return []
@@ -98,13 +101,14 @@ def slides_until(state: GameState, done: Callable[[GameState], bool], depth: int
     return None
 
 
-def a_prepared_match(service: Service, done: Callable[[GameState], bool]) -> tuple[str, list[str]]:
+def a_prepared_match(service: Service, done: Callable[[FreezeFactoryState], bool]) -> tuple[str, list[str]]:
     """A two-human match where seat 0 took 3 points and slid until `done` holds; its id and both tokens."""
     game = get_game("freeze_factory")
     assert game is not None
     for attempt in range(100):
         seed = f"browser-freeze-{attempt}"
         state = game.new_state(2, game.info.options.resolve({}), seed)
+        assert isinstance(state, FreezeFactoryState)
         state.apply_trusted(0, {"type": "no_roll"})
         path = slides_until(state, done)
         if path:

@@ -75,6 +75,7 @@ def test_a_whole_robots_love_ice_cream_game_with_the_ai(
     match_id = create_match(page, "robots_love_ice_cream", ["human", "ai:random"], {"ice_cream_social": True})
     page.wait_for_selector(".rl-column")
     screenshot(page, "robots-love-ice-cream-start-desktop")
+    played: list[str]
     rng, played, shots = random.Random(9), [], set()
     while wait_for_turn_or_end(page) == "act":
         assert len(played) < 400, "five planets should be over"
