@@ -96,7 +96,9 @@ def test_freeze_is_called_whenever_a_seat_can() -> None:
 
 
 def test_a_seat_with_nothing_to_do_is_refused() -> None:
-    state = get_game("freeze_factory").start(2, {}, 0)  # type: ignore[union-attr]
+    game = get_game("freeze_factory")
+    assert game is not None
+    state = game.start(2, {}, 0)
     with pytest.raises(ValueError, match="FREEZE"):
         GREEDY.choose(state, 1, 0, 0)
 
@@ -176,7 +178,9 @@ def test_rockem_keeps_the_largest_group_of_the_coins_side() -> None:
 
 def freeze_position(cone: int, spaces: list[tuple[int, int]], phase: str) -> FreezeFactoryState:
     """Seat 0 holds the cone, its flavours on these spaces; the other tiles fill rows 3 and 4, away."""
-    state = get_game("freeze_factory").start(2, {}, 0)  # type: ignore[union-attr]
+    game = get_game("freeze_factory")
+    assert game is not None
+    state = game.start(2, {}, 0)
     assert isinstance(state, FreezeFactoryState)
     state.board = [None] * (SIZE * SIZE)
     flavours = sorted(CONES[cone])
@@ -218,7 +222,9 @@ def card_ids(*wanted: tuple[str, int]) -> list[str]:
 
 
 def test_sundae_chooser_takes_the_pile_worth_most() -> None:
-    state = get_game("sundae_split").start(2, {}, 3)  # type: ignore[union-attr]
+    game = get_game("sundae_split")
+    assert game is not None
+    state = game.start(2, {}, 3)
     assert isinstance(state, SundaeSplitState)
     good = Pile(card_ids(("vanilla", 3), ("chocolate", 3), ("strawberry", 3)), [state.hand[0]])
     bad = Pile(card_ids(("broccoli", 3), ("corn", 2)), [state.hand[1]])

@@ -159,7 +159,8 @@ def test_best_action_takes_an_immediate_stack() -> None:
     action = solution(5).best_action(state)
     child = state.clone()
     child.play(0, action)
-    assert child.is_over() and child.result() is not None and child.result().scores[0] == 1  # type: ignore[union-attr]
+    result = child.result()
+    assert child.is_over() and result is not None and result.scores[0] == 1
     assert solution(5).value(state) == Value("win", 3)
 
 

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from api.current import ParlourApp
@@ -63,10 +62,11 @@ def bot_request(bot: dict[str, Any]) -> dict[str, Any]:
     return {"game": "icecream", "players": 2, "seats": [{"type": "bot", "bot": bot["id"]}, {"type": "human"}]}
 
 
-def overdue(app: Flask, match_id: str) -> None:
+def overdue(app: ParlourApp, match_id: str) -> None:
     """Move the match's start_by into the past (as if its challenges' time ran out)."""
-    store = app.services.store  # type: ignore[attr-defined]
+    store = app.services.store
     record = store.load(match_id)
+    assert record is not None
     past = iso(datetime.now(UTC) - timedelta(seconds=1))
     assert store.commit(replace(record, start_by=past, version=record.version + 1), record.version).kind == "ok"
 
@@ -207,7 +207,7 @@ def test_the_last_answer_starts_a_match_with_several_bots(client: FlaskClient) -
     assert act(client, match, first["token"], 2).status_code == 200, "the version counts both answers"
 
 
-def test_accepting_after_the_expiry_is_refused_and_aborts_the_match(app: Flask, client: FlaskClient) -> None:
+def test_accepting_after_the_expiry_is_refused_and_aborts_the_match(app: ParlourApp, client: FlaskClient) -> None:
     bot = register(client, policy=None)
     match = challenge_match(client, bot)
     overdue(app, match.id)
@@ -322,13 +322,13 @@ def test_a_bot_that_asks_may_not_accept_beyond_its_cap(client: FlaskClient) -> N
 
 # --- what a bot must act on is never pushed out by volume -------------------------------------------
 def test_a_flood_of_challenges_evicts_nothing_the_bot_must_act_on(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: ParlourApp, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store_module, "BOT_EVENTS_KEPT", 10)
     monkeypatch.setattr(store_module, "BOT_CHALLENGES_KEPT", 10)
     # The flood stands for many clients: one address may hold only 50 unfinished matches, 200 kept ones.
-    monkeypatch.setattr(app.services.quotas.matches, "quota", 0)  # type: ignore[attr-defined]
-    monkeypatch.setattr(app.services.quotas.kept, "quota", 0)  # type: ignore[attr-defined]
+    monkeypatch.setattr(app.services.quotas.matches, "quota", 0)
+    monkeypatch.setattr(app.services.quotas.kept, "quota", 0)
     bot = register(client, policy="tournaments")
     real = challenge_match(client, bot)
     assert answer(client, bot, f"match-{real.id}", "accept").status_code == 200
@@ -341,7 +341,7 @@ def test_a_flood_of_challenges_evicts_nothing_the_bot_must_act_on(
         assert answer(client, bot, f"match-{match_id}", "decline").status_code == 200
     for match_id in junk[125:]:
         overdue(app, match_id)
-    app.services.challenges.sweep(app.services.tournaments, app.services.after_change, grace=0)  # type: ignore[attr-defined]
+    app.services.challenges.sweep(app.services.tournaments, app.services.after_change, grace=0)
     assert all(client.get(f"/v1/matches/{m}").get_json()["status"] == "aborted" for m in junk)
     assert challenges(client, bot)["items"] == []
     assert [item["match"] for item in live_seats(client, bot)["items"]] == [real.id]
