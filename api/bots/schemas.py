@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.fields import Name
 from api.http import MAX_EVENT_ID_DIGITS
 from domain.bots.history import PUBLIC_STATUSES
-from domain.bots.registry import PolicyChange
+from domain.bots.registration import PolicyChange
 from model.bot import POLICIES
 
 MAX_WAIT_SECONDS = 30

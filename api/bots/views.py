@@ -28,10 +28,9 @@ from api.bots.schemas import (
 from api.current import services
 from api.http import bearer_token, json_body, keep_private, last_event_id, load, load_query
 from api.limits import client_address, prove
-from domain.bots import consent
-from domain.bots import registry as service
+from domain.bots import consent, registration
 from domain.bots.deletion import delete_bot
-from domain.bots.registry import BotJson, PolicyChange
+from domain.bots.registration import BotJson, PolicyChange
 from domain.events.bot_stream import BotEventStream, event_json, wait_for_events
 from domain.ladder.ladder import BotRating
 from domain.matches import commands as matches
@@ -52,7 +51,7 @@ def register_bot() -> tuple[Response, int, dict[str, str]]:
     """Register a bot; answer with its id and its token, shown this once."""
     body = cast(RegisterBot, load(RegisterBotSchema, json_body()))
     with services().quotas.bots.hold(client_address()) as hold:
-        bot, token = service.register_bot(services().store, services().bot_directory, body["name"])
+        bot, token = registration.register_bot(services().store, services().bot_directory, body["name"])
         hold.confirm(bot.id)
     location = url_for("bots.get_bot", bot_id=bot.id)
     response = keep_private(jsonify(registered_json(bot, token)))
@@ -70,7 +69,7 @@ def list_bots() -> Response:
 @blueprint.get("/<bot_id>")
 def get_bot(bot_id: str) -> Response:
     """A bot's public profile, with its ladder rating in each game it was rated in."""
-    return jsonify(profile_json(service.load_bot(services().store, bot_id)))
+    return jsonify(profile_json(registration.load_bot(services().store, bot_id)))
 
 
 class BotProfile(BotJson):
@@ -87,7 +86,7 @@ class RegisteredBot(BotProfile):
 
 def profile_json(bot: BotRecord) -> BotProfile:
     """A bot's public profile and its ratings."""
-    return {**service.bot_json(services().store, bot), "ratings": services().ladder.ratings_of_bot(bot.id)}
+    return {**registration.bot_json(services().store, bot), "ratings": services().ladder.ratings_of_bot(bot.id)}
 
 
 def registered_json(bot: BotRecord, token: BotToken) -> RegisteredBot:
@@ -98,7 +97,7 @@ def registered_json(bot: BotRecord, token: BotToken) -> RegisteredBot:
 @blueprint.get("/<bot_id>/ratings")
 def rating_history(bot_id: str) -> Response:
     """The bot's rating in one game after each match counted for it, oldest first, a page at a time."""
-    bot = service.load_bot(services().store, bot_id)
+    bot = registration.load_bot(services().store, bot_id)
     query = cast(RatingsQuery, load_query(RatingsQuerySchema))
     start = int(query["cursor"] or 0)
     return jsonify(services().ladder.history_of_bot(bot.id, query["game"], start, query["limit"]))
@@ -118,7 +117,7 @@ def delete(bot_id: str) -> Response:
 @blueprint.post("/<bot_id>/token")
 def rotate_token(bot_id: str) -> Response:
     """Replace the bot's token with its current one; the new token is in the answer, once; the old one is dead."""
-    bot, token = service.rotate_token(services().store, own_bot(bot_id))
+    bot, token = registration.rotate_token(services().store, own_bot(bot_id))
     response = jsonify(registered_json(bot, token))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -126,11 +125,11 @@ def rotate_token(bot_id: str) -> Response:
 
 def own_bot(bot_id: str) -> BotRecord:
     """The bot named in the path, as it is now, if the request carries its own token (401 or 403 otherwise)."""
-    bot = service.load_bot(services().store, bot_id)
+    bot = registration.load_bot(services().store, bot_id)
     token = bearer_token(required=False)
     if token is not None and not isinstance(token, BotToken):
         raise Unauthorized(f"this endpoint needs bot {bot.id}'s token, not a seat or owner token")
-    itself = service.bot_itself(services().store, bot, token)
+    itself = registration.bot_itself(services().store, bot, token)
     assert token is not None  # bot_itself refuses a request without one
     prove(token)
     return itself
@@ -140,7 +139,7 @@ def own_bot(bot_id: str) -> BotRecord:
 def set_policy(bot_id: str) -> Response:
     """Change the bot's policy (which challenges it accepts unasked) and its cap on matches at once."""
     bot = own_bot(bot_id)
-    changed = service.set_policy(services().store, bot, cast(PolicyChange, load(BotPolicySchema, json_body())))
+    changed = registration.set_policy(services().store, bot, cast(PolicyChange, load(BotPolicySchema, json_body())))
     return jsonify(profile_json(changed))
 
 
@@ -183,7 +182,7 @@ def list_matches(bot_id: str) -> Response:
     """The bot's live seats (`status=playing`, with its token), or its public history (`running`, `finished`, `all`)."""
     query = cast(BotMatchesQuery, load_query(BotMatchesQuerySchema))
     if query["status"] != PLAYING:
-        return public_history(service.load_bot(services().store, bot_id), query)
+        return public_history(registration.load_bot(services().store, bot_id), query)
     bot = own_bot(bot_id)
     items, next_cursor = consent.live_seats(services().store, bot.id, query["limit"], query["cursor"])
     return keep_private(jsonify({"items": items, "next_cursor": next_cursor}))

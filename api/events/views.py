@@ -12,7 +12,7 @@ from api.http import NO_STORE, bearer_token, last_event_id, load_query
 from api.limits import client_address
 from api.matches.views import seat_of_request
 from domain.events.match_stream import EventStream
-from domain.matches import commands as service
+from domain.matches import commands
 from domain.quotas import HeldStream
 
 blueprint = Blueprint("events", __name__, url_prefix="/v1/matches")
@@ -22,7 +22,7 @@ EVENT_STREAM = "text/event-stream"
 @blueprint.get("/<match_id>/events")
 def match_events(match_id: str) -> Response:
     """The match as the caller may see it, an event per change, until it is finished."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=EventsQuerySchema)
     header = last_event_id("a version")
     query = cast(EventsQuery, load_query(EventsQuerySchema))

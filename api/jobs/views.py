@@ -8,7 +8,7 @@ from flask import Blueprint, Response, jsonify
 
 from api.current import services
 from api.http import bearer_token, keep_private
-from domain.matches import commands as service
+from domain.matches import commands
 from model.jobs import JobError, MoveAnswer, MoveJobResult
 from model.refusals import NotFound
 from store.jobs import JobInfo
@@ -24,8 +24,8 @@ def get_job(job_id: str) -> Response:
     job = services().jobs.fetch(job_id)
     if job is None or job.meta.get("kind") != "move":
         raise NotFound(f"no job {job_id!r} (results expire)")
-    record = service.load_match(services().store, job.meta["match"])
-    service.authenticate(services().store, record, token, job.meta["seat"])
+    record = commands.load_match(services().store, job.meta["match"])
+    commands.authenticate(services().store, record, token, job.meta["seat"])
     return keep_private(jsonify(job_json(job)))
 
 

@@ -35,11 +35,10 @@ from api.matches.schemas import (
     SeatQuerySchema,
 )
 from domain import owners
-from domain.bots.registry import check_bot_token
+from domain.bots.registration import check_bot_token
 from domain.events.match_stream import wait_for_change
 from domain.links import with_query
-from domain.matches import commands as service
-from domain.matches import hints, lifecycle
+from domain.matches import commands, hints, lifecycle
 from domain.matches.replay import replay_json
 from domain.quotas import joined_seat
 from model.match import MatchRecord, MatchRequest
@@ -54,7 +53,7 @@ MAX_IDEMPOTENCY_KEY = 200
 class MatchPageJson(TypedDict):
     """A page of the lobby (`GET /v1/matches`)."""
 
-    items: list[service.SummaryJson]
+    items: list[commands.SummaryJson]
     next_cursor: str | None
 
 
@@ -70,7 +69,7 @@ class JoinedJson(TypedDict):
     bot: str | None
 
 
-class LogPageAnswer(service.LogPageJson):
+class LogPageAnswer(commands.LogPageJson):
     """A page of the log with the link to the next page (None at the end)."""
 
     next: str | None
@@ -106,14 +105,14 @@ class RematchAnswerJson(TypedDict):
     id: str
     version: int
     seat: int
-    rematch: service.RematchJson | None
+    rematch: commands.RematchJson | None
 
 
 def seat_of_request(record: MatchRecord, required: bool, query_schema: type[Schema] | None = None) -> int | None:
     """The seat whose token came with the request (checked), or None for the public."""
     query = cast(SeatQuery, load_query(query_schema or SeatQuerySchema))  # every seat query schema loads `seat`
     token = bearer_token(required)
-    seat = service.authenticate(services().store, record, token, query["seat"])
+    seat = commands.authenticate(services().store, record, token, query["seat"])
     if required and seat is None:
         raise Unauthorized("this endpoint needs a seat token: Authorization: Bearer <token>")
     if token is not None:
@@ -134,12 +133,12 @@ def create_match() -> tuple[Response, int, dict[str, str]]:
     quotas = services().quotas
     with quotas.matches.hold(client_address()) as unfinished, quotas.kept.hold(client_address()) as kept:
         request = cast(MatchRequest, body)  # what CreateMatchSchema loads
-        created = service.create_match(services().store, request, services().settings.challenge_seconds)
+        created = commands.create_match(services().store, request, services().settings.challenge_seconds)
         unfinished.confirm(created.record.id)
         kept.confirm(created.record.id)
     services().after_change(created.record, created.state)
     location = url_for("matches.get_match", match_id=created.record.id)
-    return keep_private(jsonify(service.created_json(created))), 201, {"Location": location}
+    return keep_private(jsonify(commands.created_json(created))), 201, {"Location": location}
 
 
 @blueprint.get("")
@@ -147,7 +146,7 @@ def list_matches() -> Response:
     """List matches by game and status, newest first, a page at a time."""
     query = cast(ListQuery, load_query(ListQuerySchema))
     if query["game"] is not None:
-        service.game_or_400(query["game"])
+        commands.game_or_400(query["game"])
     after = Cursor.parse(query["cursor"]) if query["cursor"] else None
     if query["cursor"] and after is None:
         raise InvalidRequest("cursor is not one this server handed out", errors={"cursor": ["malformed"]})
@@ -162,12 +161,12 @@ LISTING_ROUNDS = 5
 
 def listed_page(
     game: str | None, status: str | None, limit: int, after: Cursor | None
-) -> tuple[list[service.SummaryJson], Cursor | None]:
+) -> tuple[list[commands.SummaryJson], Cursor | None]:
     """Up to `limit` listed matches after the cursor, and the cursor of the next page (None at the end).
 
     Unlisted matches are in the index (sweeps read it) but never in the lobby: a page skips them.
     """
-    items: list[service.SummaryJson] = []
+    items: list[commands.SummaryJson] = []
     for _ in range(LISTING_ROUNDS):
         rows = services().store.list_ids(game, status, limit, after)
         records = services().store.load_many([row.match_id for row in rows])
@@ -176,7 +175,7 @@ def listed_page(
             if record is None:
                 services().store.forget_in(game, status, row.match_id)
             elif status in (None, record.status) and not record.unlisted:
-                items.append(service.summary_json(record))
+                items.append(commands.summary_json(record))
                 if len(items) == limit:
                     return items, row
         if len(rows) < limit:
@@ -190,14 +189,14 @@ def get_match(match_id: str) -> Response:
 
     With `wait` and `after` it is a long-poll: the answer comes once the version passes `after`.
     """
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=WaitQuerySchema)
     query = cast(WaitQuery, load_query(WaitQuerySchema))
     if query["after"] is not None:
         with services().quotas.streams.holding(client_address()):  # a long-poll holds its connection as a stream
             record = wait_for_change(services().store, services().changes, record, query["after"], query["wait"])
         if viewer is not None:  # the token is checked again on the match as it is now: it may have lost its seat
-            service.authenticate(services().store, record, bearer_token(required=False), viewer)
+            commands.authenticate(services().store, record, bearer_token(required=False), viewer)
     etag = f'"{record.version}"'
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)
@@ -211,7 +210,7 @@ def get_match(match_id: str) -> Response:
 @blueprint.get("/<match_id>/legal-actions")
 def legal_actions(match_id: str) -> Response:
     """What the token's seat may do now, in the form the actions endpoint accepts."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     return json_answer(services().reads.legal_actions(record, seat))
@@ -220,14 +219,14 @@ def legal_actions(match_id: str) -> Response:
 @blueprint.post("/<match_id>/actions")
 def post_action(match_id: str) -> Response:
     """Apply one action of the token's seat if `expected_version` is still current."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     body = cast(ActionRequest, load(ActionRequestSchema, json_body()))
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
-    answer = service.apply_action(
+    answer = commands.apply_action(
         services().store, record, seat, body["action"], body["expected_version"], key, on_commit=services().after_change
     )
     response = jsonify(answer)
@@ -245,9 +244,9 @@ def join_match(match_id: str) -> tuple[Response, int]:
     if bot is not None and body["name"] is not None:
         raise InvalidRequest("a bot sits down under its registered name", errors={"name": ["not with a bot token"]})
     with services().quotas.seats.hold(client_address()) as hold:  # seats held in matches not started yet
-        record, seat, token = service.join_match(services().store, match_id, body["seat"], body["name"], bot)
+        record, seat, token = commands.join_match(services().store, match_id, body["seat"], body["name"], bot)
         hold.confirm(joined_seat(record, seat))
-    services().after_change(record, service.engine_state(record))
+    services().after_change(record, commands.engine_state(record))
     answer: JoinedJson = {
         "id": record.id,
         "seat": seat,
@@ -263,21 +262,21 @@ def join_match(match_id: str) -> tuple[Response, int]:
 @blueprint.post("/<match_id>/abort")
 def abort_match(match_id: str) -> Response:
     """The owner ends a match that has not started (no result); answer with the aborted match's public view."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     owners.check_owner(owned_stores(), bearer_token(required=False), record.id, record.owner_hash, "match")
-    aborted = service.abort_match(
+    aborted = commands.abort_match(
         services().store, record.id, owners.ABORTED_BY_OWNER, on_commit=services().after_change, waiting_only=True
     )
-    return jsonify(service.match_json(aborted, service.engine_state(aborted), None))
+    return jsonify(commands.match_json(aborted, commands.engine_state(aborted), None))
 
 
 @blueprint.get("/<match_id>/log")
 def match_log(match_id: str) -> Response:
     """A page of the applied actions, oldest first, as the caller may see them; `next` is the following page."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     viewer = seat_of_request(record, required=False, query_schema=LogQuerySchema)
     query = cast(LogQuery, load_query(LogQuerySchema))
-    page = service.log_json(services().store, record, viewer, query["after"], query["limit"])
+    page = commands.log_json(services().store, record, viewer, query["after"], query["limit"])
     after = page["next_after"]
     path = url_for("matches.match_log", match_id=record.id)
     answer: LogPageAnswer = {
@@ -290,7 +289,7 @@ def match_log(match_id: str) -> Response:
 @blueprint.get("/<match_id>/replay/<int:step>")
 def replay_step(match_id: str, step: int) -> Response:
     """A match that is over, after its first `step` actions: the public view, or a seat's with `seat`."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     viewer = cast(SeatQuery, load_query(SeatQuerySchema))["seat"]
     return jsonify(replay_json(services().store, record, step, viewer))
 
@@ -298,13 +297,13 @@ def replay_step(match_id: str, step: int) -> Response:
 @blueprint.post("/<match_id>/ai-move")
 def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     """Ask the AI for the token's seat's move (a hint, or applied with `apply`); 202 with the job's URL."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     data = optional_json_body()
     body = cast(AiMoveRequest, load(AiMoveRequestSchema, data))
-    level = service.ai_level_or_400(record.game, body["level"])
-    service.check_may_act(record, service.engine_state(record), seat)
+    level = commands.ai_level_or_400(record.game, body["level"])
+    commands.check_may_act(record, commands.engine_state(record), seat)
     asked = hints.request_move(services().store, services().jobs, record, seat, level, body["apply"])
     location = url_for("jobs.get_job", job_id=asked.id)
     answer: AiMoveAskedJson = {
@@ -329,17 +328,17 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
 def resign(match_id: str) -> Response:
     """The token's seat resigns: the match ends with it last (a co-operative seat goes to the AI, or the team
     gives up); answer with the match as that seat sees it."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     after, state = lifecycle.resign(services().store, record.id, seat, on_commit=services().after_change)
-    return jsonify(service.match_json(after, state, seat))
+    return jsonify(commands.match_json(after, state, seat))
 
 
 @blueprint.post("/<match_id>/leave")
 def leave(match_id: str) -> Response:
     """The token's seat leaves a match that has not started: the seat opens again and the token stops working."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     after = lifecycle.leave(services().store, record.id, seat, on_commit=services().after_change)
@@ -357,7 +356,7 @@ def leave(match_id: str) -> Response:
 def rematch(match_id: str) -> Response:
     """The token's seat offers a rematch of a finished match, or accepts the offer; the last acceptance
     starts it. Answer with the offer as that seat sees it (its new seat token once the rematch started)."""
-    record = service.load_match(services().store, match_id)
+    record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
     app = services()
@@ -365,6 +364,6 @@ def rematch(match_id: str) -> Response:
     assert token is not None
     done = lifecycle.offer_rematch(app.store, record.id, seat, token, app.after_change, app.settings.challenge_seconds)
     after = done.record
-    rematch = service.rematch_json(after, seat, token)
+    rematch = commands.rematch_json(after, seat, token)
     answer: RematchAnswerJson = {"id": after.id, "version": after.version, "seat": seat, "rematch": rematch}
     return keep_private(jsonify(answer))

@@ -11,7 +11,7 @@ from api.http import bearer_token, json_body, load, load_query
 from api.limits import client_address
 from api.tournaments.schemas import CreateTournamentSchema, ListTournamentsQuerySchema
 from domain.owners import check_owner
-from domain.tournaments import director as service
+from domain.tournaments import director
 from model.tournament import TournamentRequest
 
 blueprint = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -28,7 +28,7 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
         )
         hold.confirm(record.id)
     location = url_for("tournaments.get_tournament", tournament_id=record.id)
-    body = {**service.tournament_json(record), "owner_token": owner.text}
+    body = {**director.tournament_json(record), "owner_token": owner.text}
     return jsonify(body), 201, {"Location": location, "Cache-Control": "no-store"}
 
 
@@ -43,7 +43,7 @@ def list_tournaments() -> Response:
 @blueprint.get("/<tournament_id>")
 def get_tournament(tournament_id: str) -> Response:
     """The tournament: status, progress, standings, crosstable, ratings and its matches."""
-    return jsonify(service.tournament_json(services().tournaments.load(tournament_id)))
+    return jsonify(director.tournament_json(services().tournaments.load(tournament_id)))
 
 
 @blueprint.post("/<tournament_id>/cancel")
@@ -51,4 +51,4 @@ def cancel_tournament(tournament_id: str) -> Response:
     """The owner stops the tournament: nothing new starts, running matches are aborted, the standings so far stay."""
     record = services().tournaments.load(tournament_id)
     check_owner(owned_stores(), bearer_token(required=False), record.id, record.owner_hash, "tournament")
-    return jsonify(service.tournament_json(services().tournaments.cancel(record.id, services().after_change)))
+    return jsonify(director.tournament_json(services().tournaments.cancel(record.id, services().after_change)))

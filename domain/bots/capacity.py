@@ -8,7 +8,7 @@ that ended without the bot being told (a lost notice) is told now, which frees i
 
 from __future__ import annotations
 
-from domain.bots.registry import seat_notices
+from domain.bots.registration import seat_notices
 from engine import Result, get_game
 from model.bot import BotRecord
 from model.match import FINISHED

@@ -19,7 +19,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-from domain.bots.registry import compact
+from domain.bots.registration import compact
 from domain.matches.commands import abort_match
 from domain.turn_timers import SWEEP_GRACE, parse_iso, seconds_until
 from engine import GameState

@@ -6,7 +6,7 @@ import logging
 
 import redis
 
-from domain.bots.registry import seat_notices
+from domain.bots.registration import seat_notices
 from domain.matches.commands import result_of, seat_may_act
 from engine import GameState
 from model.match import FINISHED, WAITING, MatchRecord

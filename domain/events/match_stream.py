@@ -32,7 +32,7 @@ from typing import Any, TypedDict
 import redis
 
 from domain.links import LOG_PAGE_MAX, with_query
-from domain.matches import commands as service
+from domain.matches import commands
 from domain.matches.reads import Reads
 from model import codec as jsoncodec
 from model.match import MatchRecord, SeatRecord
@@ -132,7 +132,7 @@ def render(
     window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
     entries = window.entries
     if not record.ended:
-        entries = service.redacted(service.engine_state(record), window.entries, [], viewer)
+        entries = commands.redacted(commands.engine_state(record), window.entries, [], viewer)
     return Rendered(
         record.version,
         record.ended,
@@ -260,11 +260,11 @@ class EventStream:
             if self.feed.stopping:
                 return
 
-    def _seat_lost(self, holder: SeatRecord | None) -> service.SeatLost | None:
+    def _seat_lost(self, holder: SeatRecord | None) -> commands.SeatLost | None:
         """Why the stream's token no longer acts for its seat as `holder` shows it (None: it does, or public)."""
         if holder is None or self.token is None:
             return None
-        return service.seat_lost(self.store, holder, self.token)
+        return commands.seat_lost(self.store, holder, self.token)
 
     def _next_version(
         self, watch: Watch, version: int, holder: SeatRecord | None

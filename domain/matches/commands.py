@@ -14,7 +14,7 @@ from typing import Any, TypedDict
 
 from ai.levels import Level, level_named, levels_for
 from domain.bots import capacity
-from domain.bots import registry as bots
+from domain.bots import registration as bots
 from domain.turn_timers import deadlines_json, iso, next_deadlines, parse_iso
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
 from engine.protocol import Action, View

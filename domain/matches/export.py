@@ -6,7 +6,7 @@ Public once the match is over, as the replay is: its seed is revealed and its wh
 
 from __future__ import annotations
 
-from domain.matches import commands as service
+from domain.matches import commands
 from domain.matches.commands import IdentityJson
 from domain.matches.verify import FORMAT, FORMAT_VERSION, ExportSeatJson
 from model.match import FINISHED, LogEntry, MatchRecord, ResultJson, SeatRecord, result_json
@@ -76,5 +76,5 @@ def final_result_json(record: MatchRecord) -> ResultJson | None:
     """The result of a finished match as its match answer gives it (a resignation's too); None for an aborted one."""
     if record.status != FINISHED:
         return None
-    result = service.result_of(record, service.engine_state(record))
+    result = commands.result_of(record, commands.engine_state(record))
     return result_json(result) if result else None

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from domain.matches import commands as service
+from domain.matches import commands
 from model import codec as jsoncodec
 from model.match import MatchRecord
 from model.tokens import Credential
@@ -32,21 +32,21 @@ class Reads:
         self._lock = threading.Lock()
 
     def match(self, record: MatchRecord, viewer: int | None, token: Credential | None = None) -> str:
-        """The match as the viewer sees it (`service.match_json`), as JSON text.
+        """The match as the viewer sees it (`commands.match_json`), as JSON text.
 
         `token`, the viewer's checked token, adds its rematch token: kept per viewer all the same, since a seat
         has one token at a time, and none changes once the match is over (no seat is left or resigned then).
         """
         return self._answer(
             (record.id, record.version, viewer, "match"),
-            lambda: service.match_json(record, service.engine_state(record), viewer, token),
+            lambda: commands.match_json(record, commands.engine_state(record), viewer, token),
         )
 
     def legal_actions(self, record: MatchRecord, seat: int) -> str:
-        """What the seat may do at this version (`service.legal_actions_json`), as JSON text."""
+        """What the seat may do at this version (`commands.legal_actions_json`), as JSON text."""
         return self._answer(
             (record.id, record.version, seat, "legal-actions"),
-            lambda: service.legal_actions_json(record, service.engine_state(record), seat),
+            lambda: commands.legal_actions_json(record, commands.engine_state(record), seat),
         )
 
     def _answer(self, key: Key, build: Callable[[], object]) -> str:

@@ -35,7 +35,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from domain.bots import capacity
-from domain.bots import registry as bots
+from domain.bots import registration as bots
 from domain.matches import commands as matches
 from domain.owners import cancelled_reason
 from domain.tournaments.plan import is_complete, next_slots
