@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask_cors import CORS
 
-from api import games, health, web
+from api import health, web
 from api.bodies import BodyTimeout
 from api.bots import views as bots
+from api.catalog import views as catalog
 from api.current import ParlourApp
 from api.events import views as events
 from api.exports import views as match_exports
@@ -38,7 +39,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
-    blueprints = (health, games, matches, match_exports, events, jobs, tournaments, bots, web)
+    blueprints = (health, catalog, matches, match_exports, events, jobs, tournaments, bots, web)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)

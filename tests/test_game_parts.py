@@ -145,12 +145,12 @@ def catalog_lacks(game: Game, catalog: dict[str, dict[str, Any]]) -> list[str]:
     entry = catalog.get(game.info.id)
     where = f"engine/{game.info.id}/ (its GameInfo)"
     if entry is None:
-        return [f"api/games.py: GET /v1/games does not list {game.info.id}"]
+        return [f"api/catalog/views.py: GET /v1/games does not list {game.info.id}"]
     missing = []
     if entry["options"] != game.info.options.to_json():
-        missing.append(f"api/games.py: the catalog's options of {game.info.id} are not its GameInfo's")
+        missing.append(f"api/catalog/views.py: the catalog's options of {game.info.id} are not its GameInfo's")
     if entry["assumptions"] != [assumption.to_json() for assumption in game.info.assumptions]:
-        missing.append(f"api/games.py: the catalog's assumptions of {game.info.id} are not its GameInfo's")
+        missing.append(f"api/catalog/views.py: the catalog's assumptions of {game.info.id} are not its GameInfo's")
     if not entry["ai_levels"]:
         missing.append(f"ai/levels.py: no AI level plays {game.info.id}")
     if TIMEOUT_ASSUMPTION not in [assumption.id for assumption in game.info.assumptions]:
@@ -334,7 +334,7 @@ def test_a_part_missing_alone_is_named_alone(part: str, sources: Sources, tmp_pa
         "mapping": SPEC,
         "action": SPEC,
         "options": SPEC,
-        "catalog": "api/games.py",
+        "catalog": "api/catalog/views.py",
         "hidden": "tests/conformance/hidden.py",
         **files,
     }

@@ -111,7 +111,7 @@ def test_every_key_a_script_names_is_on_the_page() -> None:
     assert not missing, f"keys named by these scripts are not listed in {PAGE.relative_to(ROOT)}: {missing}"
 
 
-@pytest.mark.parametrize(("name", "function"), list(key_functions()), ids=lambda value: str(value))
+@pytest.mark.parametrize(("name", "function"), [pytest.param(*named, id=named[0]) for named in key_functions()])
 def test_every_key_function_builds_a_key_on_the_page(name: str, function: Callable[..., str]) -> None:
     key = function(**placeholders(function))
     assert key in page(), f"{name} builds {key}, which {PAGE.relative_to(ROOT)} does not list"

@@ -24,8 +24,8 @@ from openapi_spec_validator import validate as validate_openapi
 from werkzeug.test import TestResponse
 
 from api.app import create_app
+from api.catalog.views import catalog_entry
 from api.current import ParlourApp
-from api.games import catalog_entry
 from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from model.refusals import Refusal
 from model.settings import LimitSettings, Settings
@@ -1021,8 +1021,8 @@ def scenario_internal_errors(contract: ContractClient, monkeypatch: pytest.Monke
             patch.setattr(store, name, boom)
         patch.setattr(app.services.quotas.matches, "reserve", boom)
         patch.setattr(app.services.quotas.seats, "reserve", boom)
-        patch.setattr("api.games.all_games", boom)
-        patch.setattr("api.games.get_game", boom)
+        patch.setattr("api.catalog.views.all_games", boom)
+        patch.setattr("api.catalog.views.get_game", boom)
         broken.get("/v1/health", expect=500)
         broken.get("/v1/games", expect=500)
         broken.get("/v1/games/icecream", expect=500)
