@@ -93,3 +93,15 @@ class TimeoutJobResult(TypedDict):
     version: NotRequired[int]
     code: NotRequired[str]
     late: NotRequired[float]
+
+
+class RequestedMove(TypedDict):
+    """A move a seat asked the AI for (`POST .../ai-move`), as its answers start: the job, its status, whose move."""
+
+    id: str
+    status: str
+    match: str
+    seat: int
+    version: int
+    level: str
+    apply: bool

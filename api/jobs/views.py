@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import cast
 
 from flask import Blueprint, Response, jsonify
 
 from api.current import services
 from api.http import bearer_token, keep_private
 from domain.matches import commands
-from model.jobs import JobError, MoveAnswer, MoveJobResult
+from model.jobs import JobError, MoveAnswer, MoveJobResult, RequestedMove
 from model.refusals import NotFound
 from store.jobs import JobInfo
 
@@ -29,16 +29,9 @@ def get_job(job_id: str) -> Response:
     return keep_private(jsonify(job_json(job)))
 
 
-class JobJson(TypedDict):
+class JobJson(RequestedMove):
     """A requested move as its seat may see it: who asked for what, the job's status, and its answer or error."""
 
-    id: str
-    status: str
-    match: str
-    seat: int
-    version: int
-    level: str
-    apply: bool
     enqueued_at: str | None
     ended_at: str | None
     result: MoveAnswer | None

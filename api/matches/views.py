@@ -41,6 +41,7 @@ from domain.links import with_query
 from domain.matches import commands, hints, lifecycle
 from domain.matches.replay import replay_json
 from domain.quotas import joined_seat
+from model.jobs import RequestedMove
 from model.match import MatchRecord, MatchRequest
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import BotToken
@@ -75,17 +76,10 @@ class LogPageAnswer(commands.LogPageJson):
     next: str | None
 
 
-class AiMoveAskedJson(TypedDict):
+class AiMoveAskedJson(RequestedMove):
     """The answer to asking the AI for a seat's move: the job computing it (`GET /v1/jobs/{id}` at `url`)."""
 
-    id: str
     url: str
-    status: str
-    match: str
-    seat: int
-    version: int
-    level: str
-    apply: bool
     pending: bool
 
 
