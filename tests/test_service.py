@@ -191,7 +191,8 @@ def test_service_serves_and_keeps_matches_across_a_restart(service_factory: Any,
     assert banner.startswith(f"Parlour listening on {service.base} (Redis: embedded, data in ")
     assert service.process.stdout is not None
     assert service.process.stdout.readline().split() == [
-        *("web", "client", f"{service.base}/", "API", "reference", f"{service.base}/docs"),
+        *("web", "client", f"{service.base}/", "guide", f"{service.base}/guide"),
+        *("API", "reference", f"{service.base}/docs"),
         *("OpenAPI", f"{service.base}/v1/openapi.yaml"),
     ]
     status, created = request(f"{service.base}/v1/matches", {"game": "icecream", "players": 2})
