@@ -42,6 +42,8 @@ StreamEntry = tuple[str, dict[str, str]]
 """One entry of a stream as the store reads it: its id and its fields."""
 
 BOT_KEY_PREFIX = "parlour:bot:{"
+BOT_EVENTS_PAGE = 100
+"""The most events one read of a bot's events gives (a long-poll's answer; the stream reads on)."""
 BOT_NAMES_KEY = "parlour:bot-names"
 BOT_EVENTS_KEPT = 1000
 """Events a bot's stream keeps (about: Redis trims whole nodes); a bot away longer resyncs on reconnect."""
@@ -250,7 +252,7 @@ class BotStore:
         ]
         return [int(n) for n in self._announce(keys=keys, args=args)]
 
-    def events_after(self, bot_id: str, after: int, count: int = 100) -> list[BotEvent]:
+    def events_after(self, bot_id: str, after: int, count: int = BOT_EVENTS_PAGE) -> list[BotEvent]:
         """The bot's kept events numbered above `after`, oldest first (at most `count`)."""
         keys = (bot_events_key(bot_id), bot_challenge_events_key(bot_id))
         rows = [

@@ -6,15 +6,18 @@ import hashlib
 import json
 import threading
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+import yaml
 from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.current import ParlourApp
 from model.settings import Settings
+from store.bots import BOT_EVENTS_PAGE
 from tests.api.conftest import Match, bearer, create_match
 from tests.api.test_events import Stream
 from tests.api.test_openapi import WINNING_LINE
@@ -368,3 +371,18 @@ def test_a_shutting_down_server_ends_bot_streams_and_long_polls(settings: Settin
     poller.join(timeout=QUIET / 3)
     assert answers, "the long-poll answers well before its wait is over"
     assert answers[0].status_code == 200 and answers[0].get_json() == {"events": [], "last_event_id": 0}
+
+
+def test_a_bot_long_poll_answers_a_page_of_events_at_most(client: FlaskClient, app: ParlourApp) -> None:
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    assert spec["components"]["schemas"]["BotEventList"]["properties"]["events"]["maxItems"] == BOT_EVENTS_PAGE
+    bot = register(client)
+    far = 2**42  # an expiry (ms) never reached while the test runs
+    for number in range(BOT_EVENTS_PAGE + 1):
+        data = json.dumps({"id": f"challenge-{number}"})
+        app.services.store.bots.issue_challenge(bot["id"], f"challenge-{number}", far, data)
+    url = f"/v1/bots/{bot['id']}/events?wait=1&after="
+    first = client.get(url + "0", headers=bearer(bot["token"])).get_json()
+    assert len(first["events"]) == BOT_EVENTS_PAGE and first["last_event_id"] == BOT_EVENTS_PAGE
+    rest = client.get(url + str(first["last_event_id"]), headers=bearer(bot["token"])).get_json()
+    assert [event["data"]["id"] for event in rest["events"]] == [f"challenge-{BOT_EVENTS_PAGE}"]
