@@ -386,3 +386,38 @@ def test_a_bot_long_poll_answers_a_page_of_events_at_most(client: FlaskClient, a
     assert len(first["events"]) == BOT_EVENTS_PAGE and first["last_event_id"] == BOT_EVENTS_PAGE
     rest = client.get(url + str(first["last_event_id"]), headers=bearer(bot["token"])).get_json()
     assert [event["data"]["id"] for event in rest["events"]] == [f"challenge-{BOT_EVENTS_PAGE}"]
+
+
+def bot_events(client: FlaskClient, bot: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The bot's kept events (a long-poll from the first): each event's name and its data."""
+    answer = client.get(f"/v1/bots/{bot['id']}/events?wait=1&after=0", headers=bearer(bot["token"])).get_json()
+    return [(event["event"], event["data"]) for event in answer["events"]]
+
+
+def test_match_started_names_the_version_that_started_the_match(client: FlaskClient) -> None:
+    """openapi.yaml, BotMatchStarted: '`0` when the match started as it was created ..., otherwise the version
+    of the acceptance or join that started it'."""
+    at_once, asked = register(client, "at-once", policy="anyone"), register(client, "asked", policy="ask")
+    for bot in (at_once, asked):
+        seats = [{"type": "bot", "bot": bot["id"]}, {"type": "human"}]
+        client.post("/v1/matches", json={"game": "icecream", "players": 2, "seats": seats})
+    challenge = next(data for name, data in bot_events(client, asked) if name == "challenge")
+    accepted = client.post(
+        f"/v1/bots/{asked['id']}/challenges/{challenge['id']}/accept", headers=bearer(asked["token"])
+    )
+    assert accepted.status_code == 200
+    for bot, version in ((at_once, 0), (asked, 1)):
+        started = [data for name, data in bot_events(client, bot) if name == "match-started"]
+        assert [data["version"] for data in started] == [version]
+
+
+def test_a_bot_holding_two_seats_hears_of_the_match_once_per_seat(client: FlaskClient) -> None:
+    """openapi.yaml, BotMatchOver: 'Sent once per seat the bot holds ..., naming its `seat`'."""
+    bot = register(client, "both-seats", policy="anyone")
+    seats = [{"type": "bot", "bot": bot["id"]}, {"type": "bot", "bot": bot["id"]}]
+    created = client.post("/v1/matches", json={"game": "icecream", "players": 2, "seats": seats}).get_json()
+    resigned = client.post(f"/v1/matches/{created['id']}/resign?seat=0", headers=bearer(bot["token"]))
+    assert resigned.status_code == 200, resigned.get_json()
+    events = bot_events(client, bot)
+    assert sorted(data["seat"] for name, data in events if name == "match-started") == [0, 1]
+    assert sorted(data["seat"] for name, data in events if name == "match-over") == [0, 1]
