@@ -1,0 +1,387 @@
+"""The Parlour API client: one method per operation a bot or a front end needs, answers as typed dicts."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+import httpx
+
+from parlour_client.errors import ProblemError
+from parlour_client.models import (
+    Action,
+    AiMoveAccepted,
+    BotRegistered,
+    BotSeat,
+    Challenge,
+    Job,
+    JoinedSeat,
+    LegalActions,
+    LogEntry,
+    LogPage,
+    Match,
+    MatchCreated,
+)
+from parlour_client.retry import BUSY, RetryPolicy, retry_after
+from parlour_client.streams import EventStream
+
+Chooser = Callable[[LegalActions], Action]
+"""Picks the action to play from what `legal-actions` answered (a listed one, or one built for `constructed`)."""
+ENDED_JOB = frozenset({"finished", "failed"})
+ENDED_MATCH = frozenset({"finished", "aborted"})
+
+
+class Client:
+    """A client of one Parlour server. `token` is the default bearer token; every method takes another.
+
+    Every request waits out a `429` (per `Retry-After`). GETs, and actions (sent with an
+    `Idempotency-Key` that the server uses to apply each action once), are also retried after a
+    `502`, `503`, `504` or a lost connection, with capped, jittered exponential backoff. Other
+    writes are not: the server cannot tell a retry from a second request.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        retry: RetryPolicy | None = None,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.token = token
+        self.retry = retry or RetryPolicy()
+        self.timeout = timeout
+        self._sleep = sleep
+        self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport)
+
+    def close(self) -> None:
+        """Close the connections."""
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # --- the server ----------------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """`GET /v1/health`."""
+        return cast(dict[str, Any], self._json("GET", "/v1/health"))
+
+    def games(self) -> list[dict[str, Any]]:
+        """`GET /v1/games`: the catalog."""
+        answer = self._json("GET", "/v1/games")
+        return cast(list[dict[str, Any]], answer["items"] if isinstance(answer, dict) else answer)
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """`GET /v1/games/{id}`: one game's entry (players, options, AI levels)."""
+        return cast(dict[str, Any], self._json("GET", f"/v1/games/{game_id}"))
+
+    # --- matches -------------------------------------------------------------------------------
+
+    def create_match(self, game: str, players: int, *, token: str | None = None, **fields: Any) -> MatchCreated:
+        """`POST /v1/matches`; `fields` are the request's other fields (options, seed, seats, open_seats ...)."""
+        body = {"game": game, "players": players, **fields}
+        return cast(MatchCreated, self._json("POST", "/v1/matches", token=token, json=body))
+
+    def match(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Match:
+        """`GET /v1/matches/{id}`: the match as the token's seat (or the public) may see it."""
+        return cast(Match, self._json("GET", f"/v1/matches/{match_id}", token=token, params=_seat(seat)))
+
+    def join(
+        self, match_id: str, *, seat: int | None = None, name: str | None = None, token: str | None = None
+    ) -> JoinedSeat:
+        """`POST /v1/matches/{id}/join`: take an open seat (a bot token seats the bot itself)."""
+        body = {key: value for key, value in (("seat", seat), ("name", name)) if value is not None}
+        return cast(JoinedSeat, self._json("POST", f"/v1/matches/{match_id}/join", token=token, json=body))
+
+    def leave(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Any:
+        """`POST /v1/matches/{id}/leave`: the seat opens again (before the start only)."""
+        return self._json("POST", f"/v1/matches/{match_id}/leave", token=token, params=_seat(seat))
+
+    def resign(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Match:
+        """`POST /v1/matches/{id}/resign`."""
+        return cast(Match, self._json("POST", f"/v1/matches/{match_id}/resign", token=token, params=_seat(seat)))
+
+    def legal_actions(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> LegalActions:
+        """`GET /v1/matches/{id}/legal-actions`: what the seat may do now, and the `version` to send."""
+        path = f"/v1/matches/{match_id}/legal-actions"
+        return cast(LegalActions, self._json("GET", path, token=token, params=_seat(seat)))
+
+    def act(
+        self,
+        match_id: str,
+        action: Action,
+        *,
+        expected_version: int,
+        token: str | None = None,
+        seat: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Match:
+        """`POST /v1/matches/{id}/actions` at `expected_version`; retried safely under one `Idempotency-Key`."""
+        key = idempotency_key or str(uuid.uuid4())
+        body = {"action": action, "expected_version": expected_version}
+        path = f"/v1/matches/{match_id}/actions"
+        headers = {"Idempotency-Key": key}
+        return cast(Match, self._json("POST", path, token=token, params=_seat(seat), json=body, headers=headers))
+
+    def log_pages(
+        self, match_id: str, *, token: str | None = None, seat: int | None = None, after: int = 0, limit: int = 100
+    ) -> Iterator[LogPage]:
+        """Every page of `GET /v1/matches/{id}/log` after version `after`, following `next_after`."""
+        cursor: int | None = after
+        while cursor is not None:
+            params = {**_seat(seat), "after": cursor, "limit": limit}
+            page = cast(LogPage, self._json("GET", f"/v1/matches/{match_id}/log", token=token, params=params))
+            yield page
+            cursor = page["next_after"]
+
+    def log(
+        self, match_id: str, *, token: str | None = None, seat: int | None = None, after: int = 0
+    ) -> Iterator[LogEntry]:
+        """Every log entry after version `after`, page after page."""
+        for page in self.log_pages(match_id, token=token, seat=seat, after=after):
+            yield from page["entries"]
+
+    def match_events(
+        self,
+        match_id: str,
+        *,
+        token: str | None = None,
+        seat: int | None = None,
+        last_event_id: int | None = None,
+        rematch: bool = False,
+    ) -> EventStream:
+        """`GET /v1/matches/{id}/events` as an iterator of events (`match`, then `end`), resuming by itself."""
+        params: dict[str, Any] = {**_seat(seat), **({"rematch": "true"} if rematch else {})}
+        return self._stream(f"/v1/matches/{match_id}/events", token, params, last_event_id)
+
+    def match_updates(
+        self, match_id: str, *, token: str | None = None, seat: int | None = None, after: int = 0, wait: float = 25.0
+    ) -> Iterator[Match]:
+        """The match each time its version passes `after` (long-polling `GET /v1/matches/{id}`), until it ends."""
+        while True:
+            params = {**_seat(seat), "after": after, "wait": wait}
+            match = cast(
+                Match,
+                self._json("GET", f"/v1/matches/{match_id}", token=token, params=params, timeout=wait + self.timeout),
+            )
+            if match["version"] > after or match["status"] in ENDED_MATCH:
+                yield match
+                after = match["version"]
+            if match["status"] in ENDED_MATCH:
+                return
+
+    def play_turn(
+        self, match_id: str, token: str | None, choose: Chooser, *, seat: int | None = None, attempts: int = 5
+    ) -> Match | None:
+        """Play the seat's action if it may act: read legal actions, let `choose` pick (or build, for
+        `constructed`), send it at the legal-actions `version`, and on `stale-version` (another seat moved
+        first, as both may in a simultaneous step) read again and choose again. None when it may not act."""
+        for _ in range(attempts):
+            legal = self.legal_actions(match_id, token=token, seat=seat)
+            if not legal["may_act"]:
+                return None
+            action = choose(legal)
+            try:
+                return self.act(match_id, action, expected_version=legal["version"], token=token, seat=seat)
+            except ProblemError as error:
+                if error.code != "stale-version":
+                    raise
+        raise ProblemError(409, "stale-version", f"the match moved on {attempts} times while this seat chose")
+
+    # --- AI moves ------------------------------------------------------------------------------
+
+    def ai_move(
+        self,
+        match_id: str,
+        *,
+        token: str | None = None,
+        seat: int | None = None,
+        level: str | None = None,
+        apply: bool = False,
+    ) -> AiMoveAccepted:
+        """`POST /v1/matches/{id}/ai-move`: ask the AI for the seat's move (a hint, or applied with `apply`)."""
+        body: dict[str, Any] = {"apply": apply, **({"level": level} if level else {})}
+        path = f"/v1/matches/{match_id}/ai-move"
+        return cast(AiMoveAccepted, self._json("POST", path, token=token, params=_seat(seat), json=body))
+
+    def job(self, job_id: str, *, token: str | None = None) -> Job:
+        """`GET /v1/jobs/{id}`."""
+        return cast(Job, self._json("GET", f"/v1/jobs/{job_id}", token=token))
+
+    def wait_for_job(
+        self, job_id: str, *, token: str | None = None, interval: float = 0.25, limit: float = 120.0
+    ) -> Job:
+        """Poll a job until it is `finished` or `failed` (every `interval` seconds, doubling up to 2 s)."""
+        waited = 0.0
+        while True:
+            job = self.job(job_id, token=token)
+            if job["status"] in ENDED_JOB or waited >= limit:
+                return job
+            self._sleep(interval)
+            waited += interval
+            interval = min(2.0, interval * 2)
+
+    # --- bots ----------------------------------------------------------------------------------
+
+    def register_bot(self, name: str, **fields: Any) -> BotRegistered:
+        """`POST /v1/bots`: the bot and its token (shown this once)."""
+        return cast(BotRegistered, self._json("POST", "/v1/bots", json={"name": name, **fields}))
+
+    def bot(self, bot_id: str) -> dict[str, Any]:
+        """`GET /v1/bots/{id}`."""
+        return cast(dict[str, Any], self._json("GET", f"/v1/bots/{bot_id}"))
+
+    def bot_matches(self, bot_id: str, *, status: str = "playing", token: str | None = None) -> Iterator[BotSeat]:
+        """`GET /v1/bots/{id}/matches`, every page: the bot's live seats (`playing`, its token) or its history."""
+        return cast(Iterator[BotSeat], self._items(f"/v1/bots/{bot_id}/matches", token, {"status": status}))
+
+    def bot_challenges(self, bot_id: str, *, token: str | None = None) -> Iterator[Challenge]:
+        """`GET /v1/bots/{id}/challenges`, every page: the challenges waiting for an answer."""
+        return cast(Iterator[Challenge], self._items(f"/v1/bots/{bot_id}/challenges", token, {}))
+
+    def accept_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Any:
+        """`POST /v1/bots/{id}/challenges/{challenge}/accept`."""
+        return self._json("POST", f"/v1/bots/{bot_id}/challenges/{challenge_id}/accept", token=token)
+
+    def decline_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Any:
+        """`POST /v1/bots/{id}/challenges/{challenge}/decline`."""
+        return self._json("POST", f"/v1/bots/{bot_id}/challenges/{challenge_id}/decline", token=token)
+
+    def bot_events(self, bot_id: str, *, token: str | None = None, last_event_id: int | None = None) -> EventStream:
+        """`GET /v1/bots/{id}/events` as an iterator of events, resuming by itself with `Last-Event-ID`."""
+        return self._stream(f"/v1/bots/{bot_id}/events", token, {}, last_event_id)
+
+    def bot_events_poll(
+        self, bot_id: str, *, token: str | None = None, after: int = 0, wait: float = 25.0
+    ) -> Iterator[dict[str, Any]]:
+        """The bot's events (`{id, event, data}`) by long-poll, one call after another, forever."""
+        while True:
+            params = {"after": after, "wait": wait}
+            path = f"/v1/bots/{bot_id}/events"
+            answer = self._json("GET", path, token=token, params=params, timeout=wait + self.timeout)
+            yield from answer["events"]
+            after = int(answer["last_event_id"])
+
+    # --- the wire ------------------------------------------------------------------------------
+
+    def _items(self, path: str, token: str | None, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Every item of a cursor-paged listing."""
+        cursor: str | None = None
+        while True:
+            page = self._json("GET", path, token=token, params={**params, **({"cursor": cursor} if cursor else {})})
+            yield from page["items"]
+            cursor = page.get("next_cursor")
+            if cursor is None:
+                return
+
+    def _json(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Send a request (retried as the class says) and answer its decoded JSON body."""
+        request = self._request(method, path, token, params, json, headers, timeout)
+        response = self._send(request, stream=False)
+        return response.json() if response.content else None
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        token: str | None,
+        params: dict[str, Any] | None,
+        json: Any,
+        headers: dict[str, str] | None,
+        timeout: float | None = None,
+    ) -> httpx.Request:
+        bearer = token if token is not None else self.token
+        all_headers = {**({"Authorization": f"Bearer {bearer}"} if bearer else {}), **(headers or {})}
+        extensions = {"timeout": httpx.Timeout(timeout).as_dict()} if timeout is not None else None
+        return self._http.build_request(
+            method, path, params=params, json=json, headers=all_headers, extensions=extensions
+        )
+
+    def _send(self, request: httpx.Request, *, stream: bool) -> httpx.Response:
+        """Send, waiting out 429s and (for a request safe to repeat) 502/503/504 and lost connections."""
+        repeatable = request.method == "GET" or "Idempotency-Key" in request.headers
+        policy = self.retry
+        for attempt in range(policy.attempts):
+            last = attempt == policy.attempts - 1
+            try:
+                response = self._http.send(request, stream=stream)
+            except httpx.TransportError as error:
+                # A connection never made sent nothing: any request may go again.
+                if last or not (repeatable or isinstance(error, httpx.ConnectError)):
+                    raise
+                self._sleep(policy.backoff_wait(attempt))
+                continue
+            if response.status_code < 400:
+                return response
+            wait = self._wait_before_retry(response, attempt, repeatable)
+            if last or wait is None:
+                raise _problem(response)
+            response.close()
+            self._sleep(wait)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _wait_before_retry(self, response: httpx.Response, attempt: int, repeatable: bool) -> float | None:
+        """Seconds to wait before trying a refused request again; None when it must not be retried."""
+        if response.status_code == 429:
+            after = retry_after(response)
+            if after is None:
+                return self.retry.backoff_wait(attempt)
+            return after if after <= self.retry.max_retry_after else None
+        if response.status_code in BUSY and repeatable:
+            after = retry_after(response)
+            return min(after, self.retry.cap) if after is not None else self.retry.backoff_wait(attempt)
+        return None
+
+    def _stream(self, path: str, token: str | None, params: dict[str, Any], last_event_id: int | None) -> EventStream:
+        """An event stream of `path`, each (re)connection sending the last event id seen."""
+
+        @contextmanager
+        def opener(after: int | None) -> Iterator[httpx.Response]:
+            headers = {"Accept": "text/event-stream", **({"Last-Event-ID": str(after)} if after is not None else {})}
+            request = self._request("GET", path, token, params, None, headers, None)
+            response = self._send(request, stream=True)
+            try:
+                yield response
+            finally:
+                response.close()
+
+        def backoff(attempt: int) -> None:
+            self._sleep(self.retry.backoff_wait(attempt))
+
+        return EventStream(opener, last_event_id, backoff, self.retry.attempts)
+
+
+def _seat(seat: int | None) -> dict[str, Any]:
+    """The `seat` query parameter, when given."""
+    return {"seat": seat} if seat is not None else {}
+
+
+def _problem(response: httpx.Response) -> ProblemError:
+    """The refusal of an answer, its body read (also for a streamed answer)."""
+    try:
+        response.read()
+        body: Any = response.json()
+    except ValueError:
+        body = response.text
+    finally:
+        response.close()
+    return ProblemError.from_answer(response.status_code, body)

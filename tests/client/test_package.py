@@ -1,0 +1,49 @@
+"""The client is its own distribution: it depends on httpx alone and imports nothing of the server; its
+Server-Sent Events parser reads what the standard allows."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+
+from parlour_client import Event
+from parlour_client.sse import events
+
+from tests.client.conftest import CLIENT_SOURCE
+
+DISTRIBUTION = CLIENT_SOURCE.parent
+
+
+def test_the_distribution_needs_httpx_only_and_imports_nothing_of_the_server() -> None:
+    project = tomllib.loads((DISTRIBUTION / "pyproject.toml").read_text())["project"]
+    assert project["dependencies"] == ["httpx>=0.27,<1"] and project["requires-python"] == ">=3.11"
+    imported: set[str] = set()
+    for module in (CLIENT_SOURCE / "parlour_client").glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module.split(".")[0])
+    outside = imported - set(sys.stdlib_module_names) - {"httpx", "parlour_client"}
+    assert outside == set()
+    assert (CLIENT_SOURCE / "parlour_client" / "py.typed").exists()
+
+
+def test_the_event_parser_skips_comments_and_retry_joins_data_lines_and_takes_crlf() -> None:
+    stream = [
+        "retry: 2000\n",
+        "\n",
+        ": heartbeat\n",
+        "\n",
+        "id: 7\r\n",
+        "event: match\r\n",
+        'data: {"a":\n',
+        "data: 1}\n",
+        "\n",
+        "event: end\n",
+        'data:{"reason":"finished"}\n',
+        "\n",
+        "id: 9\n",  # an unfinished event at the end of the text is dropped
+    ]
+    assert list(events(stream)) == [Event(7, "match", {"a": 1}), Event(None, "end", {"reason": "finished"})]
