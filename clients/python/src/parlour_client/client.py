@@ -84,6 +84,14 @@ class Client:
         """`GET /v1/games/{id}`: one game's entry (players, options, AI levels)."""
         return cast(dict[str, Any], self._json("GET", f"/v1/games/{game_id}"))
 
+    def leaderboard(self, game_id: str) -> Iterator[dict[str, Any]]:
+        """`GET /v1/games/{id}/leaderboard`, every page: the game's rated bots, best first."""
+        return self._items(f"/v1/games/{game_id}/leaderboard", None, {})
+
+    def openapi(self) -> dict[str, Any]:
+        """`GET /v1/openapi.json`: the API's description."""
+        return cast(dict[str, Any], self._json("GET", "/v1/openapi.json"))
+
     # --- matches -------------------------------------------------------------------------------
 
     def create_match(self, game: str, players: int, *, token: str | None = None, **fields: Any) -> MatchCreated:
@@ -94,6 +102,29 @@ class Client:
     def match(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Match:
         """`GET /v1/matches/{id}`: the match as the token's seat (or the public) may see it."""
         return cast(Match, self._json("GET", f"/v1/matches/{match_id}", token=token, params=_seat(seat)))
+
+    def matches(self, *, game: str | None = None, status: str | None = None) -> Iterator[dict[str, Any]]:
+        """`GET /v1/matches`, every page: the listed matches (filtered by game and status)."""
+        params = {key: value for key, value in (("game", game), ("status", status)) if value is not None}
+        return self._items("/v1/matches", None, params)
+
+    def abort(self, match_id: str, *, owner_token: str) -> Any:
+        """`POST /v1/matches/{id}/abort`, with the match's owner token."""
+        return self._json("POST", f"/v1/matches/{match_id}/abort", token=owner_token)
+
+    def rematch(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> dict[str, Any]:
+        """`POST /v1/matches/{id}/rematch`: offer (or accept) a rematch of a finished match."""
+        path = f"/v1/matches/{match_id}/rematch"
+        return cast(dict[str, Any], self._json("POST", path, token=token, params=_seat(seat)))
+
+    def replay_step(self, match_id: str, step: int, *, seat: int | None = None) -> dict[str, Any]:
+        """`GET /v1/matches/{id}/replay/{step}`: an ended match after its first `step` actions (`seat`'s view)."""
+        path = f"/v1/matches/{match_id}/replay/{step}"
+        return cast(dict[str, Any], self._json("GET", path, params=_seat(seat)))
+
+    def export(self, match_id: str) -> dict[str, Any]:
+        """`GET /v1/matches/{id}/export`: a finished match, whole, to verify offline (`parlour verify`)."""
+        return cast(dict[str, Any], self._json("GET", f"/v1/matches/{match_id}/export"))
 
     def join(
         self, match_id: str, *, seat: int | None = None, name: str | None = None, token: str | None = None
@@ -240,6 +271,26 @@ class Client:
         """`GET /v1/bots/{id}`."""
         return cast(dict[str, Any], self._json("GET", f"/v1/bots/{bot_id}"))
 
+    def bots(self, *, q: str | None = None) -> Iterator[dict[str, Any]]:
+        """`GET /v1/bots`, every page (names containing `q`)."""
+        return self._items("/v1/bots", None, {"q": q} if q else {})
+
+    def set_bot_policy(self, bot_id: str, *, token: str | None = None, **fields: Any) -> dict[str, Any]:
+        """`PATCH /v1/bots/{id}`: `policy` (`ask`, `tournaments`, `anyone`) and/or `max_matches`."""
+        return cast(dict[str, Any], self._json("PATCH", f"/v1/bots/{bot_id}", token=token, json=fields))
+
+    def rotate_bot_token(self, bot_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """`POST /v1/bots/{id}/token`: a new token (shown once); the old one stops working."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/bots/{bot_id}/token", token=token))
+
+    def delete_bot(self, bot_id: str, *, token: str | None = None) -> None:
+        """`DELETE /v1/bots/{id}`."""
+        self._json("DELETE", f"/v1/bots/{bot_id}", token=token)
+
+    def bot_ratings(self, bot_id: str, game: str) -> Iterator[dict[str, Any]]:
+        """`GET /v1/bots/{id}/ratings`, every page: the bot's rating history in one competitive game."""
+        return self._items(f"/v1/bots/{bot_id}/ratings", None, {"game": game})
+
     def bot_matches(self, bot_id: str, *, status: str = "playing", token: str | None = None) -> Iterator[BotSeat]:
         """`GET /v1/bots/{id}/matches`, every page: the bot's live seats (`playing`, its token) or its history."""
         return cast(Iterator[BotSeat], self._items(f"/v1/bots/{bot_id}/matches", token, {"status": status}))
@@ -270,6 +321,25 @@ class Client:
             answer = self._json("GET", path, token=token, params=params, timeout=wait + self.timeout)
             yield from answer["events"]
             after = int(answer["last_event_id"])
+
+    # --- tournaments ---------------------------------------------------------------------------
+
+    def create_tournament(self, game: str, entrants: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+        """`POST /v1/tournaments`: the tournament, with its `owner_token` (shown once)."""
+        body = {"game": game, "entrants": entrants, **fields}
+        return cast(dict[str, Any], self._json("POST", "/v1/tournaments", json=body))
+
+    def tournaments(self, *, status: str | None = None) -> Iterator[dict[str, Any]]:
+        """`GET /v1/tournaments`, every page."""
+        return self._items("/v1/tournaments", None, {"status": status} if status else {})
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """`GET /v1/tournaments/{id}`: progress, standings, crosstable and ratings."""
+        return cast(dict[str, Any], self._json("GET", f"/v1/tournaments/{tournament_id}"))
+
+    def cancel_tournament(self, tournament_id: str, *, owner_token: str) -> dict[str, Any]:
+        """`POST /v1/tournaments/{id}/cancel`, with the tournament's owner token."""
+        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token))
 
     # --- the wire ------------------------------------------------------------------------------
 

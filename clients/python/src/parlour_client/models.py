@@ -31,9 +31,10 @@ class Match(TypedDict):
 
 
 class MatchCreated(Match):
-    """`POST /v1/matches`: the match, plus every seat's token the creator holds."""
+    """`POST /v1/matches`: the match, every seat's token the creator holds, and the owner token (for abort)."""
 
     tokens: list[SeatToken]
+    owner_token: str
 
 
 class JoinedSeat(TypedDict):
