@@ -203,3 +203,15 @@ def test_play_turn_plays_every_game_to_its_end(base_url: str, game: str) -> None
         played = play_out(client, match["id"], tokens(match), random.Random(11))
         finished = client.match(match["id"])
         assert finished["status"] == "finished" and played == len(list(client.log(match["id"])))
+
+
+def test_the_match_long_poll_yields_each_new_version_until_the_match_ends(base_url: str) -> None:
+    with Client(base_url) as client:
+        match = client.create_match("icecream", 2, seed="long-poll")
+        seats = tokens(match)
+        updates = client.match_updates(match["id"], after=match["version"], wait=5)
+        assert any(client.play_turn(match["id"], token, random_legal(random.Random(2))) for token in seats.values())
+        moved = next(updates)  # the version had passed `after` already: answered at once
+        assert moved["version"] == match["version"] + 1 and moved["status"] == "active"
+        client.resign(match["id"], token=seats[1])
+        assert [update["status"] for update in updates] == ["finished"]
