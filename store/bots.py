@@ -222,6 +222,10 @@ class BotStore:
         playing, finished = pipe.execute()
         return int(playing), int(finished or 0)
 
+    def last_event(self, bot_id: str) -> int:
+        """The number of the bot's newest event (0 before its first)."""
+        return int(cast("str | None", self.client.hget(bot_key(bot_id), "last_event")) or 0)
+
     def matches(self, bot_id: str) -> list[str]:
         """Ids of the bot's running matches (as far as it was told)."""
         return sorted(cast("set[str]", self.client.smembers(bot_matches_key(bot_id))))

@@ -52,12 +52,6 @@ class BotEventsQuerySchema(Schema):
     after = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_EVENT_ID))
     wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_WAIT_SECONDS), allow_nan=False)
 
-    @validates_schema
-    def wait_needs_after(self, data: BotEventsQuery, **kwargs: Any) -> None:
-        """A long-poll needs the event to wait past."""
-        if data["wait"] is not None and data["after"] is None:
-            raise ValidationError("wait needs after, the last event number seen (0 for all)", "after")
-
 
 class BotPolicySchema(Schema):
     """PATCH /v1/bots/{id}: which challenges the bot accepts without being asked, and its cap on matches at once.

@@ -31,7 +31,7 @@ from api.limits import client_address, prove
 from domain.bots import consent, registration
 from domain.bots.deletion import delete_bot
 from domain.bots.registration import BotJson, PolicyChange
-from domain.events.bot_stream import BotEventStream, event_json, wait_for_events
+from domain.events.bot_stream import BotEventStream, event_json, snapshot, wait_for_events
 from domain.ladder.ladder import BotRating
 from domain.matches import commands as matches
 from domain.quotas import HeldStream
@@ -203,8 +203,14 @@ def bot_events(bot_id: str) -> Response:
     bot = own_bot(bot_id)
     query = cast(BotEventsQuery, load_query(BotEventsQuerySchema))
     header = last_event_id("an event id")
-    after = header if header is not None else query["after"] or 0
+    after = header if header is not None else query["after"]
     resync(bot.id)
+    opening = None
+    if after is None:  # no cursor: what is true now, then new events; never the old ones
+        opening = snapshot(services().store, services().tournaments, bot.id)
+        after = opening.id
+        if query["wait"] is not None:
+            return keep_private(jsonify({"events": [event_json(opening)], "last_event_id": after}))
     if query["wait"] is not None:
         with services().quotas.streams.holding(client_address()):  # a long-poll holds its connection as a stream
             events = wait_for_events(services().store.bots, services().changes, bot.id, after, query["wait"])
@@ -213,7 +219,9 @@ def bot_events(bot_id: str) -> Response:
         last = events[-1].id if events else after
         return keep_private(jsonify({"events": [event_json(event) for event in events], "last_event_id": last}))
     heartbeat = services().settings.events_heartbeat
-    stream = BotEventStream(services().store.bots, services().changes, bot.id, bot.token_hash, after, heartbeat)
+    stream = BotEventStream(
+        services().store.bots, services().changes, bot.id, bot.token_hash, after, heartbeat, opening
+    )
     lease = services().quotas.streams.open(client_address())
     response = keep_private(Response(HeldStream(iter(stream), lease), mimetype=EVENT_STREAM))
     response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once

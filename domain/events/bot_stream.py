@@ -14,6 +14,11 @@ serves any bot. The stream sends a comment line as a heartbeat whenever it has b
 as soon as it wakes to find the token it was opened with rotated away or the bot deleted: nothing
 is sent after that to the old token's holder. A server shutting down (`ChangeFeed.stop`) wakes it,
 and every long-poll, at once.
+
+A bot that opens its stream with no cursor (neither `Last-Event-ID` nor `after`) gets no old event:
+the stream starts with one `snapshot` event, numbered like the bot's newest event, holding what is
+true now (its pending challenges and its live seats, each saying whether it is the bot's turn), then
+every new event. A restarted bot so never replays an old `your-turn` or `match-over`.
 """
 
 from __future__ import annotations
@@ -23,16 +28,57 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import redis
 
+from domain.bots.challenges import ChallengeJson
+from domain.bots.consent import LiveSeatJson, live_seats, pending_challenges
 from domain.events.match_stream import HEARTBEAT, RETRY_MS, sse
 from model.bot import BotEvent
+from model.codec import dumps
 from store.bots import BotStore, bot_notice
 from store.changes import ChangeFeed, Watch
+from store.matches import MatchStore
+
+if TYPE_CHECKING:
+    from domain.tournaments.director import Tournaments
 
 log = logging.getLogger(__name__)
+
+SNAPSHOT = "snapshot"
+"""The event a stream opened with no cursor starts with: what is true now, instead of the events kept."""
+SNAPSHOT_PAGE = 100
+"""The most challenges, and the most live seats, a snapshot lists; `next_challenges` / `next_matches`
+are then the cursors of `GET /v1/bots/{id}/challenges` / `matches?status=playing` for the rest."""
+
+
+class SnapshotJson(TypedDict):
+    """The data of a `snapshot` event: the bot's pending challenges and live seats, as their listings give them."""
+
+    challenges: list[ChallengeJson]
+    next_challenges: str | None
+    matches: list[LiveSeatJson]
+    next_matches: str | None
+
+
+def snapshot(store: MatchStore, tournaments: Tournaments, bot_id: str) -> BotEvent:
+    """The `snapshot` event: what is true now, numbered as the bot's newest event, so the stream goes on after it.
+
+    The number is read first: an event appended while the listings are read comes after the snapshot
+    too, and says again what the snapshot may already show (every event is safe to act on twice:
+    a bot acts on the match as it is, with its version).
+    """
+    newest = store.bots.last_event(bot_id)
+    challenges, next_challenges = pending_challenges(store, tournaments, bot_id, SNAPSHOT_PAGE, None)
+    seats, next_matches = live_seats(store, bot_id, SNAPSHOT_PAGE, None)
+    data: SnapshotJson = {
+        "challenges": challenges,
+        "next_challenges": next_challenges,
+        "matches": seats,
+        "next_matches": next_matches,
+    }
+    return BotEvent(newest, SNAPSHOT, dumps(data))
 
 
 @dataclass
@@ -46,12 +92,15 @@ class BotEventStream:
     token_hash: str
     after: int
     heartbeat: float
+    opening: BotEvent | None = None  # the snapshot a stream opened with no cursor starts with (its id is `after`)
 
     def __iter__(self) -> Iterator[str]:
         """Chunks to write to the bot, as they happen."""
         watch = self.feed.watch(bot_notice(self.bot_id))
         try:
             yield f"retry: {RETRY_MS}\n\n"
+            if self.opening is not None:
+                yield sse(self.opening.event, self.opening.data, self.opening.id)
             last = self.after
             while True:
                 events = events_within(self.bots, self.feed, watch, self.bot_id, last, self.heartbeat)

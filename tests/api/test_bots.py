@@ -65,8 +65,11 @@ def play_line(client: FlaskClient, match: Match, bot_token: str, bot_seat: int, 
         assert answer.status_code == 200, answer.get_json()
 
 
-def follow_bot(client: FlaskClient, bot: dict[str, Any], **headers: str) -> Stream:
-    """Open the bot's event stream with its token."""
+def follow_bot(client: FlaskClient, bot: dict[str, Any], *, from_first: bool = True, **headers: str) -> Stream:
+    """Open the bot's event stream with its token: from its first kept event (`Last-Event-ID: 0`, unless `headers`
+    name another), or with no cursor at all when not `from_first` (a snapshot, then new events)."""
+    if from_first:
+        headers = {"Last-Event-ID": "0", **headers}
     response = client.get(f"/v1/bots/{bot['id']}/events", headers={**bearer(bot["token"]), **headers}, buffered=False)
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.mimetype == "text/event-stream"
@@ -263,7 +266,7 @@ def test_the_stream_resumes_after_the_last_event_id(client: FlaskClient) -> None
     match = bot_match(client, bot, seat=0)
     play_line(client, match, bot["token"], 0, 0, 3)  # your-turn at versions 0, 2 and 3: events 2, 3, 4
     for headers, query, expected in (
-        ({}, "", [1, 2, 3, 4]),  # no id: everything kept
+        ({"Last-Event-ID": "0"}, "", [1, 2, 3, 4]),  # from the first: everything kept
         ({"Last-Event-ID": "2"}, "", [3, 4]),
         ({}, "?after=3", [4]),
         ({"Last-Event-ID": "3"}, "?after=0", [4]),  # the header, sent by a reconnecting EventSource, wins
@@ -322,7 +325,7 @@ def test_the_stream_needs_the_bots_own_token(client: FlaskClient) -> None:
         refused.status_code == 403
         and refused.get_json()["detail"] == f"this token is bot {other['id']}'s, not bot {bot['id']}'s"
     )
-    for query in ("?after=-1", "?after=x", "?wait=1", "?wait=31&after=0"):
+    for query in ("?after=-1", "?after=x", "?wait=31&after=0", "?wait=-1"):
         assert client.get(url + query, headers=bearer(bot["token"])).status_code == 400, query
     for bad_id in ("v1", "\u00b2", "1" * 19):
         assert client.get(url, headers={**bearer(bot["token"]), "Last-Event-ID": bad_id}).status_code == 400
@@ -421,3 +424,39 @@ def test_a_bot_holding_two_seats_hears_of_the_match_once_per_seat(client: FlaskC
     events = bot_events(client, bot)
     assert sorted(data["seat"] for name, data in events if name == "match-started") == [0, 1]
     assert sorted(data["seat"] for name, data in events if name == "match-over") == [0, 1]
+
+
+# --- opening without a cursor: a snapshot, never old events -----------------------------------------
+def test_a_stream_opened_without_a_cursor_starts_with_a_snapshot_not_old_events(client: FlaskClient) -> None:
+    """openapi.yaml, followBot: 'Opened with neither ..., it sends no old event: it starts with one `snapshot`
+    event ..., numbered as the bot's newest event, holding what is true now'."""
+    bot = register(client)
+    asker = register(client, "asker", policy=None)  # `ask` by default: a match seating it waits for its answer
+    over = bot_match(client, bot, seat=0)
+    play_line(client, over, bot["token"], 0, 0, len(WINNING_LINE))  # a whole match: started, turns, over
+    live = bot_match(client, bot, seat=1)  # seat 0 (human) moves first: the bot waits
+    mine = bot_match(client, bot, seat=0)  # the bot moves first
+    seats = [{"type": "bot", "bot": asker["id"]}, {"type": "human"}]
+    challenged = client.post("/v1/matches", json={"game": "icecream", "players": 2, "seats": seats}).get_json()
+    newest = client.get(f"/v1/bots/{bot['id']}/events?after=0&wait=0", headers=bearer(bot["token"])).get_json()
+    assert any(event["event"] == "match-over" for event in newest["events"]), "the old match-over is kept"
+
+    stream = follow_bot(client, bot, from_first=False)  # no Last-Event-ID, no after
+    first = stream.next()
+    assert first is not None and (first.id, first.name) == (newest["last_event_id"], "snapshot")
+    assert first.data["challenges"] == [] and first.data["next_challenges"] is None
+    assert {(seat["match"], seat["seat"], seat["your_turn"]) for seat in first.data["matches"]} == {
+        (live.id, 1, False),
+        (mine.id, 0, True),
+    }
+    assert act(client, live, live.tokens[0], 0).status_code == 200  # now the bot's turn in `live`
+    event = stream.next()
+    assert event is not None and (event.id, event.name) == (newest["last_event_id"] + 1, "your-turn")
+    assert event.data["match"] == live.id
+    stream.close()
+
+    asked = client.get(f"/v1/bots/{asker['id']}/events?wait=5", headers=bearer(asker["token"])).get_json()
+    (only,) = asked["events"]  # a long-poll without `after` answers the snapshot alone, at once
+    assert only["event"] == "snapshot" and only["id"] == asked["last_event_id"] >= 1
+    assert [challenge["match"] for challenge in only["data"]["challenges"]] == [challenged["id"]]
+    assert only["data"]["matches"] == []
