@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-from flask import Blueprint, Response, abort, redirect, send_from_directory
+from flask import Blueprint, Response, abort, redirect, request, send_from_directory
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -33,6 +33,9 @@ SPEC_PATH = ROOT / "openapi.yaml"
 GUIDE_DIR = ROOT / "site"
 """The built guide (`make docs`)."""
 GUIDE_INDEX = "index.html"
+SPEC_YAML_TYPES = ("application/yaml", "text/plain")
+"""What `GET /v1/openapi.yaml` answers, the first when `Accept` prefers neither (a generator that knows no
+YAML reads the `text/plain` one the document also declares)."""
 NO_STORE_HTML = "no-cache"
 """Pages are checked on every load (they are small), so a new release's client is never mixed with an old one."""
 
@@ -96,8 +99,10 @@ def guide_dir() -> Path:
 
 @blueprint.get("/v1/openapi.yaml")
 def spec_yaml() -> Response:
-    """The OpenAPI document, as written."""
-    return Response(spec_text(), mimetype="application/yaml")
+    """The OpenAPI document, as written: YAML, or the same text as `text/plain` to a client preferring it."""
+    response = Response(spec_text(), mimetype=request.accept_mimetypes.best_match(SPEC_YAML_TYPES, SPEC_YAML_TYPES[0]))
+    response.vary.add("Accept")
+    return response
 
 
 @blueprint.get("/v1/openapi.json")

@@ -27,6 +27,8 @@ from typing import Any
 import yaml
 from flask import Flask
 from flask.testing import EnvironBuilder, FlaskClient
+from jsonschema import ValidationError, validators  # type: ignore[import-untyped]  # no stubs in the dev extra
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from openapi_core.deserializing.media_types.util import json_loads, plain_loads
@@ -65,9 +67,14 @@ def build_openapi(document: dict[str, Any]) -> OpenAPI:
     document = open_allof_parts(copy.deepcopy(document))
     config = Config(
         additional_properties_default_policy="forbid",
-        extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads, YAML: plain_loads},
+        extra_media_type_deserializers={PROBLEM_JSON: json_loads, EVENT_STREAM: plain_loads, YAML: yaml_loads},
     )
     return OpenAPI.from_dict(document, config=config)
+
+
+def yaml_loads(value: str | bytes) -> Any:
+    """A YAML body as its data (the document's schema for YAML describes the parsed value, as for JSON)."""
+    return yaml.safe_load(value)
 
 
 def open_allof_parts(node: Any) -> Any:
@@ -144,6 +151,27 @@ def pointer_validator(document: dict[str, Any], pointer: str) -> OAS31Validator:
     """A JSON Schema validator for the schema at a JSON pointer in the document (e.g. `/components/schemas/Match`)."""
     registry: Registry[Any] = Registry().with_resource(_DOCUMENT_URI, Resource.opaque(document))
     return OAS31Validator({"$ref": f"{_DOCUMENT_URI}#{pointer}"}, registry=registry)
+
+
+def _content_schema(validator: Any, content_schema: Any, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """`contentSchema` asserted: a JSON string's parsed value must follow it (JSON Schema only annotates)."""
+    if not isinstance(instance, str) or schema.get("contentMediaType") != "application/json":
+        return
+    try:
+        value = json.loads(instance)
+    except ValueError as error:
+        yield ValidationError(f"not JSON: {error}")
+        return
+    yield from validator.descend(value, content_schema)
+
+
+ContentValidator = validators.extend(OAS31Validator, {"contentSchema": _content_schema})
+
+
+def content_validator(document: dict[str, Any], pointer: str) -> Any:
+    """A validator for the schema at a JSON pointer that also checks JSON strings against their `contentSchema`."""
+    registry: Registry[Any] = Registry().with_resource(_DOCUMENT_URI, Resource.opaque(document))
+    return ContentValidator({"$ref": f"{_DOCUMENT_URI}#{pointer}"}, registry=registry)
 
 
 def component_validator(document: dict[str, Any], name: str) -> OAS31Validator:
@@ -275,16 +303,32 @@ class ContractClient:
             assert exchange.response.mimetype != PROBLEM_JSON, f"{where}: an undocumented problem answer"
 
     def check_events(self, exchange: Exchange) -> None:
-        """An event stream: every event it carries follows the stream's documented `contentSchema`."""
+        """An event stream: every event it carries follows the stream's documented events.
+
+        Two ways of describing them are read: a `contentSchema` on the stream's text, an array of the
+        events as `parse_event_stream` gives them; or a schema that also holds for each event as OpenAPI
+        3.2 models a Server-Sent Event (`event`, `data`, `id`, as text), whose JSON `data` must follow
+        its `contentSchema`.
+        """
         assert exchange.template is not None
         where = f"{exchange.method} {exchange.url} -> {exchange.status}"
         documented = self.documented_response(exchange.template, exchange.method, exchange.status)
-        assert "contentSchema" in documented["content"][EVENT_STREAM]["schema"], f"{where}: describe its events"
+        schema = documented["content"][EVENT_STREAM]["schema"]
         path = exchange.template.replace("~", "~0").replace("/", "~1")
         pointer = f"/paths/{path}/{exchange.method.lower()}/responses/{exchange.status}/content/text~1event-stream"
-        validator = pointer_validator(self.document, f"{pointer}/schema/contentSchema")
-        events = parse_event_stream(exchange.response.get_data(as_text=True))
-        problems = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(events)]
+        text = exchange.response.get_data(as_text=True)
+        if "contentSchema" in schema:
+            validator = pointer_validator(self.document, f"{pointer}/schema/contentSchema")
+            events = parse_event_stream(text)
+            problems = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(events)]
+        else:
+            assert any("$ref" in option for option in schema.get("anyOf", ())), f"{where}: describe its events"
+            validator = content_validator(self.document, f"{pointer}/schema")
+            problems = [
+                f"event {index}: {error.message}"
+                for index, event in enumerate(parse_sent_events(text))
+                if (error := best_match(validator.iter_errors(event))) is not None
+            ]
         assert not problems, f"{where}: the document does not describe these events: {problems}"
 
     def check_problem(self, exchange: Exchange, codes: set[str]) -> None:
@@ -328,6 +372,30 @@ def parse_event_stream(text: str) -> list[dict[str, Any]]:
         }
         if "id" in fields:
             event["id"] = int(fields["id"][-1])
+        events.append(event)
+    return events
+
+
+def parse_sent_events(text: str) -> list[dict[str, str]]:
+    """The events of a Server-Sent Events body as OpenAPI 3.2 models them: `event` (default `message`),
+    `data` (its lines joined) and `id` (the last one the stream sent, if any), all text.
+
+    Comment lines and `retry` are not events; a block without `data` dispatches nothing."""
+    events, last_id = [], None
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, list[str]] = {}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            fields.setdefault(name, []).append(value.removeprefix(" "))
+        if "id" in fields:
+            last_id = fields["id"][-1]
+        if "data" not in fields:
+            continue
+        event = {"event": fields.get("event", ["message"])[-1], "data": "\n".join(fields["data"])}
+        if last_id is not None:
+            event["id"] = last_id
         events.append(event)
     return events
 

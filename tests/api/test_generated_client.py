@@ -1,15 +1,24 @@
 """A Python client generated from openapi.yaml by openapi-python-client, used against a real server.
 
 The generator must take the document as it is, without a warning (a warning means some schema or
-response was dropped from the client). The generated package then plays a whole IceCream match
-over HTTP against the app served by Werkzeug on the suite's Redis, with every answer parsed into
-the generated models: the match as `IceCreamMatch` with an `IceCreamView`, legal actions as
-`IceCreamAction`s, and a stale action's 409 as a `Problem`, not `None`.
+response was dropped from the client) and without a configuration telling it how to read the document.
+The generated package then plays a whole IceCream match over HTTP against the app served by Werkzeug
+on the suite's Redis, with every answer parsed into the generated models: the match as `IceCreamMatch`
+with an `IceCreamView`, legal actions as `IceCreamAction`s, and a stale action's 409 as a `Problem`,
+not `None`.
+
+An event stream comes out of the generated function as one text: openapi-python-client reads a `text/*`
+body whole (`response.text`) and knows no streams, and the OpenAPI 3.1 it takes (it refuses 3.2) has no
+schema for one item of a stream. What it does generate are the events' models: the stream's schema also
+describes each event (`MatchStreamItem`, as Schemathesis reads it), so a client parses the text as
+Server-Sent Events into `MatchStreamMatchItem` / `MatchStreamEndItem` and their `data` into `MatchEvent`
+/ `EndEvent`.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import subprocess
 import sys
@@ -19,21 +28,18 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import yaml
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from api.current import ParlourApp
-from tests.api.openapi_support import SPEC_PATH, ContractClient, parse_event_stream
+from tests.api.openapi_support import SPEC_PATH, ContractClient, load_document, parse_sent_events
 
 PACKAGE = "parlour_api_client"
 """openapi-python-client names the package after the document's title, Parlour API."""
-GENERATOR_CONFIG = """\
-post_hooks: []
-content_type_overrides:
-  application/yaml: text/plain
-"""
-"""No formatter hooks (speed; the generated code is only imported). The generator knows no YAML media
-type, so `GET /v1/openapi.yaml`'s `application/yaml` is read as text, the same as the README says."""
+GENERATOR_CONFIG = "post_hooks: []\n"
+"""No formatter hooks (speed: the generated code is only imported); nothing about reading the document. The
+generator knows no YAML media type: of `GET /v1/openapi.yaml`'s answers it takes the `text/plain` one."""
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +141,39 @@ def test_a_whole_icecream_match_through_the_generated_client(generated: tuple[st
         range(1, match.version + 1)
     )
     assert all(isinstance(entry.action, models.IceCreamAction) for entry in log.entries)
-    events = parse_event_stream(follow_match.sync(created.id, client=public))
-    assert [event["event"] for event in events] == ["match", "end"] and events[0]["id"] == match.version
+    stream = follow_match.sync(created.id, client=public)
+    assert isinstance(stream, str), stream  # the whole stream's text (see the module's docstring)
+    first, last = parse_sent_events(stream)
+    event, end = models.MatchStreamMatchItem.from_dict(first), models.MatchStreamEndItem.from_dict(last)
+    assert (event.event, event.id, end.event) == ("match", str(match.version), "end")
+    data, ended = models.MatchEvent.from_dict(json.loads(event.data)), models.EndEvent.from_dict(json.loads(end.data))
+    assert isinstance(data.match, models.IceCreamMatch) and data.match.status == models.MatchStatus.FINISHED
+    assert (ended.version, ended.reason) == (match.version, models.EndEventReason.FINISHED)
+
+
+def test_the_document_through_the_generated_client(generated: tuple[str, ModuleType], base_url: str) -> None:
+    """`GET /v1/openapi.yaml` as text, whichever of its two media types answers."""
+    _, package = generated
+    get_open_api_yaml = part(package, "api.reference.get_open_api_yaml")
+    public = part(package, "client").Client(base_url=base_url)
+    assert get_open_api_yaml.sync(client=public) == SPEC_PATH.read_text(encoding="utf-8")
+    as_text = get_open_api_yaml.sync_detailed(client=public.with_headers({"Accept": "text/plain"}))
+    assert as_text.headers["Content-Type"] == "text/plain; charset=utf-8" and as_text.parsed == SPEC_PATH.read_text(
+        encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize(
+    ("accept", "media_type"),
+    [(None, "application/yaml"), ("*/*", "application/yaml"), ("text/plain", "text/plain; charset=utf-8")],
+)
+def test_the_document_answers_yaml_or_text_as_asked(
+    app: ParlourApp, client: FlaskClient, accept: str | None, media_type: str
+) -> None:
+    headers = {"Accept": accept} if accept else {}
+    answer = ContractClient(app, client).get("/v1/openapi.yaml", headers=headers, expect=200).response
+    assert answer.headers["Content-Type"] == media_type and answer.headers["Vary"] == "Accept"
+    assert yaml.safe_load(answer.get_data(as_text=True)) == load_document()
 
 
 def test_seats_null_is_refused_as_the_document_says(app: ParlourApp, client: FlaskClient) -> None:
