@@ -147,6 +147,9 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("matches.join_match", "joins", ADDRESS),
     RouteLimit("bots.register_bot", "create_bot", ADDRESS),
     RouteLimit("tournaments.create_tournament", "create_tournament", ADDRESS),
+    RouteLimit("matchmaking.enter", "matchmaking", ADDRESS),
+    RouteLimit("matchmaking.cancel_ticket", "matchmaking", HOLDER),
+    RouteLimit("matchmaking.get_ticket", "long_polls", HOLDER, _bot_long_poll),
     RouteLimit("matches.request_ai_move", "hints", SEAT),
     RouteLimit("matches.post_action", "actions", HOLDER),
     RouteLimit("matches.resign", "actions", HOLDER),  # the lifecycle posts are a seat's moves as well
@@ -166,6 +169,7 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("bots.rating_history", "pages", ADDRESS),
     RouteLimit("tournaments.list_tournaments", "pages", ADDRESS),
     RouteLimit("games.leaderboard", "pages", ADDRESS),
+    RouteLimit("matchmaking.list_pools", "pages", ADDRESS),
 )
 TOKEN_ENDPOINTS = frozenset(
     {
@@ -180,6 +184,8 @@ TOKEN_ENDPOINTS = frozenset(
         "events.match_events",
         "jobs.get_job",
         "bots.bot_events",
+        "matchmaking.get_ticket",
+        "matchmaking.cancel_ticket",
     }
 )
 """The routes that read a bearer token: a request with one counts against its address's 401 budget."""

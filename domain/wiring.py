@@ -18,6 +18,7 @@ from domain.events.match_stream import Renders
 from domain.ladder.ladder import Ladder
 from domain.matches.ai_turns import AiTurns
 from domain.matches.reads import Reads
+from domain.matchmaking.pairing import Matchmaker
 from domain.quotas import Quotas
 from domain.tournaments.director import Tournaments
 from domain.turn_timers import TurnTimers
@@ -55,6 +56,7 @@ class Services:
     bot_history: BotHistory
     bot_directory: BotDirectory
     ladder: Ladder
+    matchmaking: Matchmaker
     listeners: list[Listener] = field(default_factory=list)
 
     def after_change(self, record: MatchRecord, state: GameState, skip: Listener | None = None) -> None:
@@ -105,6 +107,7 @@ def build_services(settings: Settings) -> Services:
     reads = Reads()
     bot_history = BotHistory(store)
     counted_ttl = 2 * max(settings.finished_ttl, settings.idle_ttl)  # the sweep keeps a marker while its match lives
+    ladder_store = LadderStore(store.client, counted_ttl)
     services = Services(
         settings=settings,
         store=store,
@@ -119,7 +122,8 @@ def build_services(settings: Settings) -> Services:
         quotas=Quotas.build(store, tournament_store, settings.limits, settings.events_heartbeat),
         bot_history=bot_history,
         bot_directory=BotDirectory(store.client),
-        ladder=Ladder(LadderStore(store.client, counted_ttl), store, bot_history, 4 * settings.worker_maintenance),
+        ladder=Ladder(ladder_store, store, bot_history, 4 * settings.worker_maintenance),
+        matchmaking=Matchmaker.build(store, ladder_store, settings),
     )
     services.listeners.extend(
         [

@@ -17,7 +17,8 @@ from limits import parse_many
 T = TypeVar("T")
 
 SERVICE, STORAGE, REQUESTS, AI, LIMITS, QUOTAS = "Service", "Storage", "Requests", "AI workers", "Limits", "Quotas"
-SECTIONS = (SERVICE, STORAGE, REQUESTS, AI, LIMITS, QUOTAS)
+MATCHMAKING = "Matchmaking"
+SECTIONS = (SERVICE, STORAGE, REQUESTS, MATCHMAKING, AI, LIMITS, QUOTAS)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,21 @@ def rate(name: str) -> Callable[[str], str]:
         except ValueError:
             raise ValueError(f"{name}: {text!r} is not a limit such as '30/minute'") from None
         return text
+
+    return parse
+
+
+def amount(name: str) -> Callable[[str], float]:
+    """A parser of non-negative numbers (`0.5`), naming the setting when a value is not one."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{name} must be a number, not {text!r}") from None
+        if not 0 <= value < float("inf"):
+            raise ValueError(f"{name} must be a finite number, 0 or more, not {text!r}")
+        return value
 
     return parse
 
@@ -193,6 +209,36 @@ EVENTS_HEARTBEAT = declare_count(
     "Seconds of silence after which an event stream sends a heartbeat comment (and checks its token again).",
 )
 
+# --- matchmaking (domain/matchmaking/) -----------------------------------------------------------------
+MATCHMAKING_WINDOW = declare(
+    "PARLOUR_MATCHMAKING_WINDOW",
+    "5",
+    MATCHMAKING,
+    "The rating window a ticket starts with when it names none: it pairs with entrants whose ladder rating "
+    "(mu - 3 sigma) is within this many points of its own, and theirs of it.",
+    amount("PARLOUR_MATCHMAKING_WINDOW"),
+)
+MATCHMAKING_WIDEN = declare(
+    "PARLOUR_MATCHMAKING_WIDEN",
+    "0.5",
+    MATCHMAKING,
+    "Rating points a waiting ticket's window widens by each second it waits.",
+    amount("PARLOUR_MATCHMAKING_WIDEN"),
+)
+MATCHMAKING_WINDOW_CAP = declare(
+    "PARLOUR_MATCHMAKING_WINDOW_CAP",
+    "50",
+    MATCHMAKING,
+    "The widest a window grows by waiting (a ticket that starts wider keeps its own).",
+    amount("PARLOUR_MATCHMAKING_WINDOW_CAP"),
+)
+MATCHMAKING_SECONDS = declare_count(
+    "PARLOUR_MATCHMAKING_SECONDS",
+    300,
+    MATCHMAKING,
+    "Seconds a ticket waits to be paired before it expires (at least 1).",
+)
+
 # --- AI workers ----------------------------------------------------------------------------------------
 JOB_TTL = declare_count("PARLOUR_JOB_TTL", 3600, AI, "Seconds a finished or failed AI job (and its move) is kept.")
 AI_RETRIES = declare_count(
@@ -240,6 +286,11 @@ LIMIT_PAGES = declare_rate(
     "20/second;600/minute",
     "Listings and pages (the lobby, logs, bots, a bot's matches and ratings, tournaments, leaderboards), per address.",
 )
+LIMIT_MATCHMAKING = declare_rate(
+    "PARLOUR_LIMIT_MATCHMAKING",
+    "30/minute",
+    "`POST /v1/matchmaking` per address, and `POST /v1/matchmaking/{id}/cancel` per ticket or bot.",
+)
 LIMIT_AUTH_FAILURES = declare_rate(
     "PARLOUR_LIMIT_AUTH_FAILURES",
     "30/minute",
@@ -260,6 +311,11 @@ QUOTA_STREAMS = declare_quota(
 )
 QUOTA_SEATS = declare_quota(
     "PARLOUR_QUOTA_SEATS", 20, "Seats a client address joined in matches that have not started yet."
+)
+QUOTA_TICKETS = declare_quota(
+    "PARLOUR_QUOTA_TICKETS",
+    4,
+    "Matchmaking tickets waiting for people that a client address holds (a bot: one a pool).",
 )
 QUOTA_TOURNAMENT_MATCHES = declare_quota(
     "PARLOUR_QUOTA_TOURNAMENT_MATCHES", 500, "Matches one tournament may plan (`0`: the planner's own cap, 2,000)."
@@ -285,6 +341,7 @@ LIMIT_NAMES = (
     "replays",
     "joins",
     "pages",
+    "matchmaking",
     "auth_failures",
 )
 """The rate limits of LimitSettings, each read from PARLOUR_LIMIT_<NAME>."""
@@ -306,6 +363,7 @@ class LimitSettings:
     replays: str = field(default_factory=read(LIMIT_REPLAYS))
     joins: str = field(default_factory=read(LIMIT_JOINS))
     pages: str = field(default_factory=read(LIMIT_PAGES))
+    matchmaking: str = field(default_factory=read(LIMIT_MATCHMAKING))
     auth_failures: str = field(default_factory=read(LIMIT_AUTH_FAILURES))
     matches: int = field(default_factory=read(QUOTA_MATCHES))
     tournaments: int = field(default_factory=read(QUOTA_TOURNAMENTS))
@@ -313,12 +371,23 @@ class LimitSettings:
     streams_held: int = field(default_factory=read(QUOTA_STREAMS))
     kept_matches: int = field(default_factory=read(QUOTA_KEPT_MATCHES))
     seats: int = field(default_factory=read(QUOTA_SEATS))
+    tickets: int = field(default_factory=read(QUOTA_TICKETS))
     tournament_matches: int = field(default_factory=read(QUOTA_TOURNAMENT_MATCHES))
     tournament_entrants: int = field(default_factory=read(QUOTA_TOURNAMENT_ENTRANTS))
 
     def __post_init__(self) -> None:
         for name in LIMIT_NAMES:  # also when set in code, as the tests and load tests do
             rate(f"PARLOUR_LIMIT_{name.upper()}")(getattr(self, name))
+
+
+@dataclass(frozen=True)
+class MatchmakingSettings:
+    """How matchmaking pairs: the starting window, its widening per second and cap, and how long a ticket waits."""
+
+    window: float = field(default_factory=read(MATCHMAKING_WINDOW))
+    widen: float = field(default_factory=read(MATCHMAKING_WIDEN))
+    window_cap: float = field(default_factory=read(MATCHMAKING_WINDOW_CAP))
+    seconds: int = field(default_factory=lambda: max(1, MATCHMAKING_SECONDS.read()))
 
 
 @dataclass(frozen=True)
@@ -338,4 +407,5 @@ class Settings:
     body_timeout: float = field(default_factory=lambda: float(BODY_TIMEOUT.read()))
     challenge_seconds: int = field(default_factory=lambda: max(1, CHALLENGE_SECONDS.read()))
     events_heartbeat: float = field(default_factory=lambda: float(EVENTS_HEARTBEAT.read()))
+    matchmaking: MatchmakingSettings = field(default_factory=MatchmakingSettings)
     limits: LimitSettings = field(default_factory=LimitSettings)

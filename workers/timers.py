@@ -96,6 +96,17 @@ def keep_clocks_fair(away_after_ms: int = AWAY_AFTER_MS) -> None:
         log.exception("the turn-timer clocks could not be kept fair")
 
 
+def sweep_matchmaking() -> None:
+    """Pair the matchmaking pools as their windows widen, expire their tickets (logged, never raised)."""
+    ctx = context()
+    try:
+        ctx.matchmaking.sweep(ctx.after_change)
+    except redis.RedisError as error:
+        log.warning("matchmaking sweep skipped: %s", error)
+    except Exception:
+        log.exception("the matchmaking pools could not be swept")
+
+
 def announce(record: MatchRecord) -> None:
     """What a stored change sets off, for a change the timers made."""
     context().after_change(record, engine_state(record))
@@ -185,10 +196,13 @@ class TimerScheduler(RQScheduler):
         return released
 
     def enqueue_scheduled_jobs(self) -> None:
-        """Keep the clocks fair (a downtime moves deadlines before their old timeouts are queued), then RQ's."""
+        """Keep the clocks fair (a downtime moves deadlines before their old timeouts are queued), then RQ's; then
+        sweep the matchmaking pools (each second, so a window that widened enough pairs within a second)."""
         if self._acquired_locks:
             keep_clocks_fair()
         super().enqueue_scheduled_jobs()  # type: ignore[no-untyped-call]
+        if self._acquired_locks:
+            sweep_matchmaking()
 
 
 class TimerWorker(PromptWorker):
@@ -227,7 +241,8 @@ class TimerWorker(PromptWorker):
             self.scheduler.register_death()
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer, challenge and ladder sweeps."""
+        """RQ's maintenance (restarting the scheduler if needed), then the turn-timer, challenge, ladder and
+        matchmaking sweeps."""
         super().run_maintenance_tasks()  # type: ignore[no-untyped-call]
         try:
             context().timers.sweep()
@@ -242,3 +257,4 @@ class TimerWorker(PromptWorker):
             context().ladder.sweep_if_due()  # finished matches whose count (or bot history) a dead process lost
         except redis.RedisError as error:
             log.warning("ladder sweep skipped: %s", error)
+        sweep_matchmaking()  # the scheduler sweeps each second; this covers a worker whose scheduler is elsewhere

@@ -33,6 +33,7 @@ from ops.embedded_redis import start_embedded_redis
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
 from tests.api.ladder_contract import scenario_ladder
 from tests.api.lifecycle_contract import scenario_lifecycle
+from tests.api.matchmaking_contract import scenario_matchmaking
 from tests.api.openapi_support import (
     PROBLEM_JSON,
     ContractClient,
@@ -1772,6 +1773,10 @@ def test_match_lifecycle(contract: ContractClient, monkeypatch: pytest.MonkeyPat
     scenario_lifecycle(contract, monkeypatch)
 
 
+def test_matchmaking(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_matchmaking(contract, monkeypatch)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1793,6 +1798,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_tournament_challenges(contract)
     scenario_ladder(contract, monkeypatch)
     scenario_lifecycle(contract, monkeypatch)
+    scenario_matchmaking(contract, monkeypatch)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)

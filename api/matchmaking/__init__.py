@@ -1,0 +1,1 @@
+"""The matchmaking resource: pools to enter, tickets to follow and cancel."""
