@@ -1,26 +1,32 @@
-// The lobby page: the catalog with each game's assumptions, the create form, your matches and the lists.
+// The lobby page: Quick match, the create form, your matches, the lists, and the catalog with each game's assumptions.
 import { mountWithCatalog } from "./catalog-page.js";
 import { createForm } from "./create-form.js";
 import { h, replace } from "./dom.js";
 import { matchList } from "./match-lists.js";
+import { quickMatch } from "./quick-match.js";
 import { matchHref, replayHref } from "./router.js";
 import { forgetMatch, rememberedMatches } from "./seats.js";
 
-/** Mount the lobby; returns the function that stops its refreshes. */
+/** Mount the lobby; returns the function that stops its refreshes (and a Quick match's waiting). */
 export function mount(root, route) {
   root.append(h("h1", {}, "Parlour"), h("p", { class: "lead" }, "Tabletop games against the built-in AI, friends or bots."));
-  return mountWithCatalog(root, (games) => {
+  const left = new AbortController();
+  const stop = mountWithCatalog(root, (games) => {
     const form = createForm(games, route.query.game);
     const lists = ["waiting", "active", "finished"].map((status) => matchList(status, games));
     root.append(
       h("div", { class: "lobby" },
-        h("div", { class: "lobby-main" }, form, yourMatches(games)),
+        h("div", { class: "lobby-main" }, quickMatch(games, left.signal), form, yourMatches(games)),
         h("div", { class: "lobby-side" }, lists.map((list) => list.element))),
       h("section", { class: "catalog", "aria-labelledby": "catalog-title" },
         h("h2", { id: "catalog-title" }, "The games"),
         h("div", { class: "game-cards" }, games.map((game) => gameCard(game, form)))));
     return () => lists.forEach((list) => list.refresh());
   });
+  return () => {
+    left.abort();
+    stop();
+  };
 }
 
 function gameCard(game, form) {
