@@ -93,6 +93,10 @@ class MatchmakingStore:
         entered, ticket_id = cast("list[int | str]", self._enter(keys=keys, args=args))
         return bool(int(entered)), str(ticket_id)
 
+    def waiting_ticket_of(self, pool: Pool, bot_id: str) -> str | None:
+        """The id of the bot's waiting ticket in the pool, if it has one."""
+        return cast("str | None", self.client.hget(pool_key(pool.name, "bots"), bot_id))
+
     def load(self, ticket_id: str) -> Ticket | None:
         """The stored ticket, or None (no such ticket, or it expired)."""
         pool = pool_of_ticket(ticket_id)

@@ -11,7 +11,9 @@ ways: it dies with its worker; it takes over the lock of a scheduler that died w
 it (a SIGKILL) instead of waiting a minute for the lock to expire; it looks just after each whole
 second, when RQ's whole-second scheduled times fall due; and before it queues due jobs it keeps
 the clocks fair (`domain.turn_timers.TurnTimers.keep_fair`: a heartbeat, and deadlines moved across any
-downtime). The worker makes the clocks fair once itself before it takes its first job.
+downtime). The worker makes the clocks fair once itself before it takes its first job. After each look the
+scheduler also sweeps the matchmaking pools (`domain.matchmaking.pairing.Matchmaker.sweep`: windows widen,
+tickets pair and expire), so a waiting ticket is paired within a second of its window reaching another's.
 """
 
 from __future__ import annotations

@@ -152,6 +152,10 @@ class Matchmaker:
                 raise InvalidRequest("a person enters under a name", errors={"name": ["required without a bot token"]})
             refuse_bot_name(self.store, name, "name")
         else:
+            held = self.tickets.waiting_ticket_of(pool, bot.id)
+            ticket = self.tickets.load(held) if held is not None else None
+            if ticket is not None and ticket.status is TicketStatus.WAITING:
+                return Entered(ticket, created=False)
             capacity.check_room(self.store, bot)
         created = now_ms()
         ticket_id = pool.new_ticket_id()
@@ -250,6 +254,8 @@ class Matchmaker:
             )
         except AlreadyStored:  # a process before this one stored it, then died before settling
             stored = self.store.load(group.match_id)
+            if stored is not None and stored.status == WAITING:
+                self.tickets.add_claims(stored.id, now_ms() + 1000 * self.challenge_seconds)
             self.tickets.settle(pool, group, dict.fromkeys(group.seats, TicketStatus.MATCHED.value))
             return stored
         except Conflict as refusal:

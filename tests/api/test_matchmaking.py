@@ -256,6 +256,7 @@ def test_a_bot_whose_cap_filled_while_it_waited_is_cancelled_and_the_others_wait
     ticket = enter(client, bot)
     seated = client.post("/v1/matches", json={**POOL, "seats": [{"type": "bot", "bot": bot["id"]}, {"type": "human"}]})
     assert seated.status_code == 201, seated.get_json()
+    assert enter(client, bot, expect=200)["id"] == ticket["id"]  # full now, but its waiting ticket is still its
     person = enter(client, name="Ann")
     assert person["status"] == "waiting"
     dropped = read(client, ticket, bot["token"])
