@@ -52,6 +52,11 @@ class Targets:
 @pytest.fixture
 def targets(client: FlaskClient) -> Targets:
     """A fresh match of the next game, a bot and a tournament between it and a random AI."""
+    return make_targets(client)
+
+
+def make_targets(client: FlaskClient) -> Targets:
+    """A fresh match of the next game, a bot and a tournament between it and a random AI."""
     game, players = next(GAMES)
     match = create_match(client, game=game, players=players)
     bot = client.post("/v1/bots", json={"name": "Fuzzy"}).get_json()

@@ -1,0 +1,69 @@
+"""Schemathesis, over HTTP against a served Parlour, finds every answer as openapi.yaml describes it.
+
+test_fuzz.py hunts for 5xx in process; this reads the answers: the app is served by Werkzeug on the
+suite's Redis, Schemathesis loads the document the server serves (`GET /v1/openapi.json`) and sends each
+operation generated requests, positive and negative, with exactly the checks `response_schema_conformance`
+(the body follows the schema documented for its status and media type: each event of a `text/event-stream`
+too, with its JSON `data` against its `contentSchema`) and `content_type_conformance` (the media type is
+one the document lists). Requests are aimed at real resources and tokens as test_fuzz.py aims them, so the
+answers read are mostly the views behind real ids, not only the 404 of an unknown one; the match's stream
+is read on a finished match, whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+from werkzeug.serving import make_server
+
+from api.current import ParlourApp
+from tests.api.openapi_support import documented_operations, load_document
+from tests.api.test_fuzz import MATCH_STREAM, Targets, aim, end_match, make_targets
+
+EXAMPLES = int(os.environ.get("PARLOUR_CONFORMANCE_EXAMPLES", "12"))
+"""Cases per operation; set PARLOUR_CONFORMANCE_EXAMPLES higher for a longer hunt."""
+OPERATIONS = sorted(documented_operations(load_document()))
+CHECKS = [response_schema_conformance, content_type_conformance]
+
+
+@pytest.fixture
+def base_url(app: ParlourApp) -> Iterator[str]:
+    """The app served over HTTP by Werkzeug on a free port, in a thread."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize(("path", "method"), OPERATIONS)
+def test_every_answer_is_as_documented(path: str, method: str, client: FlaskClient, base_url: str) -> None:
+    targets: Targets = make_targets(client)
+    if (path, method) == MATCH_STREAM:
+        end_match(client, targets)
+    operation = schemathesis.openapi.from_url(f"{base_url}/v1/openapi.json")[path][method]
+    cases = st.one_of([operation.as_strategy(mode) for mode in GenerationMode])
+    turns = itertools.count()
+
+    @given(case=cases)
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def conform(case: schemathesis.Case[Any]) -> None:
+        turn = next(turns)
+        aim(case, targets, real_ids=turn % 4 != 3, real_token=turn % 2 == 0)
+        case.call_and_validate(base_url=base_url, checks=CHECKS, timeout=30)
+
+    conform()
