@@ -65,11 +65,10 @@ def play_line(client: FlaskClient, match: Match, bot_token: str, bot_seat: int, 
         assert answer.status_code == 200, answer.get_json()
 
 
-def follow_bot(client: FlaskClient, bot: dict[str, Any], *, from_first: bool = True, **headers: str) -> Stream:
-    """Open the bot's event stream with its token: from its first kept event (`Last-Event-ID: 0`, unless `headers`
-    name another), or with no cursor at all when not `from_first` (a snapshot, then new events)."""
-    if from_first:
-        headers = {"Last-Event-ID": "0", **headers}
+def follow_bot(client: FlaskClient, bot: dict[str, Any], last_event_id: str | None = "0") -> Stream:
+    """Open the bot's event stream with its token, after `last_event_id` (`0`: from its first kept event), or with
+    no cursor at all when it is None (a snapshot, then new events)."""
+    headers = {"Last-Event-ID": last_event_id} if last_event_id is not None else {}
     response = client.get(f"/v1/bots/{bot['id']}/events", headers={**bearer(bot["token"]), **headers}, buffered=False)
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.mimetype == "text/event-stream"
@@ -278,7 +277,7 @@ def test_the_stream_resumes_after_the_last_event_id(client: FlaskClient) -> None
         assert [event_id for event_id, _ in names(stream, len(expected))] == expected
         play_line(client, match, bot["token"], 0, 3, 3)
         stream.close()
-    stream = follow_bot(client, bot, **{"Last-Event-ID": "4"})
+    stream = follow_bot(client, bot, "4")
     play_line(client, match, bot["token"], 0, 3, 5)  # seat 0 may act again at version 5
     assert names(stream, 1) == [(5, "your-turn")]
     stream.close()
@@ -441,7 +440,7 @@ def test_a_stream_opened_without_a_cursor_starts_with_a_snapshot_not_old_events(
     newest = client.get(f"/v1/bots/{bot['id']}/events?after=0&wait=0", headers=bearer(bot["token"])).get_json()
     assert any(event["event"] == "match-over" for event in newest["events"]), "the old match-over is kept"
 
-    stream = follow_bot(client, bot, from_first=False)  # no Last-Event-ID, no after
+    stream = follow_bot(client, bot, None)  # no Last-Event-ID, no after
     first = stream.next()
     assert first is not None and (first.id, first.name) == (newest["last_event_id"], "snapshot")
     assert first.data["challenges"] == [] and first.data["next_challenges"] is None

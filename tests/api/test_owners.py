@@ -312,7 +312,7 @@ def test_a_rotated_bot_token_replaces_the_old_one_at_once(client: FlaskClient, a
     assert held.next() is None, "the stream opened with the old token ended without the new event"
     polled = client.get(f"{url}/events?after=2&wait=5", headers=bearer(new)).get_json()
     assert [(e["id"], e["event"], e["data"]["version"]) for e in polled["events"]] == [(3, "your-turn", 2)]
-    fresh = follow_bot(client, {**bot, "token": new}, **{"Last-Event-ID": "2"})
+    fresh = follow_bot(client, {**bot, "token": new}, "2")
     event = fresh.next()
     assert event is not None and (event.id, event.name) == (3, "your-turn")
     fresh.close()
