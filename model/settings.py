@@ -238,6 +238,13 @@ MATCHMAKING_SECONDS = declare_count(
     MATCHMAKING,
     "Seconds a ticket waits to be paired before it expires (at least 1).",
 )
+MATCHMAKING_TURN_SECONDS = declare_count(
+    "PARLOUR_MATCHMAKING_TURN_SECONDS",
+    60,
+    MATCHMAKING,
+    "The turn timer of a matchmade match, in seconds (`0`: none), so an entrant that vanishes cannot stall "
+    "the others: its turn times out as any timed turn does. At most a day.",
+)
 
 # --- AI workers ----------------------------------------------------------------------------------------
 JOB_TTL = declare_count("PARLOUR_JOB_TTL", 3600, AI, "Seconds a finished or failed AI job (and its move) is kept.")
@@ -382,12 +389,14 @@ class LimitSettings:
 
 @dataclass(frozen=True)
 class MatchmakingSettings:
-    """How matchmaking pairs: the starting window, its widening per second and cap, and how long a ticket waits."""
+    """How matchmaking pairs: the starting window, its widening per second and cap, how long a ticket waits, and the
+    turn timer of the matches it makes (0: none)."""
 
     window: float = field(default_factory=read(MATCHMAKING_WINDOW))
     widen: float = field(default_factory=read(MATCHMAKING_WIDEN))
     window_cap: float = field(default_factory=read(MATCHMAKING_WINDOW_CAP))
     seconds: int = field(default_factory=lambda: max(1, MATCHMAKING_SECONDS.read()))
+    turn_seconds: int = field(default_factory=lambda: min(86_400, MATCHMAKING_TURN_SECONDS.read()))
 
 
 @dataclass(frozen=True)

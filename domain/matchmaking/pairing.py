@@ -37,7 +37,7 @@ from domain.quotas import Holdings
 from engine import all_games
 from model.bot import BotRecord
 from model.ladder import Rating
-from model.match import WAITING, MatchRecord, MatchRequest, SeatRecord
+from model.match import WAITING, MatchRecord, MatchRequest, SeatRecord, TurnTimerRequest
 from model.matchmaking import Pool, Ticket, TicketStatus
 from model.refusals import Conflict, InvalidRequest, NotFound
 from model.settings import MatchmakingSettings, Settings
@@ -242,7 +242,7 @@ class Matchmaker:
             seed=None,
             open_seats=[],
             seats=None,
-            turn_timer=None,
+            turn_timer=TurnTimerRequest(seconds=self.settings.turn_seconds) if self.settings.turn_seconds else None,
             unlisted=True,
         )
         if not pool.rated:

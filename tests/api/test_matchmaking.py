@@ -84,6 +84,7 @@ def test_a_bot_and_a_person_are_paired_and_seated(client: FlaskClient, app: Parl
     assert "seat_token" not in seen
     match = match_of(client, person["match"])
     assert match["status"] == "active" and match["unlisted"] and match["rematch"] is None
+    assert match["turn_timer"] == {"seconds": 60}, "PARLOUR_MATCHMAKING_TURN_SECONDS: nobody stalls the others"
     names = {seat["seat"]: (seat["type"], seat["name"]) for seat in match["seats"]}
     assert names == {seen["seat"]: ("bot", "matcher"), person["seat"]: ("human", "Ann")}
     mine = client.get(f"/v1/matches/{person['match']}", headers=bearer(person["seat_token"]))
