@@ -67,3 +67,23 @@ def test_every_answer_is_as_documented(path: str, method: str, client: FlaskClie
         case.call_and_validate(base_url=base_url, checks=CHECKS, timeout=30)
 
     conform()
+
+
+STREAM_ITEMS = {"MatchStreamItem": "MatchStreamEvent"}
+"""Each stream's events as sent (what Schemathesis reads) and as an `EventSource` gives them, `data` parsed."""
+
+
+@pytest.mark.parametrize(("sent", "parsed"), sorted(STREAM_ITEMS.items()))
+def test_a_stream_is_described_once_as_sent_and_once_parsed_alike(sent: str, parsed: str) -> None:
+    """The two descriptions of one stream name the same events, each with the same `data` and the same `id` rule."""
+    schemas = load_document()["components"]["schemas"]
+
+    def events(union: str) -> dict[str, tuple[str, bool]]:
+        described = {}
+        for name, reference in schemas[union]["discriminator"]["mapping"].items():
+            event = schemas[reference.removeprefix("#/components/schemas/")]
+            data = event["properties"]["data"]
+            described[name] = (data.get("contentSchema", data)["$ref"], "id" in event["required"])
+        return described
+
+    assert events(sent) == events(parsed)

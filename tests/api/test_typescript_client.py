@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[k
 
 
 @pytest.fixture(scope="module")
-def tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A temporary folder holding the pinned tools (`npm ci`) and client.ts."""
     missing = [name for name in ("node", "npm") if shutil.which(name) is None]
     if missing:
@@ -50,7 +49,7 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         shutil.copy(TOOLS / name, where / name)
     environment = {**os.environ, "npm_config_cache": str(where / ".npm"), "npm_config_update_notifier": "false"}
     run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], where, environment, timeout=300)
-    yield where
+    return where
 
 
 def run(command: list[str], where: Path, environment: dict[str, str] | None = None, timeout: float = 120) -> str:
