@@ -1,4 +1,4 @@
-"""The client is its own distribution: it depends on httpx alone and imports nothing of the server; its
+"""The client and the bot runner are their own distribution: httpx alone, nothing of the server imported; the
 Server-Sent Events parser reads what the standard allows."""
 
 from __future__ import annotations
@@ -18,16 +18,20 @@ DISTRIBUTION = CLIENT_SOURCE.parent
 def test_the_distribution_needs_httpx_only_and_imports_nothing_of_the_server() -> None:
     project = tomllib.loads((DISTRIBUTION / "pyproject.toml").read_text())["project"]
     assert project["dependencies"] == ["httpx>=0.27,<1"] and project["requires-python"] == ">=3.11"
+    assert tomllib.loads((DISTRIBUTION / "pyproject.toml").read_text())["project"]["scripts"] == {
+        "parlour-bot": "parlour_bot.cli:main"
+    }
     imported: set[str] = set()
-    for module in (CLIENT_SOURCE / "parlour_client").glob("*.py"):
+    for module in [*(CLIENT_SOURCE / "parlour_client").glob("*.py"), *(CLIENT_SOURCE / "parlour_bot").glob("*.py")]:
         for node in ast.walk(ast.parse(module.read_text())):
             if isinstance(node, ast.Import):
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 imported.add(node.module.split(".")[0])
-    outside = imported - set(sys.stdlib_module_names) - {"httpx", "parlour_client"}
-    assert outside == set()
+    outside = imported - set(sys.stdlib_module_names) - {"httpx", "parlour_client", "parlour_bot"}
+    assert outside == set(), "parlour_bot's LocalAI imports the server's packages by name, at run time only"
     assert (CLIENT_SOURCE / "parlour_client" / "py.typed").exists()
+    assert (CLIENT_SOURCE / "parlour_bot" / "py.typed").exists()
 
 
 def test_the_event_parser_skips_comments_and_retry_joins_data_lines_and_takes_crlf() -> None:

@@ -17,7 +17,9 @@ from parlour_client.models import (
     LogPage,
     Match,
     MatchCreated,
+    MatchmakingTicket,
     SeatToken,
+    Snapshot,
 )
 from parlour_client.retry import RetryPolicy
 from parlour_client.sse import Event
@@ -41,7 +43,9 @@ __all__ = [
     "LogPage",
     "Match",
     "MatchCreated",
+    "MatchmakingTicket",
     "ProblemError",
     "RetryPolicy",
     "SeatToken",
+    "Snapshot",
 ]

@@ -24,6 +24,7 @@ from parlour_client.models import (
     LogPage,
     Match,
     MatchCreated,
+    MatchmakingTicket,
 )
 from parlour_client.retry import BUSY, RetryPolicy, retry_after
 from parlour_client.streams import EventStream
@@ -32,6 +33,8 @@ Chooser = Callable[[LegalActions], Action]
 """Picks the action to play from what `legal-actions` answered (a listed one, or one built for `constructed`)."""
 ENDED_JOB = frozenset({"finished", "failed"})
 ENDED_MATCH = frozenset({"finished", "aborted"})
+ROCKEM_SOCKEM = "rockem_sockem"
+"""The game whose rolls go without `expected_version` (the other seat's rolls move the version all the time)."""
 
 
 class Client:
@@ -151,14 +154,17 @@ class Client:
         match_id: str,
         action: Action,
         *,
-        expected_version: int,
+        expected_version: int | None,
         token: str | None = None,
         seat: int | None = None,
         idempotency_key: str | None = None,
     ) -> Match:
-        """`POST /v1/matches/{id}/actions` at `expected_version`; retried safely under one `Idempotency-Key`."""
+        """`POST /v1/matches/{id}/actions` at `expected_version` (None: sent without one, as a Rock'em Sock'em
+        roll goes); retried safely under one `Idempotency-Key`."""
         key = idempotency_key or str(uuid.uuid4())
-        body = {"action": action, "expected_version": expected_version}
+        body: dict[str, Any] = {"action": action}
+        if expected_version is not None:
+            body["expected_version"] = expected_version
         path = f"/v1/matches/{match_id}/actions"
         headers = {"Idempotency-Key": key}
         return cast(Match, self._json("POST", path, token=token, params=_seat(seat), json=body, headers=headers))
@@ -211,18 +217,27 @@ class Client:
                 return
 
     def play_turn(
-        self, match_id: str, token: str | None, choose: Chooser, *, seat: int | None = None, attempts: int = 5
+        self,
+        match_id: str,
+        token: str | None,
+        choose: Chooser,
+        *,
+        seat: int | None = None,
+        attempts: int = 5,
+        game: str | None = None,
     ) -> Match | None:
         """Play the seat's action if it may act: read legal actions, let `choose` pick (or build, for
-        `constructed`), send it at the legal-actions `version`, and on `stale-version` (another seat moved
-        first, as both may in a simultaneous step) read again and choose again. None when it may not act."""
+        `constructed`), send it at the legal-actions `version` (the version rule: a Rock'em Sock'em roll,
+        when `game` says so, goes without one), and on `stale-version` (another seat moved first, as both
+        may in a simultaneous step) read again and choose again. None when it may not act."""
         for _ in range(attempts):
             legal = self.legal_actions(match_id, token=token, seat=seat)
             if not legal["may_act"]:
                 return None
             action = choose(legal)
+            version = expected_version(game, action, legal["version"])
             try:
-                return self.act(match_id, action, expected_version=legal["version"], token=token, seat=seat)
+                return self.act(match_id, action, expected_version=version, token=token, seat=seat)
             except ProblemError as error:
                 if error.code != "stale-version":
                     raise
@@ -321,6 +336,28 @@ class Client:
             answer = self._json("GET", path, token=token, params=params, timeout=wait + self.timeout)
             yield from answer["events"]
             after = int(answer["last_event_id"])
+
+    # --- matchmaking ---------------------------------------------------------------------------
+
+    def join_matchmaking(
+        self, game: str, players: int, *, rated: bool = True, token: str | None = None, **fields: Any
+    ) -> MatchmakingTicket:
+        """`POST /v1/matchmaking`: a ticket in the pool of `game` for `players` (the caller's waiting one if any)."""
+        body = {"game": game, "players": players, "rated": rated, **fields}
+        return cast(MatchmakingTicket, self._json("POST", "/v1/matchmaking", token=token, json=body))
+
+    def matchmaking_ticket(
+        self, ticket_id: str, *, token: str | None = None, wait: float | None = None
+    ) -> MatchmakingTicket:
+        """`GET /v1/matchmaking/{id}`: the ticket now, or (with `wait`) once it is no longer `waiting`."""
+        params = {"wait": wait} if wait else None
+        timeout = wait + self.timeout if wait else None
+        path = f"/v1/matchmaking/{ticket_id}"
+        return cast(MatchmakingTicket, self._json("GET", path, token=token, params=params, timeout=timeout))
+
+    def cancel_matchmaking(self, ticket_id: str, *, token: str | None = None) -> MatchmakingTicket:
+        """`POST /v1/matchmaking/{id}/cancel`: leave the pool."""
+        return cast(MatchmakingTicket, self._json("POST", f"/v1/matchmaking/{ticket_id}/cancel", token=token))
 
     # --- tournaments ---------------------------------------------------------------------------
 
@@ -438,6 +475,14 @@ class Client:
             self._sleep(self.retry.backoff_wait(attempt))
 
         return EventStream(opener, last_event_id, backoff, self.retry.attempts)
+
+
+def expected_version(game: str | None, action: Action, version: int) -> int | None:
+    """The `expected_version` to send with `action` decided on at `version` (the spec's version rule):
+    `version`, except for a Rock'em Sock'em roll, which goes without one."""
+    if game == ROCKEM_SOCKEM and action.get("type") == "roll":
+        return None
+    return version
 
 
 def _seat(seat: int | None) -> dict[str, Any]:

@@ -113,6 +113,17 @@ class Challenge(TypedDict):
     id: str
     match: str | None
     expires_at: str
+    type: NotRequired[str]
+    """`match` or `tournament`."""
+    status: NotRequired[str]
+    tournament: NotRequired[str | None]
+    game: NotRequired[str]
+    players: NotRequired[int]
+    your_seats: NotRequired[list[int]]
+    seats: NotRequired[list[dict[str, Any]] | None]
+    """A match's seats as the public sees them (`seat`, `type`, `name`, `level`, `bot` ...); None for a tournament."""
+    entrants: NotRequired[list[dict[str, Any]] | None]
+    """A tournament's entrants (`type`, `name`, `bot` ...); None for a match."""
 
 
 class AiMoveAccepted(TypedDict):
@@ -141,3 +152,25 @@ class Job(TypedDict):
     apply: bool
     result: dict[str, Any] | None
     error: dict[str, Any] | None
+
+
+class Snapshot(TypedDict):
+    """The data of a bot stream's opening `snapshot` event (a stream opened with no cursor): what is true now.
+    `next_challenges` / `next_matches` are the listings' cursors for the rest when there are more."""
+
+    challenges: list[Challenge]
+    matches: list[BotSeat]
+    next_challenges: NotRequired[str | None]
+    next_matches: NotRequired[str | None]
+
+
+class MatchmakingTicket(TypedDict):
+    """A place in a matchmaking pool: `waiting`, then `matched` (with `match` and `seat`), `expired` or `cancelled`."""
+
+    id: str
+    status: str
+    game: str
+    players: int
+    rated: bool
+    match: str | None
+    seat: int | None

@@ -30,6 +30,7 @@ class EventStream(Iterator[Event]):
         self._backoff = backoff
         self._attempts = attempts
         self._response: httpx.Response | None = None
+        self._stopped = False
         self._events = self._run()
 
     def __next__(self) -> Event:
@@ -41,8 +42,13 @@ class EventStream(Iterator[Event]):
             self._response.close()
 
     def close(self) -> None:
-        """Stop following the stream."""
+        """Stop following the stream (from the thread reading it)."""
         self._events.close()
+
+    def stop(self) -> None:
+        """Stop following the stream from another thread: the reader's iteration ends instead of resuming."""
+        self._stopped = True
+        self.drop()
 
     def __enter__(self) -> EventStream:
         return self
@@ -52,12 +58,14 @@ class EventStream(Iterator[Event]):
 
     def _run(self) -> Generator[Event, None, None]:
         failures = 0
-        while True:
+        while not self._stopped:
             if failures >= self._attempts:
                 raise httpx.ReadError(f"the event stream dropped {failures} times in a row without an event")
             try:
                 with self._opener(self.last_event_id) as response:
                     self._response = response
+                    if self._stopped:
+                        return
                     for event in events(response.iter_lines()):
                         failures = 0
                         if event.id is not None:
@@ -69,6 +77,8 @@ class EventStream(Iterator[Event]):
                 pass  # dropped: resume below
             finally:
                 self._response = None
+            if self._stopped:
+                return
             if failures:
                 self._backoff(failures - 1)
             failures += 1

@@ -1,0 +1,216 @@
+"""One match's seats, played in a thread of their own: woken by the bot's events, each turn played with the
+client's `play_turn` (the version rule, simultaneous seats), the engine given its time budget."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import random
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import httpx
+from parlour_client import Action, Client, LegalActions, ProblemError
+
+from parlour_bot.engines import Engine, RandomEngine, call_hook
+from parlour_bot.state import StateDir
+
+log = logging.getLogger("parlour_bot")
+
+DEADLINE_MARGIN = 1.5
+"""Seconds kept free before a turn timer runs out: for the action's round trip."""
+RETRY_AFTER_FAILURE = 2.0
+"""Seconds before a seat whose turn failed on a busy or unreachable server is tried again."""
+NOT_NOW = frozenset({"stale-version", "not-your-turn", "match-over", "match-not-active", "match-not-started"})
+"""Refusals that only say the turn went by: not the bot's mistake."""
+
+
+@dataclass
+class Tally:
+    """What the bot did, for the log and `parlour-bot check`: moves, refusals and the engine's troubles."""
+
+    moves: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    engine_errors: int = 0
+    over_budget: int = 0
+    turn_failures: int = 0
+    crashes: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, name: str, code: str | None = None) -> None:
+        """Count one thing (a refusal by its code)."""
+        with self.lock:
+            if name == "refused":
+                self.refused[code or "?"] += 1
+            else:
+                setattr(self, name, getattr(self, name) + 1)
+
+
+@dataclass
+class Seats:
+    """What the player needs from its runner: the client, the engine, its budget, the state and the tally."""
+
+    client: Client
+    engine: Engine
+    move_budget: float
+    state: StateDir
+    tally: Tally
+
+
+class MatchPlayer(threading.Thread):
+    """Plays the bot's seats of one match whenever woken, until the match is over."""
+
+    def __init__(self, seats: Seats, match_id: str, game: str) -> None:
+        super().__init__(name=f"match-{match_id}", daemon=True)
+        self.ctx = seats
+        self.match_id = match_id
+        self.game = game
+        self.seats: set[int] = set()
+        self.deadlines: dict[int, float | None] = {}
+        self.fallback = RandomEngine(random.randrange(2**32))
+        self._wakes: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._over = threading.Event()
+        self.started_hook = False
+
+    def wake(self, seat: int | None = None, deadline: str | None = None) -> None:
+        """Ask the player to look at its seats again (`seat` joins them; `deadline` is its turn timer's)."""
+        if seat is not None:
+            self.seats.add(seat)
+            self.deadlines[seat] = parse_deadline(deadline)
+        self._wakes.put(True)
+
+    def finish(self) -> None:
+        """The match is over: stop playing it."""
+        self._over.set()
+        self._wakes.put(False)
+
+    def run(self) -> None:
+        try:
+            self.hook("on_start")
+            while not self._over.is_set():
+                self._wakes.get()
+                while not self._wakes.empty():
+                    self._wakes.get()  # one look serves every wake queued meanwhile
+                if self._over.is_set():
+                    return
+                for seat in sorted(self.seats):
+                    self.play_seat(seat)
+        except Exception:  # a player must never take the runner down
+            log.exception("match %s: the player stopped", self.match_id)
+            self.ctx.tally.add("crashes")
+
+    def hook(self, name: str, *args: Any) -> None:
+        """Call the engine's `on_start(match)`, once, when it has one."""
+        if name == "on_start" and (self.started_hook or not hasattr(self.ctx.engine, "on_start")):
+            return
+        self.started_hook = True
+        try:
+            call_hook(self.ctx.engine, name, self.ctx.client.match(self.match_id, seat=min(self.seats, default=None)))
+        except Exception:
+            log.exception("match %s: the engine's %s failed", self.match_id, name)
+            self.ctx.tally.add("engine_errors")
+
+    def play_seat(self, seat: int) -> None:
+        """Play the seat's turns while it may act (a turn may be several actions)."""
+        client, fallback_next = self.ctx.client, False
+        while not self._over.is_set():
+            chosen: list[tuple[int, Action]] = []
+
+            def choose(
+                legal: LegalActions, fallback: bool = fallback_next, chosen: list[tuple[int, Action]] = chosen
+            ) -> Action:
+                action = self.fallback.choose(self.game, None, legal) if fallback else self.decide(seat, legal)
+                chosen.append((legal["version"], action))
+                return action
+
+            try:
+                played = client.play_turn(self.match_id, None, choose, seat=seat, game=self.game)
+            except ProblemError as error:
+                if error.code in NOT_NOW:
+                    return
+                self.ctx.tally.add("refused", error.code)
+                if error.code == "illegal-action" and not fallback_next:
+                    log.error(
+                        "match %s seat %s: the engine's action was refused: %s", self.match_id, seat, error.detail
+                    )
+                    fallback_next = True  # play this turn with a random legal action instead
+                    continue
+                log.warning("match %s seat %s: the turn failed: %s; trying again shortly", self.match_id, seat, error)
+                self.retry_later()
+                return
+            except (httpx.TransportError, httpx.StreamError) as error:
+                log.warning(
+                    "match %s seat %s: the server is unreachable (%s); trying again shortly", self.match_id, seat, error
+                )
+                self.retry_later()
+                return
+            if played is None:
+                return
+            version, action = chosen[-1]
+            self.ctx.state.record_move(self.match_id, seat, version, action)
+            self.ctx.tally.add("moves")
+            fallback_next = False
+            log.debug("match %s seat %s v%s: %s", self.match_id, seat, version, json.dumps(action))
+
+    def retry_later(self) -> None:
+        """Wake again after a pause (a busy or restarting server): no turn is left to its event alone."""
+        self.ctx.tally.add("turn_failures")
+        timer = threading.Timer(RETRY_AFTER_FAILURE, self.wake)
+        timer.daemon = True
+        timer.start()
+
+    def decide(self, seat: int, legal: LegalActions) -> Action:
+        """The engine's action within its budget; a random legal one when it fails or runs out of time."""
+        view = None
+        if getattr(self.ctx.engine, "wants_view", True):
+            view = self.ctx.client.match(self.match_id, seat=seat)["view"]
+        budget = self.ctx.move_budget
+        deadline = self.deadlines.get(seat)
+        if deadline is not None:
+            budget = max(0.1, min(budget, deadline - time.time() - DEADLINE_MARGIN))
+        answer: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+
+        def think() -> None:
+            try:
+                answer.put((True, self.ctx.engine.choose(self.game, view, legal)))
+            except BaseException as error:
+                answer.put((False, error))
+
+        threading.Thread(target=think, name=f"engine-{self.match_id}", daemon=True).start()
+        try:
+            ok, value = answer.get(timeout=budget)
+        except queue.Empty:
+            log.warning(
+                "match %s seat %s: the engine took over %.1f s; playing a random legal action",
+                self.match_id,
+                seat,
+                budget,
+            )
+            self.ctx.tally.add("over_budget")
+            return self.fallback.choose(self.game, view, legal)
+        if not ok:
+            log.error(
+                "match %s seat %s: the engine failed: %r; playing a random legal action", self.match_id, seat, value
+            )
+            self.ctx.tally.add("engine_errors")
+            return self.fallback.choose(self.game, view, legal)
+        if not isinstance(value, dict):
+            log.error("match %s seat %s: the engine answered %r, not an action object", self.match_id, seat, value)
+            self.ctx.tally.add("engine_errors")
+            return self.fallback.choose(self.game, view, legal)
+        return value
+
+
+def parse_deadline(deadline: str | None) -> float | None:
+    """A turn timer's deadline as a Unix time (None without one)."""
+    if not deadline:
+        return None
+    try:
+        return datetime.fromisoformat(deadline).timestamp()
+    except ValueError:
+        return None

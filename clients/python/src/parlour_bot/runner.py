@@ -1,0 +1,290 @@
+"""The runner: follows the bot's event stream, takes or declines challenges, plays each match in a thread of
+its own, saves each finished match's export, joins matchmaking pools when idle, and restarts where it
+stopped (its stream cursor on disk, its live matches listed again) without replaying anything."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from typing import Any, cast
+
+import httpx
+from parlour_client import BotSeat, Challenge, Client, Event, EventStream, ProblemError
+
+from parlour_bot.challenges import verdict
+from parlour_bot.config import BotConfig
+from parlour_bot.engines import Engine, call_hook
+from parlour_bot.matchmaking import Matchmaker
+from parlour_bot.player import MatchPlayer, Seats, Tally
+from parlour_bot.state import StateDir
+
+log = logging.getLogger("parlour_bot")
+
+FATAL = frozenset({401, 403, 404})
+"""Statuses of the stream's opening that no retry mends (a wrong token, another bot's id, a deleted bot)."""
+PAUSE = 2.0
+"""Seconds before the stream is opened again after it failed for good."""
+
+
+class Runner:
+    """One bot at work. `run()` returns once `matches` matches are over (None: never) or `stop()` is called."""
+
+    def __init__(
+        self, config: BotConfig, engine: Engine, client: Client | None = None, *, matches: int | None = None
+    ) -> None:
+        self.config = config
+        self.bot = config.bot_id
+        self.client = client or Client(config.url, config.token)
+        self.owns_client = client is None
+        self.engine = engine
+        self.state = StateDir(config.state_dir, config.bot_id)
+        self.tally = Tally()
+        self.seats = Seats(self.client, engine, config.move_budget, self.state, self.tally)
+        self.wanted = matches
+        self.over = 0  # matches over in this run
+        self.players: dict[str, MatchPlayer] = {}
+        self.accepted: set[str] = set()  # challenges accepted whose match has not started yet
+        self.deferred: dict[str, Challenge] = {}  # challenges kept for when a match ends (at capacity)
+        self.lock = threading.RLock()
+        self.stopping = threading.Event()
+        self.stream: EventStream | None = None
+        self.matchmaker = Matchmaker(self.client, config.pools, self.state, self.idle)
+
+    # --- running ------------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until done or stopped; 0, or 1 when the bot cannot go on (its token refused)."""
+        log.info(
+            "bot %s starting (engine %s, %d at once)", self.bot, type(self.engine).__name__, self.config.concurrency
+        )
+        try:
+            self.prepare()
+            while not self.done():
+                try:
+                    self.follow_stream()
+                except ProblemError as error:
+                    if error.status in FATAL:
+                        log.error("the bot's event stream was refused: %s", error)
+                        return 1
+                    log.warning("the event stream failed (%s); opening it again", error)
+                except (httpx.TransportError, httpx.StreamError) as error:
+                    log.warning("the event stream dropped (%s); opening it again", error)
+                self.stopping.wait(PAUSE)
+            return 0
+        finally:
+            self.shutdown()
+
+    def prepare(self) -> None:
+        """Set the server's policy from the config, cancel stale tickets, and resume the live matches."""
+        fields: dict[str, Any] = {}
+        if self.config.policy is not None:
+            fields["policy"] = self.config.policy
+        if self.config.max_matches is not None:
+            fields["max_matches"] = self.config.max_matches
+        if fields:
+            self.client.set_bot_policy(self.bot, **fields)
+        self.matchmaker.cancel_saved()
+        self.resync()
+
+    def resync(self) -> None:
+        """Act on what the server lists now: the live seats (played where the bot may act) and the challenges."""
+        for seat in self.client.bot_matches(self.bot, status="playing"):
+            self.seat_seen(seat)
+        self.consider(list(self.client.bot_challenges(self.bot)))
+        self.matchmaker.update()
+
+    def follow_stream(self) -> None:
+        """Read the bot's stream from the cursor on disk (or from a snapshot of now), keeping the cursor."""
+        cursor = self.state.cursor()
+        with self.client.bot_events(self.bot, last_event_id=cursor) as stream:
+            self.stream = stream
+            if self.stopping.is_set():
+                return
+            for event in stream:
+                self.handle(event)
+                if event.id is not None:
+                    self.state.save_cursor(event.id)
+                if self.done():
+                    return
+
+    def done(self) -> bool:
+        """True once stopped, or once the matches asked for are over."""
+        return self.stopping.is_set() or (self.wanted is not None and self.over >= self.wanted)
+
+    def stop(self) -> None:
+        """Stop cleanly (from another thread or a signal handler): the stream closes, tickets are cancelled."""
+        self.stopping.set()
+        if self.stream is not None:
+            self.stream.stop()
+
+    def shutdown(self) -> None:
+        """Cancel the tickets and stop the match players."""
+        self.stopping.set()
+        self.matchmaker.stop()
+        with self.lock:
+            players = list(self.players.values())
+        for player in players:
+            player.finish()
+        if self.owns_client:
+            self.client.close()
+        log.info("bot %s stopped: %d matches over, %d moves", self.bot, self.over, self.tally.moves)
+
+    # --- events ---------------------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> None:
+        """React to one event of the bot's stream (an unknown one is nothing)."""
+        data: Any = event.data
+        if event.event == "snapshot":
+            self.snapshot(data)
+        elif event.event == "challenge":
+            self.consider([cast(Challenge, data)])
+        elif event.event == "challenge-canceled":
+            log.info("challenge %s %s: %s", data["challenge"], data["status"], data.get("reason"))
+            with self.lock:
+                self.deferred.pop(data["challenge"], None)
+                self.accepted.discard(str(data.get("match")))
+            self.matchmaker.update()
+        elif event.event == "match-started":
+            self.started(data["match"], data["game"], data["seat"], data.get("players"))
+        elif event.event == "your-turn":
+            self.your_turn(data["match"], data["seat"], data.get("deadline"))
+        elif event.event == "match-over":
+            self.match_over(data["match"], data["seat"], data["status"], data.get("result"))
+        else:
+            log.debug("event %s %s: not one the runner knows; ignored", event.id, event.event)
+
+    def snapshot(self, data: dict[str, Any]) -> None:
+        """What is true now (a stream opened with no cursor): the live seats and the pending challenges."""
+        seats: Iterable[BotSeat] = data.get("matches", [])
+        if data.get("next_matches"):
+            seats = self.client.bot_matches(self.bot, status="playing")
+        for seat in seats:
+            self.seat_seen(seat)
+        challenges = list(data.get("challenges", []))
+        if data.get("next_challenges"):
+            challenges = list(self.client.bot_challenges(self.bot))
+        self.consider(challenges)
+        self.matchmaker.update()
+
+    def seat_seen(self, seat: BotSeat) -> None:
+        """A live seat listed (on start, or by a snapshot): play it if the bot may act."""
+        if seat["match"] in self.state.finished:
+            return
+        self.started(seat["match"], seat["game"], seat["seat"], seat.get("players"), quiet=True)
+        self.players[seat["match"]].wake(seat["seat"], seat.get("deadline"))
+
+    def started(self, match_id: str, game: str, seat: int, players: int | None, *, quiet: bool = False) -> None:
+        """A match with one of the bot's seats runs: its player starts (once per match)."""
+        with self.lock:
+            self.accepted.discard(match_id)
+            player = self.players.get(match_id)
+            if player is None and match_id not in self.state.finished:
+                player = MatchPlayer(self.seats, match_id, game)
+                player.seats.add(seat)
+                self.players[match_id] = player
+                player.start()
+                log.info(
+                    "match %s %s: %s for %s, seat %s", match_id, "resumed" if quiet else "started", game, players, seat
+                )
+            elif player is not None:
+                player.seats.add(seat)
+        self.matchmaker.update()
+
+    def your_turn(self, match_id: str, seat: int, deadline: str | None) -> None:
+        """The seat may act: wake the match's player (starting it if the match is new to this run)."""
+        if match_id in self.state.finished:
+            return
+        if match_id not in self.players:
+            self.started(match_id, self.client.match(match_id, seat=seat)["game"], seat, None, quiet=True)
+        self.players[match_id].wake(seat, deadline)
+
+    def match_over(self, match_id: str, seat: int, status: str, result: Any) -> None:
+        """The match ended: counted once (whatever a restart replays), its export saved, the engine told."""
+        with self.lock:
+            player = self.players.pop(match_id, None)
+        if player is not None:
+            player.finish()
+        if not self.state.record_result(match_id, status, result):
+            return  # told again (one event per seat, or replayed after a restart): counted already
+        self.over += 1
+        log.info("match %s over: %s %s", match_id, status, _summary(result))
+        if status == "finished":
+            try:
+                self.state.save_export(match_id, self.client.export(match_id))
+            except (ProblemError, httpx.TransportError) as error:
+                log.warning("match %s: its export could not be saved: %s", match_id, error)
+        if hasattr(self.engine, "on_end"):
+            try:
+                call_hook(self.engine, "on_end", self.client.match(match_id, seat=seat), result)
+            except Exception:
+                log.exception("match %s: the engine's on_end failed", match_id)
+                self.tally.add("engine_errors")
+        if self.config.rematch and not self.done():
+            self.offer_rematch(match_id, seat)
+        if self.deferred:
+            self.consider(list(self.client.bot_challenges(self.bot)))
+        self.matchmaker.update()
+
+    def offer_rematch(self, match_id: str, seat: int) -> None:
+        """Offer (or accept) a rematch; one the server refuses is skipped."""
+        try:
+            offer = self.client.rematch(match_id, seat=seat)["rematch"]
+            log.info("rematch of %s offered: new match %s", match_id, offer.get("match"))
+        except ProblemError as error:
+            log.info("no rematch of %s: %s", match_id, error)
+
+    # --- challenges -----------------------------------------------------------------------------------
+
+    def consider(self, challenges: list[Challenge]) -> None:
+        """Accept or decline each pending challenge by the config's filters; at capacity, keep it for later."""
+        for challenge in challenges:
+            if challenge.get("status", "pending") != "pending":
+                continue
+            decision = verdict(challenge, self.config.challenges, self.bot)
+            if not decision.accept:
+                self.answer(challenge, accept=False, reason=decision.reason)
+                continue
+            with self.lock:
+                busy = len(self.players) + len(self.accepted) >= self.config.concurrency
+                if busy:
+                    self.deferred[challenge["id"]] = challenge
+                    log.info(
+                        "challenge %s kept for later: %d matches at once already",
+                        challenge["id"],
+                        self.config.concurrency,
+                    )
+                    continue
+                self.deferred.pop(challenge["id"], None)
+                if challenge.get("match"):
+                    self.accepted.add(str(challenge["match"]))
+            self.answer(challenge, accept=True)
+
+    def answer(self, challenge: Challenge, *, accept: bool, reason: str = "") -> None:
+        """Accept or decline one challenge; one that ended meanwhile is skipped."""
+        try:
+            if accept:
+                self.client.accept_challenge(self.bot, challenge["id"])
+                log.info(
+                    "challenge %s accepted: %s for %s", challenge["id"], challenge.get("game"), challenge.get("players")
+                )
+            else:
+                self.client.decline_challenge(self.bot, challenge["id"])
+                log.info("challenge %s declined: %s", challenge["id"], reason)
+        except ProblemError as error:
+            with self.lock:
+                self.accepted.discard(str(challenge.get("match")))
+            log.info("challenge %s: %s", challenge["id"], error)
+
+    def idle(self) -> bool:
+        """True when the bot has no match, no challenge accepted or kept, and is not stopping: time to matchmake."""
+        with self.lock:
+            return not (self.players or self.accepted or self.deferred or self.done())
+
+
+def _summary(result: Any) -> str:
+    """A result in a few words: the winners and the scores, when it says them."""
+    if not isinstance(result, dict):
+        return ""
+    parts = [f"{key} {result[key]}" for key in ("winners", "scores", "reason") if key in result]
+    return "(" + ", ".join(parts) + ")" if parts else ""
