@@ -131,4 +131,5 @@ def setup_logging(level: str) -> None:
         format="%(asctime)s parlour-bot %(levelname)s %(message)s",
         stream=sys.stderr,
     )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for chatty in ("httpx", "httpcore"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)

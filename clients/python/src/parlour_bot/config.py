@@ -116,6 +116,8 @@ def parse_config(
     data: dict[str, Any], base: Path, *, url: str | None = None, environ: Mapping[str, str] | None = None
 ) -> BotConfig:
     """A checked config from the decoded TOML `data`; relative paths are relative to `base`."""
+    if "token" in data:
+        raise ConfigError("token", "never put the token in the config: name it with token_env or token_file")
     unknown_keys(data, TOP_KEYS, "")
     server = str(url or typed(data, "url", str, 'a URL such as "http://127.0.0.1:8000"', required=True))
     if not server.startswith(("http://", "https://")):
@@ -147,8 +149,6 @@ def parse_config(
 
 def read_token(data: dict[str, Any], base: Path, environ: Mapping[str, str]) -> str:
     """The bot token, from the environment variable `token_env` or the file `token_file` (exactly one)."""
-    if "token" in data:
-        raise ConfigError("token", "never put the token in the config: name it with token_env or token_file")
     env = typed(data, "token_env", str, "an environment variable's name")
     file = typed(data, "token_file", str, "a file's path")
     if (env is None) == (file is None):

@@ -63,6 +63,7 @@ class Runner:
             while not self.done():
                 try:
                     self.follow_stream()
+                    continue
                 except ProblemError as error:
                     if error.status in FATAL:
                         log.error("the bot's event stream was refused: %s", error)
@@ -184,9 +185,8 @@ class Runner:
                 player.seats.add(seat)
                 self.players[match_id] = player
                 player.start()
-                log.info(
-                    "match %s %s: %s for %s, seat %s", match_id, "resumed" if quiet else "started", game, players, seat
-                )
+                found = " (found live)" if quiet else ""
+                log.info("match %s started: %s for %s, seat %s%s", match_id, game, players, seat, found)
             elif player is not None:
                 player.seats.add(seat)
         self.matchmaker.update()

@@ -174,3 +174,10 @@ class MatchmakingTicket(TypedDict):
     rated: bool
     match: str | None
     seat: int | None
+    bot: NotRequired[str | None]
+    name: NotRequired[str]
+    rating: NotRequired[float]
+    window: NotRequired[float]
+    expires_at: NotRequired[str]
+    reason: NotRequired[str | None]
+    """Why the server cancelled it (`bot-at-capacity`, `bot-deleted`)."""
