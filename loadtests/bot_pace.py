@@ -2,22 +2,25 @@
 
     .venv/bin/python -m loadtests.bot_pace [--matches 8] [--game rockem_sockem] [--workers 2]
 
-Starts the whole service with its default limits (no warm-up), registers the example bot
-(`tests/bots/random_bot.py`), seats it in `--matches` matches at once against the `random` AI,
-lets it play them all to the end, then prints the bot's actions per second (the busiest second) and
-per minute (the busiest 60 s) from the matches' logs, beside the default `PARLOUR_LIMIT_ACTIONS`,
-and whether the bot was ever refused (it stops at its first 429).
+Starts the whole service with its default limits (no warm-up), registers a bot, seats it in
+`--matches` matches at once against the `random` AI, lets the bot runner (`parlour-bot` with
+RandomEngine, clients/python) play them all to the end, then prints the bot's actions per second (the
+busiest second) and per minute (the busiest 60 s) from the matches' logs, beside the default
+`PARLOUR_LIMIT_ACTIONS`, and whether the bot was ever refused `429` (the runner's client waits each one
+out; its last log line counts them).
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import os
 import subprocess
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 from loadtests.ai_latency import running_service, stamp
 from loadtests.benchmark import ROOT
@@ -45,16 +48,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         matches = [
             service.call("/v1/matches", {"game": args.game, "players": 2, "seats": seats}) for _ in range(args.matches)
         ]
-        command = [
-            sys.executable, "-m", "tests.bots.random_bot", "--url", service.base,
-            "--bot", bot["id"], "--token", bot["token"], "--matches", str(args.matches), "--seed", "1",
-        ]  # fmt: skip
-        with tempfile.TemporaryFile() as output:
-            code = subprocess.run(
-                command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, timeout=BOT_TIMEOUT
-            ).returncode
-            output.seek(0)
-            refused = b"429" in output.read()
+        with tempfile.TemporaryDirectory(prefix="parlour-bot-pace-") as folder:
+            config = Path(folder) / "bot.toml"
+            config.write_text(
+                f'url = "{service.base}"\ntoken_env = "PARLOUR_BOT_TOKEN"\nstate_dir = "state"\n'
+                f"concurrency = {args.matches}\n[engine]\noptions = {{ seed = 1 }}\n"
+            )
+            env = {
+                **os.environ,
+                "PARLOUR_BOT_TOKEN": bot["token"],
+                "PYTHONPATH": str(ROOT / "clients" / "python" / "src"),
+            }
+            command = [sys.executable, "-m", "parlour_bot", "run", str(config), "--matches", str(args.matches)]
+            with tempfile.TemporaryFile() as output:
+                code = subprocess.run(
+                    command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, timeout=BOT_TIMEOUT
+                ).returncode
+                output.seek(0)
+                refused = b"429 x" in output.read()
         times = []
         for match in matches:
             log = service.call(f"/v1/matches/{match['id']}/log")

@@ -1,1 +1,1 @@
-"""Example external bots, run as scripts against a live server and by the tests."""
+"""The bot runner (`parlour-bot`, clients/python/src/parlour_bot) against a server whose store comes and goes."""

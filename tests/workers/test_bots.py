@@ -1,12 +1,8 @@
-"""The example bot accepts its challenges and plays whole matches against AI seats on real workers, over HTTP,
-by its event stream."""
+"""The bot runner (`parlour-bot`, RandomEngine) accepts its challenges and plays whole matches against AI seats
+on real workers, over HTTP, by its event stream; two runners play a match and its rematch."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -18,7 +14,8 @@ from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from tests.api.conftest import create_match, read_log
-from tests.workers.conftest import ROOT, StartWorker
+from tests.bots.process import start_runner, write_config
+from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import assert_log_is_a_game, finished, wait_for
 
 BOT_TIMEOUT = 180.0  # seconds the bot may take for its matches (never asserted as a speed)
@@ -35,23 +32,15 @@ def live_server(app: Flask) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-def test_the_example_bot_plays_whole_matches_against_ai_seats(
+def test_the_runner_plays_whole_matches_against_ai_seats(
     client: FlaskClient, live_server: str, start_worker: StartWorker, tmp_path: Path
 ) -> None:
     start_worker("bot-opponents")
-    log = (tmp_path / "bot.log").open("w")
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", "rando", "--matches", "2"],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.PIPE,
-        stderr=log,
-        text=True,
-    )
+    registered = client.post("/v1/bots", json={"name": "rando"}).get_json()
+    config = write_config(tmp_path / "rando", live_server, seed=1)
+    bot = start_runner(config, registered["token"], tmp_path / "bot.log", "--matches", "2")
     try:
-        assert bot.stdout is not None
-        registered = json.loads(bot.stdout.readline())
-        seat = {"type": "bot", "bot": registered["bot"]}
+        seat = {"type": "bot", "bot": registered["id"]}
         icecream = create_match(client, seats=[seat, {"type": "ai", "level": "easy"}], options={"turn_limit": 30})
         sundae = create_match(
             client,
@@ -69,32 +58,28 @@ def test_the_example_bot_plays_whole_matches_against_ai_seats(
         assert final["seats"][bot_seat]["type"] == "bot" and final["seats"][bot_seat]["name"] == "rando"
         entries = assert_log_is_a_game(client, match.id, first=2)  # version 1: the bot accepted
         assert any(entry["seat"] == bot_seat for entry in entries), "the bot played its seat"
-    profile = client.get(f"/v1/bots/{registered['bot']}").get_json()
+    profile = client.get(f"/v1/bots/{registered['id']}").get_json()
     assert (profile["matches_playing"], profile["matches_finished"]) == (0, 2)
-    assert "done: 2 matches over" in (tmp_path / "bot.log").read_text()
+    assert "stopped: 2 matches over" in (tmp_path / "bot.log").read_text()
+    assert len(list((config.parent / "state" / "exports").glob("*.json"))) == 2
 
 
-def start_bot(name: str, live_server: str, log: Path, *flags: str) -> subprocess.Popen[str]:
-    """The example bot as its own process, registering under `name` (its first line says its id)."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", name, *flags],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.PIPE,
-        stderr=log.open("w"),
-        text=True,
-    )
-
-
-def test_two_example_bots_play_a_match_and_its_rematch_through_their_event_streams(
+def test_two_runners_play_a_match_and_its_rematch_through_their_event_streams(
     client: FlaskClient, live_server: str, tmp_path: Path
 ) -> None:
-    bots = [start_bot(name, live_server, tmp_path / f"{name}.log", "--matches", "2", "--rematch") for name in "AB"]
+    registered = [client.post("/v1/bots", json={"name": name}).get_json() for name in "AB"]
+    ids = [bot["id"] for bot in registered]
+    bots = [
+        start_runner(
+            write_config(tmp_path / bot["name"], live_server, rematch=True),
+            bot["token"],
+            tmp_path / f"{bot['name']}.log",
+            "--matches",
+            "2",
+        )
+        for bot in registered
+    ]
     try:
-        ids = []
-        for bot in bots:
-            assert bot.stdout is not None
-            ids.append(json.loads(bot.stdout.readline())["bot"])
         first = create_match(
             client, seats=[{"type": "bot", "bot": bot_id} for bot_id in ids], options={"turn_limit": 30}
         )

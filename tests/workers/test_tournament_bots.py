@@ -1,12 +1,8 @@
-"""Tournaments with external bots, on real workers: the example bot over HTTP (it accepts the tournament's
+"""Tournaments with external bots, on real workers: the bot runner over HTTP (it accepts the tournament's
 challenge from its stream), and a bot that enters by its policy and never plays."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import bearer, read_log
-from tests.workers.conftest import ROOT, StartTimerWorker, StartWorker
+from tests.bots.process import start_runner, write_config
+from tests.workers.conftest import StartTimerWorker, StartWorker
 from tests.workers.test_ai_seats import wait_for
 from tests.workers.test_bots import live_server  # noqa: F401  (the API over HTTP)
 from tests.workers.test_tournaments import finished_tournament
@@ -24,7 +21,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BOT_TIMEOUT = 300.0  # seconds the tournament may take (never asserted as a speed)
 
 
-def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
+def test_a_round_robin_with_the_bot_runner_runs_to_the_end_over_http(
     client: FlaskClient,
     live_server: str,  # noqa: F811
     start_worker: StartWorker,
@@ -34,21 +31,12 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
 ) -> None:
     start_worker("tournament-ai")
     start_timer_worker("tournament-timers")
-    bot_log = (tmp_path / "bot.log").open("w")
-    command = [sys.executable, "-m", "tests.bots.random_bot", "--url", live_server, "--name", "rando"]
-    bot = subprocess.Popen(
-        [*command, "--matches", "4", "--seed", "7"],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.PIPE,
-        stderr=bot_log,
-        text=True,
-    )
+    registered = client.post("/v1/bots", json={"name": "rando"}).get_json()
+    config = write_config(tmp_path / "rando", live_server, seed=7)
+    bot = start_runner(config, registered["token"], tmp_path / "bot.log", "--matches", "4")
     try:
-        assert bot.stdout is not None
-        registered = json.loads(bot.stdout.readline())
         plot = tmp_path / "ratings.png"
-        args = ["tournament", "rockem_sockem", "random", "easy", f"bot:{registered['bot']}", "--server", live_server]
+        args = ["tournament", "rockem_sockem", "random", "easy", f"bot:{registered['id']}", "--server", live_server]
         code = main([*args, "--turn-timer", "5", "--plot", str(plot), "--quiet"])  # a bot: the server's seed
         assert code == 0, capsys.readouterr().err
         assert bot.wait(timeout=BOT_TIMEOUT) == 0, (tmp_path / "bot.log").read_text()
@@ -62,7 +50,7 @@ def test_a_round_robin_with_the_example_bot_runs_to_the_end_over_http(
     listed = client.get("/v1/tournaments?status=finished").get_json()["items"]
     body = client.get(listed[0]["url"]).get_json()
     assert [entrant["name"] for entrant in body["entrants"]] == ["random", "easy", "rando"]
-    assert body["entrants"][2] == {"entrant": 2, "name": "rando", "type": "bot", "bot": registered["bot"]}
+    assert body["entrants"][2] == {"entrant": 2, "name": "rando", "type": "bot", "bot": registered["id"]}
     assert {rating["name"] for rating in body["ratings"]} == {"random", "easy", "rando"}
     bot_moves = 0
     for match in body["matches"]:

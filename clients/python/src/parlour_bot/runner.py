@@ -43,6 +43,7 @@ class Runner:
         self.seats = Seats(self.client, engine, config.move_budget, self.state, self.tally)
         self.wanted = matches
         self.over = 0  # matches over in this run
+        self.outages = 0  # times the server could not be reached or refused for a while (429, 5xx)
         self.players: dict[str, MatchPlayer] = {}
         self.accepted: set[str] = set()  # challenges accepted whose match has not started yet
         self.deferred: dict[str, Challenge] = {}  # challenges kept for when a match ends (at capacity)
@@ -58,19 +59,23 @@ class Runner:
         log.info(
             "bot %s starting (engine %s, %d at once)", self.bot, type(self.engine).__name__, self.config.concurrency
         )
+        prepared = False
         try:
-            self.prepare()
             while not self.done():
                 try:
+                    if not prepared:
+                        self.prepare()
+                        prepared = True
                     self.follow_stream()
                     continue
                 except ProblemError as error:
                     if error.status in FATAL:
-                        log.error("the bot's event stream was refused: %s", error)
+                        log.error("the server refused the bot: %s", error)
                         return 1
-                    log.warning("the event stream failed (%s); opening it again", error)
+                    log.warning("the server is busy or restarting (%s); trying again", error)
                 except (httpx.TransportError, httpx.StreamError) as error:
-                    log.warning("the event stream dropped (%s); opening it again", error)
+                    log.warning("the server is unreachable (%s); trying again", error)
+                self.outages += 1
                 self.stopping.wait(PAUSE)
             return 0
         finally:
@@ -129,7 +134,14 @@ class Runner:
             player.finish()
         if self.owns_client:
             self.client.close()
-        log.info("bot %s stopped: %d matches over, %d moves", self.bot, self.over, self.tally.moves)
+        waited = ", ".join(f"{status} x{n}" for status, n in sorted(self.client.waited.items())) or "none"
+        log.info(
+            "bot %s stopped: %d matches over, %d moves; answers waited out: %s",
+            self.bot,
+            self.over,
+            self.tally.moves,
+            waited,
+        )
 
     # --- events ---------------------------------------------------------------------------------------
 

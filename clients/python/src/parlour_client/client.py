@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -58,6 +59,8 @@ class Client:
     ) -> None:
         self.token = token
         self.retry = retry or RetryPolicy()
+        self.waited: Counter[int] = Counter()
+        """Refusals waited out and tried again, by status (`429`, `503` ...; `0` for a lost connection)."""
         self.timeout = timeout
         self._sleep = sleep
         self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport)
@@ -435,6 +438,7 @@ class Client:
                 # A connection never made sent nothing: any request may go again.
                 if last or not (repeatable or isinstance(error, httpx.ConnectError)):
                     raise
+                self.waited[0] += 1
                 self._sleep(policy.backoff_wait(attempt))
                 continue
             if response.status_code < 400:
@@ -443,6 +447,7 @@ class Client:
             if last or wait is None:
                 raise _problem(response)
             response.close()
+            self.waited[response.status_code] += 1
             self._sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
