@@ -1,7 +1,7 @@
 """Schemathesis fuzzes every operation of openapi.yaml in process: whatever a stranger sends, no answer is a 5xx.
 
-Each operation gets a fresh match (IceCream, then the other games by turns), a bot and a tournament.
-Three cases in four are aimed at them, so that generated requests reach the views behind real ids
+Each operation gets a fresh match (IceCream, then the other games by turns), a bot, a tournament and a
+person's matchmaking ticket. Three cases in four are aimed at them, so that generated requests reach the views behind real ids
 and not only the 404 of an unknown one, and every other case carries a real token of the kind its
 path takes in place of the generated header, so both the refusals and the authenticated paths are
 fuzzed. Positive and negative cases are mixed. The contract tests (test_openapi.py) check answers
@@ -56,7 +56,8 @@ def targets(client: FlaskClient) -> Targets:
 
 
 def make_targets(client: FlaskClient) -> Targets:
-    """A fresh match of the next game, a bot and a tournament between it and a random AI."""
+    """A fresh match of the next game, a bot, a tournament between it and a random AI, and a person's waiting
+    matchmaking ticket."""
     game, players = next(GAMES)
     match = create_match(client, game=game, players=players)
     bot = client.post("/v1/bots", json={"name": "Fuzzy"}).get_json()
@@ -64,10 +65,14 @@ def make_targets(client: FlaskClient) -> Targets:
         "/v1/tournaments",
         json={"game": "icecream", "entrants": [{"type": "ai", "level": "random"}, {"type": "bot", "bot": bot["id"]}]},
     ).get_json()
+    ticket = client.post(
+        "/v1/matchmaking", json={"game": "sundae_split", "players": 5, "name": "Fuzzy person"}
+    ).get_json()
     return Targets(
-        ids={"match_id": match.id, "bot_id": bot["id"], "tournament_id": tournament["id"]},
+        ids={"match_id": match.id, "bot_id": bot["id"], "tournament_id": tournament["id"], "ticket_id": ticket["id"]},
         tokens={
             "bot": bot["token"],
+            "ticket": ticket["token"],
             "match owner": match.body["owner_token"],
             "tournament owner": tournament["owner_token"],
         },
@@ -128,6 +133,8 @@ def token_for(path: str, targets: Targets) -> str:
         return targets.tokens["bot"]
     if path.startswith("/v1/tournaments"):
         return targets.tokens["tournament owner"]
+    if path.startswith("/v1/matchmaking"):
+        return targets.tokens["ticket"]
     if path.endswith("/abort"):
         return targets.tokens["match owner"]
     return targets.seats[0]
