@@ -1,11 +1,12 @@
 """Schemathesis fuzzes every operation of openapi.yaml in process: whatever a stranger sends, no answer is a 5xx.
 
 Each operation gets a fresh match (IceCream, then the other games by turns), a bot, a tournament and a
-person's matchmaking ticket. Three cases in four are aimed at them, so that generated requests reach the views behind real ids
-and not only the 404 of an unknown one, and every other case carries a real token of the kind its
-path takes in place of the generated header, so both the refusals and the authenticated paths are
-fuzzed. Positive and negative cases are mixed. The contract tests (test_openapi.py) check answers
-against the document; this looks for what no example covers (it found a 500 on `GET /v1/jobs/{id}`).
+person's matchmaking ticket. Three cases in four are aimed at them, so that generated requests reach the
+views behind real ids and not only the 404 of an unknown one, and every other case carries a real token
+of the kind its path takes in place of the generated header, so both the refusals and the authenticated
+paths are fuzzed. Positive and negative cases are mixed. The contract tests (test_openapi.py) check
+answers against the document; this looks for what no example covers (it found a 500 on `GET
+/v1/jobs/{id}`).
 """
 
 from __future__ import annotations
