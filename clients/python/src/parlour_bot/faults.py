@@ -92,19 +92,20 @@ class FaultTransport(httpx.BaseTransport):
             return httpx.Response(response.status_code, headers=response.headers, stream=stream, request=request)
         return response
 
-    def drop_streams(self) -> int:
-        """Cut every open event stream; how many were cut."""
+    def drop_streams(self, *, counted: bool = True) -> int:
+        """Cut every open event stream (`counted`: as the fault of its own); how many were cut."""
         open_streams, self.streams = self.streams, []
         for stream in open_streams:
             stream.drop()
-        self.faults.count("dropped stream")
+        if counted:
+            self.faults.count("dropped stream")
         return len(open_streams)
 
     def outage(self, seconds: float) -> None:
         """A server restart: the streams drop, then every request is refused for `seconds`."""
         with self.faults.lock:
             self.faults.outage_until = time.monotonic() + seconds
-        self.drop_streams()
+        self.drop_streams(counted=False)
 
     def close(self) -> None:
         self.inner.close()
