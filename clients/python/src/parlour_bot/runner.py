@@ -27,6 +27,10 @@ PAUSE = 2.0
 """Seconds before the stream is opened again after it failed for good."""
 
 
+class EventNotHandled(Exception):
+    """An event whose handling failed on a busy or unreachable server: it is read again."""
+
+
 class Runner:
     """One bot at work. `run()` returns once `matches` matches are over (None: never) or `stop()` is called."""
 
@@ -68,6 +72,8 @@ class Runner:
                         prepared = True
                     self.follow_stream()
                     continue
+                except EventNotHandled as error:
+                    log.warning("%s; trying again", error)
                 except ProblemError as error:
                     if error.status in FATAL:
                         log.error("the server refused the bot: %s", error)
@@ -108,7 +114,11 @@ class Runner:
             if self.stopping.is_set():
                 return
             for event in stream:
-                self.handle(event)
+                try:
+                    self.handle(event)
+                except (ProblemError, httpx.TransportError, httpx.StreamError) as error:
+                    # The cursor stays before this event: the stream opens again and the event comes again.
+                    raise EventNotHandled(f"event {event.id} ({event.event}) could not be handled: {error}") from error
                 if event.id is not None:
                     self.state.save_cursor(event.id)
                 if self.done():
@@ -235,7 +245,7 @@ class Runner:
         if self.config.rematch and not self.done():
             self.offer_rematch(match_id, seat)
         if self.deferred:
-            self.consider(list(self.client.bot_challenges(self.bot)))
+            self.recheck_challenges()
         self.matchmaker.update()
 
     def offer_rematch(self, match_id: str, seat: int) -> None:
@@ -272,6 +282,15 @@ class Runner:
                     self.accepted.add(str(challenge["match"]))
             self.answer(challenge, accept=True)
 
+    def recheck_challenges(self) -> None:
+        """Consider the pending challenges as the server lists them now (those kept and gone are dropped)."""
+        pending = list(self.client.bot_challenges(self.bot))
+        listed = {challenge["id"] for challenge in pending}
+        with self.lock:
+            self.deferred = {key: kept for key, kept in self.deferred.items() if key in listed}
+        self.consider(pending)
+        self.matchmaker.update()
+
     def answer(self, challenge: Challenge, *, accept: bool, reason: str = "") -> None:
         """Accept or decline one challenge; one that ended meanwhile is skipped."""
         try:
@@ -283,10 +302,30 @@ class Runner:
             else:
                 self.client.decline_challenge(self.bot, challenge["id"])
                 log.info("challenge %s declined: %s", challenge["id"], reason)
-        except ProblemError as error:
+        except (ProblemError, httpx.TransportError) as error:
             with self.lock:
                 self.accepted.discard(str(challenge.get("match")))
-            log.info("challenge %s: %s", challenge["id"], error)
+                busy = not isinstance(error, ProblemError) or error.status == 429 or error.status >= 500
+                if busy:
+                    self.deferred[challenge["id"]] = challenge
+            log.info("challenge %s: %s%s", challenge["id"], error, "; answering again shortly" if busy else "")
+            if busy:
+                self.reconsider_later()
+
+    def reconsider_later(self) -> None:
+        """Read the pending challenges again after a pause (an answer the server could not take now)."""
+
+        def again() -> None:
+            try:
+                self.recheck_challenges()
+            except (ProblemError, httpx.TransportError) as error:
+                log.warning("challenges could not be read (%s); trying again shortly", error)
+                self.reconsider_later()
+
+        if not self.stopping.is_set():
+            timer = threading.Timer(PAUSE, again)
+            timer.daemon = True
+            timer.start()
 
     def idle(self) -> bool:
         """True when the bot has no match, no challenge accepted or kept, and is not stopping: time to matchmake."""
