@@ -11,12 +11,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from parlour_client import Client
+from parlour_bot import RandomEngine, Runner
+from parlour_client import Client, Event
 
 from tests.client.conftest import CLIENT_SOURCE
 from tests.client.test_client import random_legal
+from tests.client.test_runner import bot_config
 
 EXIT = 40.0  # seconds a runner process may take to finish its match and exit (never asserted as a speed)
 
@@ -96,3 +99,28 @@ def test_a_runner_killed_mid_match_finishes_it_after_a_restart_and_replays_nothi
     assert len(bot_entries) == len(moves) and moves, "every move the bot sent accepted once, and no other"
     assert "refused" not in text[0] + text[1] and "Traceback" not in text[0] + text[1]
     assert (state / "exports" / f"{match['id']}.json").exists()
+
+
+def test_a_match_over_told_again_after_a_restart_is_not_counted_again(base_url: str, tmp_path: Path) -> None:
+    with Client(base_url) as client:
+        bot = client.register_bot("once")
+        match = client.create_match(
+            "icecream", 2, seats=[{"type": "human"}, {"type": "human"}], options={"turn_limit": 2}
+        )
+        seats = [seat["token"] for seat in match["tokens"]]
+        while client.match(match["id"])["status"] == "active":
+            for token in seats:
+                client.play_turn(match["id"], token, random_legal(random.Random(1)))
+    over = Event(7, "match-over", {"match": match["id"], "seat": 0, "version": 9, "status": "finished", "result": {}})
+    config = bot_config(base_url, tmp_path / "state", bot)
+    first = Runner(config, RandomEngine())
+    first.handle(over)
+    first.handle(replace(over, data={**over.data, "seat": 1}))  # one match-over per seat the bot holds
+    assert first.over == 1
+    again = Runner(config, RandomEngine())  # restarted before its cursor passed event 7: the event comes again
+    again.handle(over)
+    assert again.over == 0
+    assert [json.loads(line)["match"] for line in (tmp_path / "state" / "results.jsonl").read_text().splitlines()] == [
+        match["id"]
+    ]
+    assert (tmp_path / "state" / "exports" / f"{match['id']}.json").exists()
