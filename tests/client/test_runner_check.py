@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from parlour_bot.check import Adversity, run_check
+from parlour_bot.cli import main
 from parlour_bot.engines import RandomEngine
 from parlour_client import Action, Client, LegalActions
 
@@ -49,3 +51,19 @@ def test_check_reports_an_engine_that_answers_illegal_actions(base_url: str, tmp
     assert report.refused["illegal-action"] > 0, report.text()
     assert any("refused as illegal" in problem for problem in report.problems())
     assert report.unfinished == [], "the runner played a random legal action instead, and the match ended"
+
+
+def test_the_check_command_reads_the_config_and_exits_0_for_a_good_engine(
+    base_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Client(base_url) as anyone:
+        owner = anyone.register_bot("owner")
+    (tmp_path / "bot.token").write_text(owner["token"])
+    (tmp_path / "bot.toml").write_text(
+        f'url = "{base_url}"\ntoken_file = "bot.token"\nstate_dir = "state"\n'
+        '[engine]\npath = "parlour_bot.engines:SplitEngine"\n[challenges]\ngames = { sundae_split = [3] }\n'
+    )
+    flags = ["--storm", "2", "--outage", "0.5", "--slow", "0.2", "--timeout", "50"]
+    assert main(["check", str(tmp_path / "bot.toml"), *flags]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("parlour-bot check: 1 matches,") and "OK: nothing went wrong" in out
