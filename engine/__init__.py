@@ -10,6 +10,7 @@ from engine.errors import (
     InvalidOptions,
     MatchOver,
     NotYourTurn,
+    ViewMismatch,
 )
 from engine.info import Assumption, GameInfo
 from engine.options import OptionSet, OptionSpec
@@ -37,6 +38,7 @@ __all__ = [
     "Rng",
     "TooManyActions",
     "View",
+    "ViewMismatch",
     "action_text",
     "all_games",
     "get_game",

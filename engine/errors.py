@@ -51,3 +51,9 @@ class CorruptState(EngineError, ValueError):
     """A serialised state could not be read back."""
 
     code = "corrupt-state"
+
+
+class ViewMismatch(EngineError, ValueError):
+    """A seat's view that no state of the game, player count and options could show (malformed or inconsistent)."""
+
+    code = "view-mismatch"

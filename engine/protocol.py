@@ -18,7 +18,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeAlias
 
-from engine.errors import EngineError, IllegalAction, MatchOver, NotYourTurn
+from engine.errors import EngineError, IllegalAction, MatchOver, NotYourTurn, ViewMismatch
 from engine.info import GameInfo
 from engine.result import Result
 from engine.rng import Rng
@@ -208,6 +208,42 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: dict[str, Any]) -> GameState:
         """Read back a state written by `GameState.to_json`."""
+
+    def rebuild_from_view(self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> GameState:
+        """A state showing the seat this view, what it cannot see drawn with `rng`; options already resolved.
+
+        Raise ViewMismatch for a view no state could show; a malformed view may raise anything of MALFORMED
+        (`state_from_view` turns it into ViewMismatch and checks the rebuilt state's view).
+        """
+        raise NotImplementedError
+
+    def state_from_view(
+        self, view: View, seat: int, players: int, options: dict[str, Any] | None, rng: Rng
+    ) -> GameState:
+        """A state whose `view(seat)` is exactly `view`, everything the seat cannot see drawn at random with `rng`.
+
+        The checked path for a position a client sends (a bot's own search, position analysis): hidden cards are
+        dealt from those the seat has not seen, counts as the view shows them, and the state's RNG for future
+        chance is fresh from `rng`. ViewMismatch for a view that no state of this game, player count and options
+        could show to this seat; InvalidOptions for a player count or options the game does not take.
+        """
+        self.check_players(players)
+        resolved = self.info.options.resolve(options)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ViewMismatch(f"there is no seat {seat!r} among {players} players")
+        if not isinstance(view, dict):
+            raise ViewMismatch(f"a {self.info.name} view is a JSON object")
+        try:
+            state = self.rebuild_from_view(view, seat, players, resolved, rng)
+            shown, sent = json.loads(json.dumps(state.view(seat))), json.loads(json.dumps(view))
+        except EngineError:
+            raise
+        except MALFORMED as error:
+            raise ViewMismatch(f"not a {self.info.name} view: {error!r}") from error
+        if shown != sent:
+            differ = sorted(str(key) for key in {*shown, *sent} if shown.get(key) != sent.get(key))
+            raise ViewMismatch(f"no {self.info.name} position shows seat {seat} this view (it differs in {differ})")
+        return state
 
     def max_game_length(self, players: int, options: dict[str, Any]) -> int | None:
         """The most actions a match with this many players and these resolved options can take; None: no bound.

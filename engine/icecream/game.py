@@ -11,7 +11,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from engine.errors import CorruptState, IllegalAction
+from engine.errors import CorruptState, IllegalAction, ViewMismatch
 from engine.info import Assumption, GameInfo
 from engine.options import OptionSet, OptionSpec
 from engine.protocol import Action, Game, GameState, View
@@ -237,6 +237,45 @@ def _won_by(winner: int, reason: str) -> Result:
     return Result.ranked_by_score(scores, reason)
 
 
+# --- a state from what a seat sees -------------------------------------------------------------
+
+LETTER: dict[str, str] = {name: code for code, name in FLAVOUR_NAMES.items()}
+
+
+def state_from_view(view: View, options: dict[str, Any], rng: Rng) -> IceCreamState:
+    """The position the view shows; ViewMismatch if the scoops, turn or points could not come from play."""
+    cones = ["".join(LETTER[name] for name in cone) for cone in view["cones"]]
+    if len(cones) != len(START_CONES) or sorted("".join(cones)) != sorted("".join(START_CONES)):
+        raise ViewMismatch("the cones must hold exactly the twelve scoops the game starts with")
+    if any(cone[:FIXED_BOTTOM] != start[:FIXED_BOTTOM] for cone, start in zip(cones, START_CONES, strict=True)):
+        raise ViewMismatch("'The bottommost red pieces, if present, cannot be moved': each cone keeps its bottom red")
+    turn, points_left, to_move = view["turn"], view["points_left"], view["to_move"]
+    if type(turn) is not int or type(points_left) is not int or turn < 1 or not 0 <= points_left <= turn:
+        raise ViewMismatch(f"turn {turn!r} cannot have {points_left!r} movement points left")
+    mover = (turn - 1) % 2  # 'The first player gets one movement point', then turns alternate
+    state = IceCreamState(options, Rng(rng.next_u64()), cones, turn, points_left, mover)
+    limit = options["turn_limit"]
+    if limit and turn > limit:
+        raise ViewMismatch(f"turn {turn} is past the turn limit of {limit}")
+    if to_move is not None:
+        if to_move != mover or points_left == 0 or state.stacked_flavours():
+            raise ViewMismatch("a running game has its player to move, points left and no flavour stacked")
+        return state
+    state.outcome = _finished(state, limit)
+    return state
+
+
+def _finished(state: IceCreamState, limit: int) -> Result:
+    """How a game the view shows as over ended: a stacked flavour, or the turn limit."""
+    stacked = state.stacked_flavours()
+    won = state._winner_after_move(state.to_move)  # the last move was the player's whose turn it was
+    if len(stacked) == 1 and won is not None:
+        return won
+    if not stacked and limit and state.turn == limit and state.points_left == 0:
+        return Result.ranked_by_score([0, 0], f"turn limit of {limit} reached without a winner")
+    raise ViewMismatch("a game shown as over has one flavour stacked or its turn limit reached")
+
+
 class IceCream(Game):
     """The IceCream game object."""
 
@@ -250,6 +289,12 @@ class IceCream(Game):
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> IceCreamState:
         """Both cones as set up; seat 0 to move with one point."""
         return IceCreamState(options, Rng.from_seed(seed), list(START_CONES))
+
+    def rebuild_from_view(
+        self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng
+    ) -> IceCreamState:
+        """The position the view shows: it hides nothing; `turn_limit` comes from the options."""
+        return state_from_view(view, options, rng)
 
     def state_from_json(self, data: dict[str, Any]) -> IceCreamState:
         """Read back a state written by `to_json`."""
