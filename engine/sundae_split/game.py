@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import CorruptState, IllegalAction
+from engine.errors import CorruptState, IllegalAction, ViewMismatch
 from engine.info import GameInfo
 from engine.options import OptionSet
 from engine.protocol import Action, Game, GameState, TooManyActions, View
@@ -302,6 +302,75 @@ def _cards(card_ids: list[str]) -> list[dict[str, Any]]:
     return [CARD_BY_ID[card_id].to_json() for card_id in card_ids]
 
 
+# --- a state from what a seat sees -------------------------------------------------------------
+
+
+def state_from_view(view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> SundaeSplitState:
+    """The round, piles and sundaes the view shows; the cards the seat has not seen dealt at random to the deck,
+    the removed cards and (unless the seat split them) the drawn and face-down cards."""
+    size = ROUND_SIZES[players]
+    phase, splitter, chooser, round_ = view["phase"], view["splitter"], view["chooser"], view["round"]
+    state = SundaeSplitState(players, options, Rng(rng.next_u64()), [], [], splitter, round_, phase or CHOOSE)
+    state.chooser = chooser
+    state.sundaes = [[card["id"] for card in sundae] for sundae in view["sundaes"]]
+    slots: list[tuple[list[str], int]] = [(state.deck, view["deck_count"]), (state.removed, view["removed_count"])]
+    state.hand = [card["id"] for card in view["hand"]]
+    if not state.hand:
+        slots.append((state.hand, view["hand_count"]))
+    for shown in view["piles"]:
+        pile = Pile([card["id"] for card in shown["face_up"]], [card["id"] for card in shown["face_down"]])
+        pile.taken_by = shown["taken_by"]
+        if not pile.face_down:
+            slots.append((pile.face_down, shown["face_down_count"]))
+        state.piles.append(pile)
+    _check_round(state, view, size.draw)
+    taken = [pile for pile in state.piles if pile.taken_by is not None]
+    if any(not set(pile.cards()) <= set(state.sundaes[pile.taken_by]) for pile in taken):  # type: ignore[index]
+        raise ViewMismatch("'When you choose a pile, take those cards': a taken pile's cards are in its taker's sundae")
+    on_table = [card for pile in state.piles if pile.taken_by is None for card in pile.cards()]
+    seen = [*state.hand, *on_table, *(card for sundae in state.sundaes for card in sundae)]
+    unseen = sorted(set(starting_deck(players)) - set(seen))
+    if len(set(seen)) != len(seen) or len(seen) + len(unseen) != len(starting_deck(players)):
+        raise ViewMismatch("a card shows twice, or a card out of the game shows ('remove the 20 ... \"3+\" cards')")
+    if sum(count for _, count in slots) != len(unseen):
+        raise ViewMismatch(f"the counts of unseen cards do not add up to the {len(unseen)} cards the seat has not seen")
+    rng.shuffle(unseen)
+    for cards, count in slots:
+        cards.extend(unseen[:count])
+        del unseen[:count]
+    if phase is None:
+        state.outcome = final_result(state.sundaes)
+    return state
+
+
+def _check_round(state: SundaeSplitState, view: View, draw: int) -> None:
+    """The counts and turns the rules allow in this round: ViewMismatch for any other."""
+    players, removed = state.players, REMOVED_AT_RANDOM[state.players]
+    if len(state.sundaes) != players or not 0 <= state.splitter < players or view["removed_count"] != removed:
+        raise ViewMismatch(
+            f"{players} players have {players} sundaes, a Splitter among them and {removed} removed cards"
+        )
+    if not 1 <= state.round <= rounds(players) or view["deck_count"] != draw * (rounds(players) - state.round):
+        raise ViewMismatch("'the Splitter draws a number of cards ... from the ingredient deck' every round")
+    taken = [pile.taken_by for pile in state.piles if pile.taken_by is not None]
+    if view["phase"] == SPLIT:
+        if state.piles or view["hand_count"] != draw or state.chooser is not None:
+            raise ViewMismatch("while splitting, the Splitter holds the round's draw and no pile is laid out")
+        return
+    over = view["phase"] is None
+    if (view["phase"] != CHOOSE and not over) or len(state.piles) != players or view["hand_count"]:
+        raise ViewMismatch("after the split, the round's cards lie in one pile per player")
+    if sum(len(pile.face_up) + view["piles"][i]["face_down_count"] for i, pile in enumerate(state.piles)) != draw:
+        raise ViewMismatch(f"the piles hold the {draw} cards the Splitter drew")
+    order = [(state.splitter + 1 + k) % players for k in range(players)]  # 'to the left of the Splitter ...'
+    if sorted(taken) != sorted(order[: len(taken)]):
+        raise ViewMismatch("'Starting with the player to the left of the Splitter and continuing clockwise'")
+    if over and (state.chooser is not None or state.round != rounds(players) or len(taken) != players):
+        raise ViewMismatch("a game shown as over has every pile of its last round taken")
+    if not over and (len(taken) >= players - 1 or state.chooser != order[len(taken)]):
+        raise ViewMismatch("'each player chooses one of the piles' in turn: the chooser is the next to the left")
+
+
 class SundaeSplit(Game):
     """The Sundae Split game object."""
 
@@ -321,6 +390,12 @@ class SundaeSplit(Game):
         state.sundaes = [[] for _ in range(players)]
         state._start_round()
         return state
+
+    def rebuild_from_view(
+        self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng
+    ) -> SundaeSplitState:
+        """The position the view shows, the cards the seat has not seen dealt at random."""
+        return state_from_view(view, seat, players, options, rng)
 
     def state_from_json(self, data: dict[str, Any]) -> SundaeSplitState:
         """Read back a state written by `to_json`."""

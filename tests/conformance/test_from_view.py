@@ -178,8 +178,23 @@ def _icecream_wrong_turn(view: dict[str, Any]) -> None:
     view["points_left"] = view["turn"] + 1  # 'they get X + 1 movement points': never more than the turn's
 
 
+def _sundae_card_twice(view: dict[str, Any]) -> None:
+    shown = [card for sundae in view["sundaes"] for card in sundae] + [c for p in view["piles"] for c in p["face_up"]]
+    view["sundaes"][1].append(shown[0])  # each card is one card: 'take those cards and immediately reveal them'
+
+
+def _sundae_deck_count(view: dict[str, Any]) -> None:
+    view["deck_count"] += 1  # 'Remove a certain number of ingredient cards at random': the deck is what is left
+
+
+def _sundae_removed_count(view: dict[str, Any]) -> None:
+    view["removed_count"] -= 1  # '2 players: Remove 12 cards'
+    view["deck_count"] += 1
+
+
 TAMPERED: dict[str, list[Tamper]] = {
     "icecream": [_icecream_scoop_twice, _icecream_wrong_turn],
+    "sundae_split": [_sundae_card_twice, _sundae_deck_count, _sundae_removed_count],
 }
 """Per game, views no state can show (a card twice, a count wrong): each must be refused with ViewMismatch."""
 
