@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import CorruptState, IllegalAction
+from engine.errors import CorruptState, IllegalAction, ViewMismatch
 from engine.info import GameInfo
 from engine.options import OptionSet, OptionSpec
 from engine.protocol import Action, Game, GameState, View
@@ -338,6 +338,58 @@ class RockemSockemState(GameState):
         }
 
 
+# --- a state from what a seat sees -------------------------------------------------------------
+
+
+def state_from_view(view: View, seat: int, options: dict[str, Any], rng: Rng) -> RockemSockemState:
+    """The coin, dice and Fight Cards the view shows; the other seat's keep, if it sent one this step, drawn at random.
+
+    Which face-down cards are HITs needs no guess: every player has the same Fight Cards, so the count shown
+    tells how many of each are still face down, and the next one is turned at random.
+    """
+    state = RockemSockemState(2, options, Rng(rng.next_u64()), [_corner(c) for c in view["corners"]])
+    state.round, state.flipper, state.coin = view["round"], view["flipper"], view["coin"]
+    state.phase = view["phase"] or RACE  # a knock-out ends the game in the race
+    state.last_round = None if view["last_round"] is None else dict(view["last_round"])
+    if type(state.round) is not int or state.round < 1 or state.flipper != (state.round - 1) % 2:
+        raise ViewMismatch("seat 0 flips first, then 'the other player flips the Match Coin and play continues'")
+    if (state.phase == RACE) != (state.coin in COIN_SIDES) or (state.phase != RACE and state.phase != FLIP):
+        raise ViewMismatch("the Match Coin shows a side exactly while the players race")
+    for other, answered in enumerate(view["answered"]):
+        if answered is True:
+            dice = state.corners[other].dice
+            keeps = [[]] if dice is None else [list(keep) for keep in KEEP_SETS]
+            state.pending[other] = list(view["my_keep"]) if other == seat else rng.choice(keeps)
+            if state.pending[other] not in keeps:
+                raise ViewMismatch(f"seat {seat} cannot have kept the dice {view['my_keep']!r}")
+    knocked_out = [corner for corner in (0, 1) if state.corners[corner].hits_shown >= KNOCKOUT]
+    if view["phase"] is None:
+        if len(knocked_out) != 1:
+            raise ViewMismatch(f"a game shown as over has one player showing {KNOCKOUT} HITs")
+        winner = 1 - knocked_out[0]
+        state.outcome = Result(
+            scores=tuple(1 if s == winner else 0 for s in (0, 1)),
+            ranking=((winner,), (knocked_out[0],)),
+            winners=(winner,),
+            reason=f"seat {knocked_out[0]} shows {KNOCKOUT} HITs: knocked out",
+        )
+    elif knocked_out or (state.phase == RACE and any(state._matched(racer) for racer in (0, 1))):
+        raise ViewMismatch("'The first player to show 3 HITS ... is KNOCKED OUT'; a matching roll grabs the coin")
+    return state
+
+
+def _corner(shown: dict[str, Any]) -> Corner:
+    """A corner from its public form: the face-down split follows from the cards shown."""
+    hits, misses = shown["hits_shown"], shown["misses_shown"]
+    if type(hits) is not int or type(misses) is not int or not (0 <= hits <= HIT_CARDS and 0 <= misses <= MISS_CARDS):
+        raise ViewMismatch(f"each player has {HIT_CARDS} HIT and {MISS_CARDS} MISS Fight Cards")
+    dice = shown["dice"]
+    faces = None if dice is None else [FACES.index(face) for face in dice]
+    if faces is not None and len(faces) != DICE:
+        raise ViewMismatch(f"each player rolls {DICE} dice")
+    return Corner(HIT_CARDS - hits, MISS_CARDS - misses, hits, misses, faces)
+
+
 class RockemSockem(Game):
     """The Rock'em Sock'em Robots Dice Game object."""
 
@@ -346,6 +398,12 @@ class RockemSockem(Game):
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RockemSockemState:
         """Five Fight Cards shuffled face down and four dice each; seat 0 flips first."""
         return RockemSockemState(players, options, Rng.from_seed(seed))
+
+    def rebuild_from_view(
+        self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng
+    ) -> RockemSockemState:
+        """The position the view shows, the other seat's unseen keep drawn at random."""
+        return state_from_view(view, seat, options, rng)
 
     def state_from_json(self, data: dict[str, Any]) -> RockemSockemState:
         """Read back a state written by `to_json`."""
