@@ -28,6 +28,7 @@ from engine.freeze_factory.components import (
     SYMBOL,
     cone_json,
 )
+from engine.freeze_factory.from_view import stored_state
 from engine.info import GameInfo
 from engine.options import OptionSet, OptionSpec
 from engine.protocol import Action, Game, GameState, View
@@ -448,6 +449,12 @@ class FreezeFactory(Game):
         removed = [pile.pop() for _ in range(REMOVED_CONES[players])]
         hands = [[pile.pop() for _ in range(options["starting_hand"])] for _ in range(players)]
         return FreezeFactoryState(players, options, rng, board, pile, removed, hands, [[] for _ in range(players)])
+
+    def rebuild_from_view(
+        self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng
+    ) -> FreezeFactoryState:
+        """The position the view shows, the cones the seat has not seen dealt at random."""
+        return self.state_from_json(stored_state(view, seat, players, options, rng))
 
     def state_from_json(self, data: dict[str, Any]) -> FreezeFactoryState:
         """Read back a state written by `to_json`."""

@@ -196,10 +196,24 @@ def _rockem_wrong_flipper(view: dict[str, Any]) -> None:
     view["flipper"] = 1 - view["flipper"]  # 'Now the other player flips the Match Coin and play continues.'
 
 
+def _freeze_cone_twice(view: dict[str, Any]) -> None:
+    view["fulfilled"][1].append(view["hand"][0])  # 'Shuffle the 26 ice cream cones': each cone is one cone
+
+
+def _freeze_pile_count(view: dict[str, Any]) -> None:
+    view["pile_count"] += 1  # '2 players: remove 7 cones': the pile is what is neither removed nor dealt
+
+
+def _freeze_flavour_twice(view: dict[str, Any]) -> None:
+    row = next(row for row in view["board"] if None in row)
+    row[row.index(None)] = next(name for row in view["board"] for name in row if name)  # 13 different flavour tiles
+
+
 TAMPERED: dict[str, list[Tamper]] = {
     "icecream": [_icecream_scoop_twice, _icecream_wrong_turn],
     "sundae_split": [_sundae_card_twice, _sundae_deck_count, _sundae_removed_count],
     "rockem_sockem": [_rockem_extra_card, _rockem_wrong_flipper],
+    "freeze_factory": [_freeze_cone_twice, _freeze_pile_count, _freeze_flavour_twice],
 }
 """Per game, views no state can show (a card twice, a count wrong): each must be refused with ViewMismatch."""
 
