@@ -209,13 +209,13 @@ class Game(ABC):
     def state_from_json(self, data: dict[str, Any]) -> GameState:
         """Read back a state written by `GameState.to_json`."""
 
+    @abstractmethod
     def rebuild_from_view(self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> GameState:
         """A state showing the seat this view, what it cannot see drawn with `rng`; options already resolved.
 
         Raise ViewMismatch for a view no state could show; a malformed view may raise anything of MALFORMED
         (`state_from_view` turns it into ViewMismatch and checks the rebuilt state's view).
         """
-        raise NotImplementedError
 
     def state_from_view(
         self, view: View, seat: int, players: int, options: dict[str, Any] | None, rng: Rng

@@ -6,9 +6,9 @@ from typing import Any
 
 from engine.info import GameInfo
 from engine.options import OptionSet, OptionSpec
-from engine.protocol import Game
+from engine.protocol import Game, View
 from engine.rng import Rng
-from engine.robots_love_ice_cream import phases
+from engine.robots_love_ice_cream import phases, rebuilding
 from engine.robots_love_ice_cream.data import DATA
 from engine.robots_love_ice_cream.schema import EFFECTS
 from engine.robots_love_ice_cream.state import RobotsState
@@ -123,6 +123,10 @@ class RobotsLoveIceCream(Game):
         state = RobotsState.blank(players, options, Rng.from_seed(seed))
         phases.set_up(state)
         return state
+
+    def rebuild_from_view(self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> RobotsState:
+        """The table the view shows, the cards the seat has not seen dealt at random (rebuilding.py)."""
+        return rebuilding.state_from_view(view, seat, players, options, rng)
 
     def state_from_json(self, data: dict[str, Any]) -> RobotsState:
         """Read back a state written by `to_json`."""

@@ -209,11 +209,26 @@ def _freeze_flavour_twice(view: dict[str, Any]) -> None:
     row[row.index(None)] = next(name for row in view["board"] for name in row if name)  # 13 different flavour tiles
 
 
+def _robots_card_too_often(view: dict[str, Any]) -> None:
+    own = next(shown for shown in view["seats"] if shown["hand"])
+    own["hand"] += [own["hand"][0]] * 30  # no ice cream card has thirty copies in the deck
+    own["hand_count"] += 30
+
+
+def _robots_ice_deck_count(view: dict[str, Any]) -> None:
+    view["ice_cream_deck_count"] += 1
+
+
+def _robots_robot_deck_count(view: dict[str, Any]) -> None:
+    view["robot_deck_count"] -= 1  # 'shuffle the Robots cards': every robot is in the deck, on a planet or discarded
+
+
 TAMPERED: dict[str, list[Tamper]] = {
     "icecream": [_icecream_scoop_twice, _icecream_wrong_turn],
     "sundae_split": [_sundae_card_twice, _sundae_deck_count, _sundae_removed_count],
     "rockem_sockem": [_rockem_extra_card, _rockem_wrong_flipper],
     "freeze_factory": [_freeze_cone_twice, _freeze_pile_count, _freeze_flavour_twice],
+    "robots_love_ice_cream": [_robots_card_too_often, _robots_ice_deck_count, _robots_robot_deck_count],
 }
 """Per game, views no state can show (a card twice, a count wrong): each must be refused with ViewMismatch."""
 
