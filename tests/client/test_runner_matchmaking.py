@@ -4,6 +4,8 @@ pool, are paired, play the match to the end, and it counts on the ladder."""
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from pathlib import Path
 
 from parlour_bot import RandomEngine, Runner
@@ -36,3 +38,43 @@ def test_two_idle_runners_are_paired_by_matchmaking_and_their_match_counts_on_th
         assert match["status"] == "finished" and match["game"] == "icecream"
         ladder = {row["bot"]: row["games"] for row in anyone.leaderboard("icecream") if row["bot"]}
         assert ladder[bots[0]["id"]] == ladder[bots[1]["id"]] == 1
+
+
+def test_after_a_matchmade_match_a_runner_rests_before_joining_again(base_url: str, tmp_path: Path) -> None:
+    """docs/reference/python-client.md: '`matchmaking_rest` ... seconds the bot rests after a match before it joins
+    its pools again'."""
+    resting = threading.Event()
+
+    class Resting(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("matchmaking: resting 3600 s"):
+                resting.set()
+
+    handler, logger = Resting(), logging.getLogger("parlour_bot")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    with Client(base_url) as anyone:
+        bots = [anyone.register_bot(name) for name in ("rest-alpha", "rest-beta")]
+        pool = [{"game": "sundae_split", "players": 2, "rated": False}]
+        runners = [
+            Runner(
+                bot_config(base_url, tmp_path / bot["name"], bot, matchmaking=pool, matchmaking_rest=3600),
+                RandomEngine(seed=i),
+            )
+            for i, bot in enumerate(bots)
+        ]
+        threads = [start(runner) for runner in runners]
+        try:
+            assert resting.wait(JOIN), "no runner rested after its match"
+            waiting = {
+                (row["game"], row["players"], row["rated"]): row["waiting"] for row in anyone.matchmaking_pools()
+            }
+            assert waiting[("sundae_split", 2, False)] == 0, "a runner joined again at once"
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+            for runner in runners:
+                runner.stop()
+            for thread in threads:
+                thread.join(JOIN)

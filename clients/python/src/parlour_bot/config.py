@@ -12,6 +12,8 @@ path = "./my_engine.py:Engine"         # or "parlour_bot.engines:RandomEngine"
 [challenges]
 games = ["icecream", "sundae_split"]   # or {icecream = [2], sundae_split = [3, 4]}
 
+matchmaking_rest = 30                  # seconds idle after a match before joining the pools again
+
 [[matchmaking]]
 game = "icecream"
 players = 2
@@ -33,7 +35,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 TOP_KEYS = frozenset(
     {
         "url", "token_env", "token_file", "bot", "state_dir", "concurrency", "move_budget", "policy",
-        "max_matches", "rematch", "log_level", "engine", "challenges", "matchmaking",
+        "max_matches", "rematch", "log_level", "engine", "challenges", "matchmaking", "matchmaking_rest",
     }
 )  # fmt: skip
 ENGINE_KEYS = frozenset({"path", "options"})
@@ -99,6 +101,7 @@ class BotConfig:
     engine: EngineSpec = field(default_factory=EngineSpec)
     challenges: Filters = field(default_factory=Filters)
     pools: tuple[Pool, ...] = ()
+    matchmaking_rest: float = 30.0
 
 
 def load_config(path: Path, *, url: str | None = None, environ: Mapping[str, str] | None = None) -> BotConfig:
@@ -144,6 +147,7 @@ def parse_config(
         engine=engine_spec(table(data, "engine"), base),
         challenges=filters(table(data, "challenges")),
         pools=pools(data.get("matchmaking", [])),
+        matchmaking_rest=seconds(data, "matchmaking_rest", 30.0),
     )
 
 
@@ -259,6 +263,16 @@ def positive(data: dict[str, Any], key: str, default: T) -> T | Any:
     if isinstance(value, bool) or not isinstance(value, int if counts else (int, float)) or value <= 0:
         raise ConfigError(key, f"{value!r} is not {'a whole number' if counts else 'a number'} above 0")
     return value
+
+
+def seconds(data: dict[str, Any], key: str, default: float) -> float:
+    """A number of seconds, 0 or more, or the default when absent."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(key, f"{value!r} is not a number of seconds, 0 or more")
+    return float(value)
 
 
 def typed(

@@ -1,12 +1,14 @@
 """Matchmaking when idle: a ticket in each configured pool while the bot has no match and no challenge, joined
 again when it expires, cancelled when the bot gets busy or stops. A paired ticket's match comes to the bot
-as an ordinary `match-started` event."""
+as an ordinary `match-started` event. After a match the bot rests (`matchmaking_rest` seconds) before it
+joins again, so two idle bots do not play each other without pause."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 import httpx
@@ -26,11 +28,17 @@ PAUSE = 2.0
 class Matchmaker:
     """The bot's tickets, one per pool at most, each followed by a thread of its own."""
 
-    def __init__(self, client: Client, pools: tuple[Pool, ...], state: StateDir, idle: Callable[[], bool]) -> None:
+    def __init__(
+        self, client: Client, pools: tuple[Pool, ...], state: StateDir, idle: Callable[[], bool], rest: float = 0.0
+    ) -> None:
         self.client = client
         self.pools = pools
         self.state = state
         self.idle = idle
+        self.rest = rest
+        self.busy = False  # the bot had a match or a challenge when last asked
+        self.rest_until = 0.0  # time.monotonic() before which an idle bot does not join
+        self.waking: threading.Timer | None = None
         self.tickets: dict[Pool, str] = {}
         self.lock = threading.Lock()
         self.enabled = bool(pools)
@@ -40,11 +48,30 @@ class Matchmaker:
         """Join every pool when the bot is idle; cancel every ticket when it is not."""
         if not self.enabled or self.stopping.is_set():
             return
-        if self.idle():
-            for pool in self.pools:
-                self.join(pool)
-        else:
+        if not self.idle():
+            self.busy = True
             self.cancel_all()
+            return
+        if self.busy:  # idle again after a match: rest first
+            self.busy = False
+            self.rest_until = time.monotonic() + self.rest
+            if self.rest > 0:
+                log.info("matchmaking: resting %g s before joining the pools again", self.rest)
+        resting = self.rest_until - time.monotonic()
+        if resting > 0:
+            self.wake_after(resting)
+            return
+        for pool in self.pools:
+            self.join(pool)
+
+    def wake_after(self, seconds: float) -> None:
+        """Look again once the rest is over (one timer at a time)."""
+        with self.lock:
+            if self.waking is not None:
+                self.waking.cancel()
+            self.waking = threading.Timer(seconds, self.update)
+            self.waking.daemon = True
+            self.waking.start()
 
     def join(self, pool: Pool) -> None:
         """Hold a ticket in `pool` (the waiting one if the server already has it)."""
@@ -113,6 +140,9 @@ class Matchmaker:
     def stop(self) -> None:
         """A clean stop: cancel the tickets held."""
         self.stopping.set()
+        with self.lock:
+            if self.waking is not None:
+                self.waking.cancel()
         self.cancel_all()
 
     def save(self) -> None:

@@ -54,7 +54,7 @@ class Runner:
         self.lock = threading.RLock()
         self.stopping = threading.Event()
         self.stream: EventStream | None = None
-        self.matchmaker = Matchmaker(self.client, config.pools, self.state, self.idle)
+        self.matchmaker = Matchmaker(self.client, config.pools, self.state, self.idle, config.matchmaking_rest)
 
     # --- running ------------------------------------------------------------------------------------
 

@@ -342,6 +342,10 @@ class Client:
 
     # --- matchmaking ---------------------------------------------------------------------------
 
+    def matchmaking_pools(self) -> list[dict[str, Any]]:
+        """`GET /v1/matchmaking`: every pool (`game`, `players`, `rated`) and how many tickets wait in it."""
+        return cast(list[dict[str, Any]], self._json("GET", "/v1/matchmaking")["items"])
+
     def join_matchmaking(
         self, game: str, players: int, *, rated: bool = True, token: str | None = None, **fields: Any
     ) -> MatchmakingTicket:
