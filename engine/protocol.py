@@ -209,13 +209,14 @@ class Game(ABC):
     def state_from_json(self, data: dict[str, Any]) -> GameState:
         """Read back a state written by `GameState.to_json`."""
 
-    @abstractmethod
     def rebuild_from_view(self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> GameState:
         """A state showing the seat this view, what it cannot see drawn with `rng`; options already resolved.
 
         Raise ViewMismatch for a view no state could show; a malformed view may raise anything of MALFORMED
-        (`state_from_view` turns it into ViewMismatch and checks the rebuilt state's view).
+        (`state_from_view` turns it into ViewMismatch and checks the rebuilt state's view). Every built-in game
+        overrides it, and tests/conformance/test_from_view.py fails for a game that does not.
         """
+        raise NotImplementedError(f"{self.info.name} does not rebuild a state from a seat's view yet")
 
     def state_from_view(
         self, view: View, seat: int, players: int, options: dict[str, Any] | None, rng: Rng
