@@ -4,11 +4,13 @@ are even, LocalAI plays the AI levels' moves from a seat's view (and says how to
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from typing import Any, cast
 
 import pytest
 from parlour_bot.engines import EngineError, LocalAI, RandomEngine, SplitEngine
+from parlour_bot.local_ai import LocalLevel
 from parlour_bot.splits import balanced_split, random_split
 from parlour_client import LegalActions
 
@@ -16,6 +18,11 @@ from engine.protocol import GameState
 from engine.registry import get_game
 from engine.rng import Rng
 from engine.sundae_split.cards import CARD_BY_ID
+
+
+def canon(view: Any) -> Any:
+    """The view as the server sends it: through JSON."""
+    return json.loads(json.dumps(view))
 
 
 def legal_of(state: GameState, seat: int) -> LegalActions:
@@ -27,13 +34,15 @@ def legal_of(state: GameState, seat: int) -> LegalActions:
     return cast(LegalActions, legal)
 
 
-def positions(game_id: str, players: int, seed: int) -> list[tuple[GameState, int]]:
-    """Every (state, acting seat) of one random play-out."""
+def positions(
+    game_id: str, players: int, seed: int, options: dict[str, Any] | None = None
+) -> list[tuple[GameState, int]]:
+    """Every (state, seat the game waits for) of one random play-out."""
     game = get_game(game_id)
     assert game is not None
-    state, rng, seen = game.start(players, {}, seed), Rng(seed), []
+    state, rng, seen = game.start(players, options or {}, seed), Rng(seed), []
     while not state.is_over():
-        seat = state.acting_seats()[0]
+        seat = state.waiting_for()[0]
         seen.append((state.clone(), seat))
         state.apply_trusted(seat, state.sample_action(seat, rng))
     return seen
@@ -71,19 +80,43 @@ def test_split_engine_chooses_an_open_pile() -> None:
         state.check_action(seat, action)
 
 
-@pytest.mark.parametrize(("game", "players"), [("icecream", 2), ("sundae_split", 3)])
-def test_local_ai_plays_a_legal_move_from_each_seat_view(game: str, players: int) -> None:
-    engine = LocalAI(level="easy", seed=3, time_cap=0.05)
-    for state, seat in positions(game, players, 4)[::5]:
-        action = engine.choose(game, state.view(seat), legal_of(state, seat))
+EVERY_GAME = [
+    ("icecream", 2, {"first_player_flavour": "green", "turn_limit": 30}),
+    ("sundae_split", 3, {}),
+    ("rockem_sockem", 2, {"mode": "realtime"}),
+    ("freeze_factory", 3, {"starting_hand": 2, "fulfil_any_line": True}),
+    ("robots_love_ice_cream", 2, {"ice_cream_social": True}),
+]
+"""A game of each kind, with options a view does not (all) show: the match's, which LocalLevel is given."""
+
+
+@pytest.mark.parametrize(("game", "players", "options"), EVERY_GAME)
+def test_local_ai_plays_a_legal_move_from_each_seat_view(game: str, players: int, options: dict[str, Any]) -> None:
+    """The level's move from a state the engine rebuilds from the seat's view, the match's players and options."""
+    local = LocalLevel("easy", seed=3, time_cap=0.05)
+    for state, seat in positions(game, players, 4, options)[:60:6]:
+        action = local.choose(game, canon(state.view(seat)), seat, players, options)
+        assert action is not None, f"{game}: the view did not rebuild"
         state.check_action(seat, action)
 
 
-def test_local_ai_plays_random_in_a_game_it_cannot_rebuild_and_says_how_to_install_the_ai(
+@pytest.mark.parametrize(("game", "players"), [(game, players) for game, players, _ in EVERY_GAME])
+def test_local_ai_rebuilds_from_the_view_alone_with_the_default_options(game: str, players: int) -> None:
+    """The engine plug-in sees only (game, view, legal): the player count is found from the view."""
+    engine = LocalAI(level="easy", seed=5, time_cap=0.05)
+    for state, seat in positions(game, players, 6)[:30:5]:
+        assert engine.local.choose(game, canon(state.view(seat)), seat) is not None
+        state.check_action(seat, engine.choose(game, canon(state.view(seat)), legal_of(state, seat)))
+
+
+def test_local_ai_plays_random_from_a_view_no_position_shows_and_says_how_to_install_the_ai(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    state, seat = positions("rockem_sockem", 2, 1)[0]
-    state.check_action(seat, LocalAI(level="random").choose("rockem_sockem", state.view(seat), legal_of(state, seat)))
+    state, seat = positions("rockem_sockem", 2, 1)[2]
+    view = canon(state.view(seat))
+    view["corners"][0]["face_down"] += 1  # a sixth Fight Card
+    assert LocalLevel("random", seed=1, time_cap=None).choose("rockem_sockem", view, seat, 2, {}) is None
+    state.check_action(seat, LocalAI(level="random").choose("rockem_sockem", view, legal_of(state, seat)))
     with pytest.raises(EngineError, match="unknown level"):
         LocalAI(level="grandmaster")
 

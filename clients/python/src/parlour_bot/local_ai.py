@@ -1,12 +1,14 @@
 """Parlour's AI levels in the bot's own process: a state rebuilt from what the seat sees, then the level's move.
 
 The server's hints run a level on the match's true state; an agent only ever reads it through
-`state.determinize(seat, rng)`, which deals again every card the seat cannot see. So a state that
-agrees with the seat's view, with its hidden cards dealt any way that fits, gets the same kind of
-answer. IceCream has no hidden information (the view is the state, but for the `turn_limit` option,
-which no view shows: taken as none). Sundae Split's unseen cards (the deck, the removed cards, the
-Splitter's hand and face-down cards, for a chooser) are dealt from the cards nobody has seen. Other
-games' views do not rebuild a state yet: `LocalLevel.choose` answers None for them.
+`state.determinize(seat, rng)`, which deals again everything the seat cannot see. So a state that agrees with
+the seat's view, its hidden parts drawn any way that fits, gets the same kind of answer. The engine builds it:
+`Game.state_from_view(view, seat, players, options, rng)`, for every game; this module knows no game's state.
+
+A view alone does not say every option (IceCream's turn limit, Freeze Factory's and Robots Love Ice Cream's
+variants): `choose` takes the match's `players` and `options` when the caller has them (the match JSON holds
+both). Without them it tries each player count the game takes with the default options, and answers None when
+no position of those shows the seat this view (the caller then plays some other legal action).
 
 The server's packages are imported by name at run time, so `parlour-client` installs without them.
 """
@@ -14,7 +16,6 @@ The server's packages are imported by name at run time, so `parlour-client` inst
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from typing import Any
 
 from parlour_client import Action
@@ -34,6 +35,7 @@ class LocalLevel:
         try:
             self.levels = importlib.import_module("ai.levels")
             self.registry = importlib.import_module("engine.registry")
+            self.engine = importlib.import_module("engine")
         except ImportError as error:
             raise EngineError(INSTALL.format(error=error)) from None
         try:
@@ -45,76 +47,32 @@ class LocalLevel:
         self.time_cap = time_cap
         self.moves = 0
 
-    def choose(self, game: str, view: Any, seat: int) -> Action | None:
-        """The level's action for `seat` from its `view`; None for a game whose state a view does not rebuild."""
-        rebuild = SUPPORTED.get(game)
-        if rebuild is None or not isinstance(view, dict):
+    def choose(
+        self, game: str, view: Any, seat: int, players: int | None = None, options: dict[str, Any] | None = None
+    ) -> Action | None:
+        """The level's action for `seat` from its `view` in a match of `players` with `options` (the match's).
+
+        None if the game is unknown here or no position of it shows the seat this view.
+        """
+        state = self.state_from_view(game, view, seat, players, options)
+        if state is None:
             return None
-        state = self.registry.get_game(game).state_from_json(rebuild(view, seat))
         self.moves += 1
         action: Action = self.levels.choose(state, seat, self.level, f"{self.seed}:{self.moves}", self.time_cap)
         return action
 
-
-def icecream_state(view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """IceCream's whole state from a view (it hides nothing; the turn limit is not shown, so none)."""
-    flavours: dict[str, str] = importlib.import_module("engine.icecream.game").FLAVOUR_NAMES
-    letter = {name: code for code, name in flavours.items()}
-    first = "yellow" if letter[view["flavours"][0]] == "Y" else "green"
-    return {
-        "game": "icecream",
-        "options": {"first_player_flavour": first, "turn_limit": 0},
-        "rng": 0,
-        "cones": ["".join(letter[name] for name in cone) for cone in view["cones"]],
-        "turn": view["turn"],
-        "points_left": view["points_left"],
-        "to_move": view["to_move"] if view["to_move"] is not None else seat,
-        "outcome": None,
-    }
-
-
-def sundae_split_state(view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A Sundae Split state that agrees with the seat's view, the cards it cannot see dealt from those unseen."""
-    piles = view["piles"]
-    players = len(view["sundaes"])
-    cards = importlib.import_module("engine.sundae_split.cards")
-    seen = {card["id"] for card in view["hand"]}
-    seen |= {card["id"] for pile in piles for card in pile["face_up"] + pile["face_down"]}
-    seen |= {card["id"] for sundae in view["sundaes"] for card in sundae}
-    unseen = iter(sorted(set(cards.starting_deck(players)) - seen))
-
-    def deal(count: int) -> list[str]:
-        return [next(unseen) for _ in range(count)]
-
-    hand = [card["id"] for card in view["hand"]] or deal(view["hand_count"])
-    rebuilt_piles = [
-        {
-            "face_up": [card["id"] for card in pile["face_up"]],
-            "face_down": [card["id"] for card in pile["face_down"]] or deal(pile["face_down_count"]),
-            "taken_by": pile["taken_by"],
-        }
-        for pile in piles
-    ]
-    return {
-        "game": "sundae_split",
-        "players": players,
-        "options": {},
-        "rng": 0,
-        "deck": deal(view["deck_count"]),
-        "removed": deal(view["removed_count"]),
-        "splitter": view["splitter"],
-        "round": view["round"],
-        "phase": view["phase"],
-        "hand": hand,
-        "piles": rebuilt_piles,
-        "chooser": view["chooser"],
-        "sundaes": [[card["id"] for card in sundae] for sundae in view["sundaes"]],
-        "outcome": None,
-    }
-
-
-SUPPORTED: dict[str, Callable[[dict[str, Any], int], dict[str, Any]]] = {
-    "icecream": icecream_state,
-    "sundae_split": sundae_split_state,
-}
-"""The games whose state `LocalLevel` rebuilds from a seat's view."""
+    def state_from_view(
+        self, game: str, view: Any, seat: int, players: int | None, options: dict[str, Any] | None
+    ) -> Any:
+        """The engine's state rebuilt from the view (`Game.state_from_view`); None if no player count fits it."""
+        rules = self.registry.get_game(game)
+        if rules is None or not isinstance(view, dict):
+            return None
+        counts = [players] if players is not None else range(rules.info.min_players, rules.info.max_players + 1)
+        rng = self.engine.Rng.from_seed(f"view:{self.seed}:{self.moves}")
+        for count in counts:
+            try:
+                return rules.state_from_view(view, seat, count, options, rng)
+            except (self.engine.ViewMismatch, self.engine.InvalidOptions):
+                continue
+        return None
