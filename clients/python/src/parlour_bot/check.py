@@ -129,8 +129,8 @@ def run_check(
             if adversity.slow:
                 body["turn_timer"] = {"seconds": adversity.turn_timer}
             report.matches.append(setup.create_match(game, players, **body)["id"])
-        apply_faults(runner, transport, adversity, thread)
         limit = time.monotonic() + timeout
+        apply_faults(runner, transport, adversity, thread, limit)
         while thread.is_alive() and time.monotonic() < limit:
             thread.join(POLL)
     finally:
@@ -152,14 +152,23 @@ def _run(runner: Runner, report: Report) -> None:
         report.crashes.append(repr(error))
 
 
-def apply_faults(runner: Runner, transport: FaultTransport, adversity: Adversity, thread: threading.Thread) -> None:
-    """Inject each fault in turn, `moves_between` moves apart, while the runner still plays."""
+def apply_faults(
+    runner: Runner, transport: FaultTransport, adversity: Adversity, thread: threading.Thread, limit: float
+) -> None:
+    """Inject each fault in turn while the runner still plays, each once every live match has had `moves_between`
+    moves since the last: so no two faults land on one turn (together they could outlast its timer)."""
 
     def after_moves() -> bool:
         goal = runner.tally.moves + adversity.moves_between
-        while thread.is_alive() and runner.tally.moves < goal:
+        before = moves_per_match(runner)
+        while thread.is_alive() and time.monotonic() < limit:
+            now = moves_per_match(runner)
+            with runner.lock:
+                live = list(runner.players)
+            if runner.tally.moves >= goal and all(now[m] - before[m] >= adversity.moves_between for m in live):
+                return True
             time.sleep(POLL / 4)
-        return thread.is_alive()
+        return False
 
     faults = transport.faults
     if adversity.storm and after_moves():
@@ -176,6 +185,11 @@ def apply_faults(runner: Runner, transport: FaultTransport, adversity: Adversity
         log.info("check: a slow answer (%.1f s, the turn timer %d s)", adversity.slow, adversity.turn_timer)
         with faults.lock:
             faults.slow, faults.delay = 1, adversity.slow
+
+
+def moves_per_match(runner: Runner) -> Counter[str]:
+    """The moves the runner journalled, by match."""
+    return Counter(str(move["match"]) for move in runner.state.lines("moves.jsonl"))
 
 
 def read_server(client: Client, report: Report, runner: Runner) -> None:
