@@ -55,7 +55,7 @@ def stored_state(view: View, seat: int, players: int, options: dict[str, Any], r
         "last_slider": last_slider,
         "fresh_lines": fresh_lines,
         "turn_lines": turn_lines,
-        "outcome": _outcome(fulfilled, hands, view["pile_count"], options) if over else None,
+        "outcome": _outcome(fulfilled, hands, view["pile_count"], options, turn) if over else None,
     }
     return stored
 
@@ -110,12 +110,14 @@ def _open_lines(view: View, phase: str | None, active: int, players: int) -> tup
     return (last_slider, stored, []) if phase == MOVE else (last_slider, [], stored)
 
 
-def _outcome(fulfilled: list[list[int]], hands: list[list[int]], pile: int, options: dict[str, Any]) -> dict[str, Any]:
+def _outcome(
+    fulfilled: list[list[int]], hands: list[list[int]], pile: int, options: dict[str, Any], turn: int
+) -> dict[str, Any]:
     """'The player who has collected the most cones wins': how a game the view shows as over ended."""
     emptied = [seat for seat, hand in enumerate(hands) if not hand]
     if pile == 0 and emptied:
         reason = f"seat {emptied[0]} fulfilled a cone and the pile is empty"
-    elif options["turn_limit"]:
+    elif options["turn_limit"] == turn:
         reason = f"the turn limit of {options['turn_limit']} was reached"
     else:
         raise ViewMismatch("'The game ends immediately when a player ... cannot draw a new cone from the pile'")
