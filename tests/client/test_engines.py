@@ -100,6 +100,18 @@ def test_local_ai_plays_a_legal_move_from_each_seat_view(game: str, players: int
         state.check_action(seat, action)
 
 
+@pytest.mark.parametrize(("game", "players", "options"), EVERY_GAME)
+def test_local_ai_plays_from_the_match_json(game: str, players: int, options: dict[str, Any]) -> None:
+    """The match JSON a seat gets holds its view and the match's players and (resolved) options: enough to rebuild."""
+    local, rules = LocalLevel("easy", seed=4, time_cap=0.05), get_game(game)
+    assert rules is not None
+    for state, seat in positions(game, players, 7, options)[:40:8]:
+        match = {"game": game, "players": players, "options": state.options, "view": canon(state.view(seat))}
+        action = local.choose_in_match(match, seat)
+        assert action is not None
+        state.check_action(seat, action)
+
+
 @pytest.mark.parametrize(("game", "players"), [(game, players) for game, players, _ in EVERY_GAME])
 def test_local_ai_rebuilds_from_the_view_alone_with_the_default_options(game: str, players: int) -> None:
     """The engine plug-in sees only (game, view, legal): the player count is found from the view."""

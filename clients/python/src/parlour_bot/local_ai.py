@@ -6,9 +6,10 @@ the seat's view, its hidden parts drawn any way that fits, gets the same kind of
 `Game.state_from_view(view, seat, players, options, rng)`, for every game; this module knows no game's state.
 
 A view alone does not say every option (IceCream's turn limit, Freeze Factory's and Robots Love Ice Cream's
-variants): `choose` takes the match's `players` and `options` when the caller has them (the match JSON holds
-both). Without them it tries each player count the game takes with the default options, and answers None when
-no position of those shows the seat this view (the caller then plays some other legal action).
+variants): `choose` takes the match's `players` and `options` when the caller has them, and `choose_in_match`
+reads them from the match JSON the runner fetches for the seat. Without them it tries each player count the
+game takes with the default options, and answers None when no position of those shows the seat this view (the
+caller then plays some other legal action).
 
 The server's packages are imported by name at run time, so `parlour-client` installs without them.
 """
@@ -60,6 +61,13 @@ class LocalLevel:
         self.moves += 1
         action: Action = self.levels.choose(state, seat, self.level, f"{self.seed}:{self.moves}", self.time_cap)
         return action
+
+    def choose_in_match(self, match: dict[str, Any], seat: int) -> Action | None:
+        """The level's action for `seat` from the match JSON the server sends that seat (`GET /v1/matches/{id}`).
+
+        Its `view`, `players` and `options` give the exact state the view allows, whatever options it hides.
+        """
+        return self.choose(match["game"], match["view"], seat, match["players"], match["options"])
 
     def state_from_view(
         self, game: str, view: Any, seat: int, players: int | None, options: dict[str, Any] | None
