@@ -22,7 +22,6 @@ import json
 import random
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -30,10 +29,10 @@ from typing import Any
 import pytest
 import yaml
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from api.current import ParlourApp
 from tests.api.openapi_support import SPEC_PATH, ContractClient, load_document, parse_sent_events
+from tests.serving import served
 
 PACKAGE = "parlour_api_client"
 """openapi-python-client names the package after the document's title, Parlour API."""
@@ -66,14 +65,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, M
 @pytest.fixture
 def base_url(app: ParlourApp) -> Iterator[str]:
     """The app served over HTTP by Werkzeug on a free port, in a thread."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with served(app) as url:
+        yield url
 
 
 def part(package: ModuleType, name: str) -> Any:

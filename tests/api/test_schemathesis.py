@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
-from werkzeug.serving import make_server
 
 from api.current import ParlourApp
 from tests.api.openapi_support import documented_operations, load_document
 from tests.api.test_fuzz import MATCH_STREAM, Targets, aim, end_match, make_targets
+from tests.serving import served
 
 EXAMPLES = int(os.environ.get("PARLOUR_CONFORMANCE_EXAMPLES", "12"))
 """Cases per operation; set PARLOUR_CONFORMANCE_EXAMPLES higher for a longer hunt."""
@@ -40,14 +39,8 @@ CHECKS = [response_schema_conformance, content_type_conformance]
 @pytest.fixture
 def base_url(app: ParlourApp) -> Iterator[str]:
     """The app served over HTTP by Werkzeug on a free port, in a thread."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with served(app) as url:
+        yield url
 
 
 @pytest.mark.parametrize(("path", "method"), OPERATIONS)

@@ -5,35 +5,22 @@ The client is its own distribution (`clients/python`); the suite imports it from
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from api.current import ParlourApp
 from tests.api.conftest import app, settings  # noqa: F401
+from tests.serving import served
 
 CLIENT_SOURCE = Path(__file__).resolve().parents[2] / "clients" / "python" / "src"
 if str(CLIENT_SOURCE) not in sys.path:
     sys.path.insert(0, str(CLIENT_SOURCE))
 
 
-def serve(served: ParlourApp) -> Iterator[str]:
-    """Serve `served` on a free loopback port in a thread (threaded, so streams and requests run side by side);
-    its base URL until the test ends."""
-    server = make_server("127.0.0.1", 0, served, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-
-
 @pytest.fixture
 def base_url(app: ParlourApp) -> Iterator[str]:  # noqa: F811
     """The base URL of the test app, served over real HTTP."""
-    yield from serve(app)
+    with served(app) as url:
+        yield url

@@ -16,7 +16,7 @@ from parlour_client.models import Action, MatchCreated
 
 from tests.api.conftest import IN_PROCESS_LIMITS
 from tests.api.test_limits import limited_app
-from tests.client.conftest import serve
+from tests.serving import served
 
 JOIN = 10.0  # seconds a test waits for its stream-reading thread before it fails (never asserted as a speed)
 
@@ -142,10 +142,9 @@ def test_a_429_is_waited_out_for_its_retry_after(redis_url: str) -> None:
         store.delete(*store.keys("parlour:limit*"))
 
     try:
-        for base_url in serve(app):
-            with Client(base_url, sleep=time_passes) as client:
-                created = [client.create_match("icecream", 2) for _ in range(3)]
-                assert len({match["id"] for match in created}) == 3
+        with served(app) as base_url, Client(base_url, sleep=time_passes) as client:
+            created = [client.create_match("icecream", 2) for _ in range(3)]
+            assert len({match["id"] for match in created}) == 3
     finally:
         app.services.changes.stop()
     assert len(waits) == 1 and 1 <= waits[0] <= 60

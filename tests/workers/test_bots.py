@@ -3,7 +3,6 @@ on real workers, over HTTP, by its event stream; two runners play a match and it
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -11,10 +10,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from tests.api.conftest import create_match, read_log
 from tests.bots.process import start_runner, write_config
+from tests.serving import served
 from tests.workers.conftest import StartWorker
 from tests.workers.test_ai_seats import assert_log_is_a_game, finished, wait_for
 
@@ -24,12 +23,8 @@ BOT_TIMEOUT = 180.0  # seconds the bot may take for its matches (never asserted 
 @pytest.fixture
 def live_server(app: Flask) -> Iterator[str]:
     """The API served over HTTP on a free port (threads, so the bot's stream and its requests go together)."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
+    with served(app) as url:
+        yield url
 
 
 def test_the_runner_plays_whole_matches_against_ai_seats(
