@@ -20,6 +20,7 @@ from parlour_client import Client, Event
 from tests.client.conftest import CLIENT_SOURCE
 from tests.client.test_client import random_legal
 from tests.client.test_runner import bot_config
+from tests.workers.test_ai_seats import wait_for
 
 EXIT = 40.0  # seconds a runner process may take to finish its match and exit (never asserted as a speed)
 
@@ -72,6 +73,9 @@ def test_a_runner_killed_mid_match_finishes_it_after_a_restart_and_replays_nothi
             for update in client.match_updates(match["id"]):  # synchronised on the match's versions
                 if update["status"] == "active" and update["to_act"] == [1]:
                     break  # the bot has played its first turn: the person's turn now
+            played = sum(1 for entry in client.log(match["id"]) if entry["seat"] == 0)
+            # Its last move is accepted; killed before it journals that move, the bot would not know it sent it.
+            wait_for(lambda: len(journal(state)) >= played, "the bot's journal of the moves it played")
             first.send_signal(signal.SIGKILL)
             first.wait()
         version = client.match(match["id"])["version"]
@@ -92,13 +96,19 @@ def test_a_runner_killed_mid_match_finishes_it_after_a_restart_and_replays_nothi
     assert sum(part.count(f"match {match['id']} over") for part in text) == 1, "the match counted over once"
     results = [json.loads(line) for line in (state / "results.jsonl").read_text().splitlines()]
     assert [result["match"] for result in results] == [match["id"]]
-    moves = [json.loads(line) for line in (state / "moves.jsonl").read_text().splitlines()]
+    moves = journal(state)
     sent = [(move["seat"], move["version"]) for move in moves]
     assert len(sent) == len(set(sent)), "no move sent twice for one version"
     bot_entries = [entry for entry in log if entry["seat"] == 0]
     assert len(bot_entries) == len(moves) and moves, "every move the bot sent accepted once, and no other"
     assert "refused" not in text[0] + text[1] and "Traceback" not in text[0] + text[1]
     assert (state / "exports" / f"{match['id']}.json").exists()
+
+
+def journal(state: Path) -> list[dict[str, object]]:
+    """The moves the runner journalled (none before its first)."""
+    path = state / "moves.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def test_a_match_over_told_again_after_a_restart_is_not_counted_again(base_url: str, tmp_path: Path) -> None:
