@@ -12,6 +12,7 @@ from typing import Any
 
 from parlour_bot import RandomEngine, Runner
 from parlour_bot.config import BotConfig, parse_config
+from parlour_bot.engines import LocalAI
 from parlour_client import BotRegistered, Client
 
 JOIN = 50.0  # seconds a test waits for a runner's thread before it fails (never asserted as a speed)
@@ -72,3 +73,24 @@ def test_two_runners_play_their_challenges_in_icecream_and_sundae_split(base_url
             mine = [move for move in journalled if move[0] == match_id]
             assert len(mine) == len(log) == len(set(mine)), "every move accepted once, and journalled once"
             assert {entry["seat"] for entry in log} == {0, 1}
+
+
+def test_a_runner_with_local_ai_plays_from_the_whole_match_options_included(base_url: str, tmp_path: Path) -> None:
+    """docs/reference/python-client.md: LocalAI 'plays from the whole match ... its view, players and options'."""
+    engine = LocalAI(level="easy", seed=3, time_cap=0.05)
+    with Client(base_url) as anyone:
+        bots = [anyone.register_bot(name) for name in ("thinker", "dicer")]
+        runners = [
+            Runner(bot_config(base_url, tmp_path / bot["name"], bot), chosen, matches=1)
+            for bot, chosen in zip(bots, (engine, RandomEngine(seed=4)), strict=True)
+        ]
+        threads = [start(runner) for runner in runners]
+        seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
+        options = {"first_player_flavour": "green", "turn_limit": 8}  # shown by the view, and not
+        anyone.create_match("icecream", 2, seats=seats, options=options)
+        for thread in threads:
+            thread.join(JOIN)
+            assert not thread.is_alive(), "a runner did not see its match over"
+    played = len(moves_of(tmp_path / "thinker"))
+    assert played > 0 and engine.local.moves == played, "every move the level's, none a random fallback"
+    assert runners[0].tally.refused == Counter() and runners[0].tally.engine_errors == 0

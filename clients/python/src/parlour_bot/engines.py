@@ -84,8 +84,9 @@ class LocalAI:
     """Parlour's own AI levels, run in this process on a state rebuilt from the seat's view.
 
     Options: `level` (`random`, `easy`, `medium`, `hard`, `perfect`), `seed`, `time_cap` (seconds).
-    Needs the server's package (`engine`, `ai`) importable; games whose state cannot be rebuilt from a
-    seat's view (see `parlour_bot.local_ai.SUPPORTED`) are played by `RandomEngine`.
+    Needs the server's package (`engine`, `ai`) importable. It plays from the whole match (`choose_in_match`:
+    its view, players and options give the state `Game.state_from_view` rebuilds); a view no state fits is
+    played by `RandomEngine`.
     """
 
     wants_view = True
@@ -97,9 +98,14 @@ class LocalAI:
         self.fallback = RandomEngine(seed)
 
     def choose(self, game: str, view: Any, legal: LegalActions) -> Action:
-        """The level's move, or a random legal one in a game it cannot rebuild from a view."""
+        """The level's move from the view alone (the options taken as the game's defaults), or a random legal one."""
         action = self.local.choose(game, view, legal["seat"])
         return action if action is not None else self.fallback.choose(game, view, legal)
+
+    def choose_in_match(self, match: dict[str, Any], legal: LegalActions) -> Action:
+        """The level's move in the match as the seat sees it (its players and options too), or a random legal one."""
+        action = self.local.choose_in_match(match, legal["seat"])
+        return action if action is not None else self.fallback.choose(match["game"], match["view"], legal)
 
 
 def load_engine(path: str, options: dict[str, Any], base: Path = Path()) -> Engine:

@@ -166,9 +166,12 @@ class MatchPlayer(threading.Thread):
 
     def decide(self, seat: int, legal: LegalActions) -> Action:
         """The engine's action within its budget; a random legal one when it fails or runs out of time."""
-        view = None
-        if getattr(self.ctx.engine, "wants_view", True):
-            view = self.ctx.client.match(self.match_id, seat=seat)["view"]
+        engine = self.ctx.engine
+        in_match = getattr(engine, "choose_in_match", None)
+        match: dict[str, Any] | None = None
+        if in_match is not None or getattr(engine, "wants_view", True):
+            match = dict(self.ctx.client.match(self.match_id, seat=seat))
+        view = match["view"] if match is not None else None
         budget = self.ctx.move_budget
         deadline = self.deadlines.get(seat)
         if deadline is not None:
@@ -177,7 +180,10 @@ class MatchPlayer(threading.Thread):
 
         def think() -> None:
             try:
-                answer.put((True, self.ctx.engine.choose(self.game, view, legal)))
+                if in_match is not None and match is not None:
+                    answer.put((True, in_match(match, legal)))
+                else:
+                    answer.put((True, engine.choose(self.game, view, legal)))
             except BaseException as error:
                 answer.put((False, error))
 
