@@ -65,11 +65,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, timeout=BOT_TIMEOUT
                 ).returncode
                 output.seek(0)
-                refused = b"429 x" in output.read()
+                text = output.read().decode(errors="replace")
+                refused = "429 x" in text
+                if refused:
+                    print(text.strip().splitlines()[-1])  # the runner's last line counts the answers it waited out
         times = []
         for match in matches:
-            log = service.call(f"/v1/matches/{match['id']}/log")
-            times += [stamp(entry["at"]) for entry in log["entries"] if entry["seat"] == 0]
+            after: int | None = 0
+            while after is not None:  # every page of the log, not only the first
+                log = service.call(f"/v1/matches/{match['id']}/log?limit=500&after={after}")
+                times += [stamp(entry["at"]) for entry in log["entries"] if entry["seat"] == 0]
+                after = log["next_after"]
     per_second = Counter(int(t) for t in times)
     span = max(times) - min(times) if times else 0.0
     limit = LimitSettings().actions
