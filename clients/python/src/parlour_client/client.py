@@ -7,7 +7,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 import httpx
 
@@ -15,17 +15,35 @@ from parlour_client.errors import ProblemError
 from parlour_client.models import (
     Action,
     AiMoveAccepted,
+    Bot,
+    BotEvent,
+    BotEventList,
+    BotListItem,
+    BotMatch,
     BotRegistered,
     BotSeat,
     Challenge,
+    Export,
+    GameEntry,
+    Health,
     Job,
     JoinedSeat,
+    LeaderboardEntry,
+    LeftSeat,
     LegalActions,
-    LogEntry,
+    LoggedEntry,
     LogPage,
     Match,
     MatchCreated,
+    MatchmakingPool,
+    MatchmakingPools,
     MatchmakingTicket,
+    MatchSummary,
+    RatingPoint,
+    RematchAnswer,
+    ReplayStep,
+    Tournament,
+    TournamentSummary,
 )
 from parlour_client.retry import BUSY, RetryPolicy, retry_after
 from parlour_client.streams import EventStream
@@ -77,25 +95,25 @@ class Client:
 
     # --- the server ----------------------------------------------------------------------------
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         """`GET /v1/health`."""
-        return cast(dict[str, Any], self._json("GET", "/v1/health"))
+        return cast(Health, self._json("GET", "/v1/health"))
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[GameEntry]:
         """`GET /v1/games`: the catalog."""
         answer = self._json("GET", "/v1/games")
-        return cast(list[dict[str, Any]], answer["items"] if isinstance(answer, dict) else answer)
+        return cast(list[GameEntry], answer["items"] if isinstance(answer, dict) else answer)
 
-    def game(self, game_id: str) -> dict[str, Any]:
+    def game(self, game_id: str) -> GameEntry:
         """`GET /v1/games/{id}`: one game's entry (players, options, AI levels)."""
-        return cast(dict[str, Any], self._json("GET", f"/v1/games/{game_id}"))
+        return cast(GameEntry, self._json("GET", f"/v1/games/{game_id}"))
 
-    def leaderboard(self, game_id: str) -> Iterator[dict[str, Any]]:
+    def leaderboard(self, game_id: str) -> Iterator[LeaderboardEntry]:
         """`GET /v1/games/{id}/leaderboard`, every page: the game's rated bots, best first."""
-        return self._items(f"/v1/games/{game_id}/leaderboard", None, {})
+        return cast(Iterator[LeaderboardEntry], self._items(f"/v1/games/{game_id}/leaderboard", None, {}))
 
     def openapi(self) -> dict[str, Any]:
-        """`GET /v1/openapi.json`: the API's description."""
+        """`GET /v1/openapi.json`: the API's description (an open JSON object, as the spec says)."""
         return cast(dict[str, Any], self._json("GET", "/v1/openapi.json"))
 
     # --- matches -------------------------------------------------------------------------------
@@ -109,28 +127,28 @@ class Client:
         """`GET /v1/matches/{id}`: the match as the token's seat (or the public) may see it."""
         return cast(Match, self._json("GET", f"/v1/matches/{match_id}", token=token, params=_seat(seat)))
 
-    def matches(self, *, game: str | None = None, status: str | None = None) -> Iterator[dict[str, Any]]:
+    def matches(self, *, game: str | None = None, status: str | None = None) -> Iterator[MatchSummary]:
         """`GET /v1/matches`, every page: the listed matches (filtered by game and status)."""
         params = {key: value for key, value in (("game", game), ("status", status)) if value is not None}
-        return self._items("/v1/matches", None, params)
+        return cast(Iterator[MatchSummary], self._items("/v1/matches", None, params))
 
-    def abort(self, match_id: str, *, owner_token: str) -> Any:
+    def abort(self, match_id: str, *, owner_token: str) -> Match:
         """`POST /v1/matches/{id}/abort`, with the match's owner token."""
-        return self._json("POST", f"/v1/matches/{match_id}/abort", token=owner_token)
+        return cast(Match, self._json("POST", f"/v1/matches/{match_id}/abort", token=owner_token))
 
-    def rematch(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> dict[str, Any]:
+    def rematch(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> RematchAnswer:
         """`POST /v1/matches/{id}/rematch`: offer (or accept) a rematch of a finished match."""
         path = f"/v1/matches/{match_id}/rematch"
-        return cast(dict[str, Any], self._json("POST", path, token=token, params=_seat(seat)))
+        return cast(RematchAnswer, self._json("POST", path, token=token, params=_seat(seat)))
 
-    def replay_step(self, match_id: str, step: int, *, seat: int | None = None) -> dict[str, Any]:
+    def replay_step(self, match_id: str, step: int, *, seat: int | None = None) -> ReplayStep:
         """`GET /v1/matches/{id}/replay/{step}`: an ended match after its first `step` actions (`seat`'s view)."""
         path = f"/v1/matches/{match_id}/replay/{step}"
-        return cast(dict[str, Any], self._json("GET", path, params=_seat(seat)))
+        return cast(ReplayStep, self._json("GET", path, params=_seat(seat)))
 
-    def export(self, match_id: str) -> dict[str, Any]:
+    def export(self, match_id: str) -> Export:
         """`GET /v1/matches/{id}/export`: a finished match, whole, to verify offline (`parlour verify`)."""
-        return cast(dict[str, Any], self._json("GET", f"/v1/matches/{match_id}/export"))
+        return cast(Export, self._json("GET", f"/v1/matches/{match_id}/export"))
 
     def join(
         self, match_id: str, *, seat: int | None = None, name: str | None = None, token: str | None = None
@@ -139,9 +157,10 @@ class Client:
         body = {key: value for key, value in (("seat", seat), ("name", name)) if value is not None}
         return cast(JoinedSeat, self._json("POST", f"/v1/matches/{match_id}/join", token=token, json=body))
 
-    def leave(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Any:
+    def leave(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> LeftSeat:
         """`POST /v1/matches/{id}/leave`: the seat opens again (before the start only)."""
-        return self._json("POST", f"/v1/matches/{match_id}/leave", token=token, params=_seat(seat))
+        path = f"/v1/matches/{match_id}/leave"
+        return cast(LeftSeat, self._json("POST", path, token=token, params=_seat(seat)))
 
     def resign(self, match_id: str, *, token: str | None = None, seat: int | None = None) -> Match:
         """`POST /v1/matches/{id}/resign`."""
@@ -185,8 +204,8 @@ class Client:
 
     def log(
         self, match_id: str, *, token: str | None = None, seat: int | None = None, after: int = 0
-    ) -> Iterator[LogEntry]:
-        """Every log entry after version `after`, page after page."""
+    ) -> Iterator[LoggedEntry]:
+        """Every log entry (an action, or a resignation) after version `after`, page after page."""
         for page in self.log_pages(match_id, token=token, seat=seat, after=after):
             yield from page["entries"]
 
@@ -285,45 +304,65 @@ class Client:
         """`POST /v1/bots`: the bot and its token (shown this once)."""
         return cast(BotRegistered, self._json("POST", "/v1/bots", json={"name": name, **fields}))
 
-    def bot(self, bot_id: str) -> dict[str, Any]:
+    def bot(self, bot_id: str) -> Bot:
         """`GET /v1/bots/{id}`."""
-        return cast(dict[str, Any], self._json("GET", f"/v1/bots/{bot_id}"))
+        return cast(Bot, self._json("GET", f"/v1/bots/{bot_id}"))
 
-    def bots(self, *, q: str | None = None) -> Iterator[dict[str, Any]]:
+    def bots(self, *, q: str | None = None) -> Iterator[BotListItem]:
         """`GET /v1/bots`, every page (names containing `q`)."""
-        return self._items("/v1/bots", None, {"q": q} if q else {})
+        return cast(Iterator[BotListItem], self._items("/v1/bots", None, {"q": q} if q else {}))
 
-    def set_bot_policy(self, bot_id: str, *, token: str | None = None, **fields: Any) -> dict[str, Any]:
+    def set_bot_policy(self, bot_id: str, *, token: str | None = None, **fields: Any) -> Bot:
         """`PATCH /v1/bots/{id}`: `policy` (`ask`, `tournaments`, `anyone`) and/or `max_matches`."""
-        return cast(dict[str, Any], self._json("PATCH", f"/v1/bots/{bot_id}", token=token, json=fields))
+        return cast(Bot, self._json("PATCH", f"/v1/bots/{bot_id}", token=token, json=fields))
 
-    def rotate_bot_token(self, bot_id: str, *, token: str | None = None) -> dict[str, Any]:
+    def rotate_bot_token(self, bot_id: str, *, token: str | None = None) -> BotRegistered:
         """`POST /v1/bots/{id}/token`: a new token (shown once); the old one stops working."""
-        return cast(dict[str, Any], self._json("POST", f"/v1/bots/{bot_id}/token", token=token))
+        return cast(BotRegistered, self._json("POST", f"/v1/bots/{bot_id}/token", token=token))
 
     def delete_bot(self, bot_id: str, *, token: str | None = None) -> None:
         """`DELETE /v1/bots/{id}`."""
         self._json("DELETE", f"/v1/bots/{bot_id}", token=token)
 
-    def bot_ratings(self, bot_id: str, game: str) -> Iterator[dict[str, Any]]:
+    def bot_ratings(self, bot_id: str, game: str) -> Iterator[RatingPoint]:
         """`GET /v1/bots/{id}/ratings`, every page: the bot's rating history in one competitive game."""
-        return self._items(f"/v1/bots/{bot_id}/ratings", None, {"game": game})
+        return cast(Iterator[RatingPoint], self._items(f"/v1/bots/{bot_id}/ratings", None, {"game": game}))
 
-    def bot_matches(self, bot_id: str, *, status: str = "playing", token: str | None = None) -> Iterator[BotSeat]:
+    @overload
+    def bot_matches(
+        self, bot_id: str, *, status: Literal["playing"] = "playing", token: str | None = None
+    ) -> Iterator[BotSeat]: ...
+
+    @overload
+    def bot_matches(
+        self, bot_id: str, *, status: Literal["running", "finished", "all"], token: str | None = None
+    ) -> Iterator[BotMatch]: ...
+
+    @overload
+    def bot_matches(
+        self, bot_id: str, *, status: str, token: str | None = None
+    ) -> Iterator[BotSeat] | Iterator[BotMatch]: ...
+
+    def bot_matches(
+        self, bot_id: str, *, status: str = "playing", token: str | None = None
+    ) -> Iterator[BotSeat] | Iterator[BotMatch]:
         """`GET /v1/bots/{id}/matches`, every page: the bot's live seats (`playing`, its token) or its history."""
-        return cast(Iterator[BotSeat], self._items(f"/v1/bots/{bot_id}/matches", token, {"status": status}))
+        items = self._items(f"/v1/bots/{bot_id}/matches", token, {"status": status})
+        return cast(Iterator[BotSeat], items) if status == "playing" else cast(Iterator[BotMatch], items)
 
     def bot_challenges(self, bot_id: str, *, token: str | None = None) -> Iterator[Challenge]:
         """`GET /v1/bots/{id}/challenges`, every page: the challenges waiting for an answer."""
         return cast(Iterator[Challenge], self._items(f"/v1/bots/{bot_id}/challenges", token, {}))
 
-    def accept_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Any:
+    def accept_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Challenge:
         """`POST /v1/bots/{id}/challenges/{challenge}/accept`."""
-        return self._json("POST", f"/v1/bots/{bot_id}/challenges/{challenge_id}/accept", token=token)
+        path = f"/v1/bots/{bot_id}/challenges/{challenge_id}/accept"
+        return cast(Challenge, self._json("POST", path, token=token))
 
-    def decline_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Any:
+    def decline_challenge(self, bot_id: str, challenge_id: str, *, token: str | None = None) -> Challenge:
         """`POST /v1/bots/{id}/challenges/{challenge}/decline`."""
-        return self._json("POST", f"/v1/bots/{bot_id}/challenges/{challenge_id}/decline", token=token)
+        path = f"/v1/bots/{bot_id}/challenges/{challenge_id}/decline"
+        return cast(Challenge, self._json("POST", path, token=token))
 
     def bot_events(self, bot_id: str, *, token: str | None = None, last_event_id: int | None = None) -> EventStream:
         """`GET /v1/bots/{id}/events` as an iterator of events, resuming by itself with `Last-Event-ID`."""
@@ -331,20 +370,21 @@ class Client:
 
     def bot_events_poll(
         self, bot_id: str, *, token: str | None = None, after: int = 0, wait: float = 25.0
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[BotEvent]:
         """The bot's events (`{id, event, data}`) by long-poll, one call after another, forever."""
         while True:
             params = {"after": after, "wait": wait}
             path = f"/v1/bots/{bot_id}/events"
             answer = self._json("GET", path, token=token, params=params, timeout=wait + self.timeout)
-            yield from answer["events"]
-            after = int(answer["last_event_id"])
+            page = cast(BotEventList, answer)
+            yield from page["events"]
+            after = int(page["last_event_id"])
 
     # --- matchmaking ---------------------------------------------------------------------------
 
-    def matchmaking_pools(self) -> list[dict[str, Any]]:
+    def matchmaking_pools(self) -> list[MatchmakingPool]:
         """`GET /v1/matchmaking`: every pool (`game`, `players`, `rated`) and how many tickets wait in it."""
-        return cast(list[dict[str, Any]], self._json("GET", "/v1/matchmaking")["items"])
+        return cast(MatchmakingPools, self._json("GET", "/v1/matchmaking"))["items"]
 
     def join_matchmaking(
         self, game: str, players: int, *, rated: bool = True, token: str | None = None, **fields: Any
@@ -368,27 +408,28 @@ class Client:
 
     # --- tournaments ---------------------------------------------------------------------------
 
-    def create_tournament(self, game: str, entrants: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    def create_tournament(self, game: str, entrants: list[dict[str, Any]], **fields: Any) -> Tournament:
         """`POST /v1/tournaments`: the tournament, with its `owner_token` (shown once)."""
         body = {"game": game, "entrants": entrants, **fields}
-        return cast(dict[str, Any], self._json("POST", "/v1/tournaments", json=body))
+        return cast(Tournament, self._json("POST", "/v1/tournaments", json=body))
 
-    def tournaments(self, *, status: str | None = None) -> Iterator[dict[str, Any]]:
+    def tournaments(self, *, status: str | None = None) -> Iterator[TournamentSummary]:
         """`GET /v1/tournaments`, every page."""
-        return self._items("/v1/tournaments", None, {"status": status} if status else {})
+        params = {"status": status} if status else {}
+        return cast(Iterator[TournamentSummary], self._items("/v1/tournaments", None, params))
 
-    def tournament(self, tournament_id: str) -> dict[str, Any]:
+    def tournament(self, tournament_id: str) -> Tournament:
         """`GET /v1/tournaments/{id}`: progress, standings, crosstable and ratings."""
-        return cast(dict[str, Any], self._json("GET", f"/v1/tournaments/{tournament_id}"))
+        return cast(Tournament, self._json("GET", f"/v1/tournaments/{tournament_id}"))
 
-    def cancel_tournament(self, tournament_id: str, *, owner_token: str) -> dict[str, Any]:
+    def cancel_tournament(self, tournament_id: str, *, owner_token: str) -> Tournament:
         """`POST /v1/tournaments/{id}/cancel`, with the tournament's owner token."""
-        return cast(dict[str, Any], self._json("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token))
+        return cast(Tournament, self._json("POST", f"/v1/tournaments/{tournament_id}/cancel", token=owner_token))
 
     # --- the wire ------------------------------------------------------------------------------
 
-    def _items(self, path: str, token: str | None, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """Every item of a cursor-paged listing."""
+    def _items(self, path: str, token: str | None, params: dict[str, Any]) -> Iterator[Any]:
+        """Every item of a cursor-paged listing (the caller casts them to the listing's item type)."""
         cursor: str | None = None
         while True:
             page = self._json("GET", path, token=token, params={**params, **({"cursor": cursor} if cursor else {})})
