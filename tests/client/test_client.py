@@ -214,3 +214,49 @@ def test_the_match_long_poll_yields_each_new_version_until_the_match_ends(base_u
         assert moved["version"] == match["version"] + 1 and moved["status"] == "active"
         client.resign(match["id"], token=seats[1])
         assert [update["status"] for update in updates] == ["finished"]
+
+
+def test_a_dropped_stream_waits_the_servers_retry_before_it_reconnects(base_url: str) -> None:
+    """The stream opens with `retry: 2000`: after a drop the client waits those 2 s (here recorded, not slept)."""
+    waits: list[float] = []
+    with Client(base_url, sleep=waits.append) as client:
+        match = client.create_match("icecream", 2, seed="retry")
+        stream = client.match_events(match["id"])
+        next(stream)
+        assert stream.retry == 2.0 and waits == []
+        stream.drop()
+        client.resign(match["id"], token=tokens(match)[0])
+        assert [event.event for event in stream][-1] == "end"
+        assert stream.reconnects == 1 and waits == [2.0]
+
+
+def sse_answers(bodies: list[str], sent: list[httpx.Request]) -> httpx.MockTransport:
+    """A server whose event stream answers `bodies` in turn, each connection closing after its body."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        body = bodies[len(sent) - 1].encode()
+        return httpx.Response(200, content=body, headers={"Content-Type": "text/event-stream"})
+
+    return httpx.MockTransport(answer)
+
+
+def test_without_a_retry_the_stream_reconnects_with_its_backoff_and_a_long_retry_is_capped() -> None:
+    sent: list[httpx.Request] = []
+    waits: list[float] = []
+    policy = RetryPolicy(backoff=0.5, cap=20.0, rng=random.Random(2))
+    event, end = "id: 1\nevent: match\ndata: {}\n\n", "event: end\ndata: {}\n\n"
+    bodies = [event, "", end]  # closed after an event (at once again), then with none (the backoff), then ended
+    with Client("http://parlour.test", transport=sse_answers(bodies, sent), sleep=waits.append, retry=policy) as client:
+        stream = client.match_events("m")
+        assert [e.event for e in stream] == ["match", "end"] and stream.retry is None
+    assert [request.headers.get("Last-Event-ID") for request in sent] == [None, "1", "1"]
+    assert len(waits) == 1 and 0 <= waits[0] <= 0.5
+
+    sent.clear()
+    waits.clear()
+    bodies = ["retry: 60000\n\n" + event, end]  # a minute asked for: capped as any backoff is
+    with Client("http://parlour.test", transport=sse_answers(bodies, sent), sleep=waits.append, retry=policy) as client:
+        stream = client.match_events("m")
+        assert [e.event for e in stream] == ["match", "end"] and stream.retry == 60.0
+    assert waits == [20.0]

@@ -521,8 +521,14 @@ class Client:
             finally:
                 response.close()
 
-        def backoff(attempt: int) -> None:
-            self._sleep(self.retry.backoff_wait(attempt))
+        def backoff(failures: int, retry: float | None) -> None:
+            """Before a reconnection: the server's `retry:` when it sent one (or the backoff after failures in a
+            row, if longer), else at once the first time and the backoff after; never more than the cap."""
+            wait = self.retry.backoff_wait(failures - 1) if failures else 0.0
+            if retry is not None:
+                wait = max(wait, retry)
+            if wait > 0:
+                self._sleep(min(wait, self.retry.cap))
 
         return EventStream(opener, last_event_id, backoff, self.retry.attempts)
 

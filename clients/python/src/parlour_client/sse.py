@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,9 +51,12 @@ def frames(lines: Iterable[str]) -> Iterator[Frame]:
             frame.retry = int(value)
 
 
-def events(lines: Iterable[str]) -> Iterator[Event]:
-    """Each event of a stream with data, its JSON decoded; `retry:`-only blocks are skipped."""
+def events(lines: Iterable[str], on_retry: Callable[[int], None] | None = None) -> Iterator[Event]:
+    """Each event of a stream with data, its JSON decoded. A block's `retry:` (the reconnection time the
+    server asks for, in milliseconds) goes to `on_retry` when given; `retry:`-only blocks yield no event."""
     for frame in frames(lines):
+        if frame.retry is not None and on_retry is not None:
+            on_retry(frame.retry)
         if frame.data is None:
             continue
         text = "\n".join(frame.data)

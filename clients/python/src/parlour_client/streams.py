@@ -11,21 +11,25 @@ from parlour_client.sse import Event, events
 
 Opener = Callable[[int | None], AbstractContextManager[httpx.Response]]
 """Opens the stream resuming after an event id (None: from the start), answering the open response."""
+Backoff = Callable[[int, float | None], None]
+"""Waits before a reconnection: given the failures in a row before it (0: the first reconnection) and the
+server's `retry:` in seconds (None when it sent none)."""
 
 
 class EventStream(Iterator[Event]):
     """The events of one Server-Sent Events endpoint, across reconnections, until an `end` event.
 
     A connection that drops (or closes without `end`) is opened again with `Last-Event-ID` set to the
-    last event's `id`, so no event is missed or repeated. `drop()` closes the current connection as a
+    last event's `id`, so no event is missed or repeated, after `backoff` waited: the server's last
+    `retry:` (`retry`, in seconds) when it sent one. `drop()` closes the current connection as a
     network failure would; the next read resumes.
     """
 
-    def __init__(
-        self, opener: Opener, last_event_id: int | None, backoff: Callable[[int], None], attempts: int
-    ) -> None:
+    def __init__(self, opener: Opener, last_event_id: int | None, backoff: Backoff, attempts: int) -> None:
         self.last_event_id = last_event_id
         self.reconnects = 0
+        self.retry: float | None = None
+        """The reconnection time the server last asked for (`retry:`), in seconds; None before it asks."""
         self._opener = opener
         self._backoff = backoff
         self._attempts = attempts
@@ -66,7 +70,7 @@ class EventStream(Iterator[Event]):
                     self._response = response
                     if self._stopped:
                         return
-                    for event in events(response.iter_lines()):
+                    for event in events(response.iter_lines(), self._set_retry):
                         failures = 0
                         if event.id is not None:
                             self.last_event_id = event.id
@@ -79,7 +83,9 @@ class EventStream(Iterator[Event]):
                 self._response = None
             if self._stopped:
                 return
-            if failures:
-                self._backoff(failures - 1)
+            self._backoff(failures, self.retry)
             failures += 1
             self.reconnects += 1
+
+    def _set_retry(self, milliseconds: int) -> None:
+        self.retry = milliseconds / 1000
