@@ -12,7 +12,7 @@ from typing import Any
 
 from parlour_bot import RandomEngine, Runner
 from parlour_bot.config import BotConfig, parse_config
-from parlour_bot.engines import LocalAI
+from parlour_bot.engines import Engine, LocalAI
 from parlour_client import BotRegistered, Client
 
 JOIN = 50.0  # seconds a test waits for a runner's thread before it fails (never asserted as a speed)
@@ -78,11 +78,12 @@ def test_two_runners_play_their_challenges_in_icecream_and_sundae_split(base_url
 def test_a_runner_with_local_ai_plays_from_the_whole_match_options_included(base_url: str, tmp_path: Path) -> None:
     """docs/reference/python-client.md: LocalAI 'plays from the whole match ... its view, players and options'."""
     engine = LocalAI(level="easy", seed=3, time_cap=0.05)
+    engines: tuple[Engine, Engine] = (engine, RandomEngine(seed=4))
     with Client(base_url) as anyone:
         bots = [anyone.register_bot(name) for name in ("thinker", "dicer")]
         runners = [
             Runner(bot_config(base_url, tmp_path / bot["name"], bot), chosen, matches=1)
-            for bot, chosen in zip(bots, (engine, RandomEngine(seed=4)), strict=True)
+            for bot, chosen in zip(bots, engines, strict=True)
         ]
         threads = [start(runner) for runner in runners]
         seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
