@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import httpx
 from parlour_bot import RandomEngine, Runner
 from parlour_client import Client, Event
 
@@ -134,3 +135,23 @@ def test_a_match_over_told_again_after_a_restart_is_not_counted_again(base_url: 
         match["id"]
     ]
     assert (tmp_path / "state" / "exports" / f"{match['id']}.json").exists()
+
+
+def test_a_match_that_ended_before_the_snapshot_is_ended_by_it(base_url: str, tmp_path: Path) -> None:
+    """A runner with no cursor accepts a challenge, and the match ends before its stream opens: the `match-over`
+    comes before the snapshot, which lists the match no more. The runner reads the match and ends it."""
+    with Client(base_url) as client:
+        bot = client.register_bot("late")
+        created = client.create_match("icecream", 2, seats=[{"type": "bot", "bot": bot["id"]}, {"type": "human"}])
+        runner = Runner(bot_config(base_url, tmp_path / "state", bot), RandomEngine())
+        runner.consider(list(client.bot_challenges(bot["id"], token=bot["token"])))  # accepted: the match starts
+        person = next(seat["token"] for seat in created["tokens"] if seat["seat"] == 1)
+        assert client.resign(created["id"], token=person)["status"] == "finished"
+        url, auth = f"{base_url}/v1/bots/{bot['id']}/events", {"Authorization": f"Bearer {bot['token']}"}
+        # No cursor: the snapshot alone, numbered after the match-over.
+        (snapshot,) = httpx.get(url, params={"wait": 1}, headers=auth).json()["events"]
+        assert snapshot["event"] == "snapshot" and snapshot["data"]["matches"] == []
+        runner.handle(Event(snapshot["id"], "snapshot", snapshot["data"]))
+    assert runner.over == 1 and runner.idle()
+    results = [json.loads(line) for line in (tmp_path / "state" / "results.jsonl").read_text().splitlines()]
+    assert [(result["match"], result["status"]) for result in results] == [(created["id"], "finished")]

@@ -182,13 +182,30 @@ class Runner:
         seats: Iterable[BotSeat] = data.get("matches", [])
         if data.get("next_matches"):
             seats = self.client.bot_matches(self.bot, status="playing")
+        seats = list(seats)
         for seat in seats:
             self.seat_seen(seat)
+        self.ended_unseen({seat["match"] for seat in seats})
         challenges = list(data.get("challenges", []))
         if data.get("next_challenges"):
             challenges = list(self.client.bot_challenges(self.bot))
         self.consider(challenges)
         self.matchmaker.update()
+
+    def ended_unseen(self, live: set[str]) -> None:
+        """Matches the runner plays or accepted that the snapshot does not list as live ended before it was taken
+        (their `match-over` came before it): read each, and end those that are over."""
+        with self.lock:
+            tracked = (set(self.players) | self.accepted) - live
+        for match_id in sorted(tracked):
+            match = self.client.match(match_id)
+            if match["status"] not in ("finished", "aborted"):
+                continue  # not started yet (other bots to accept): its events are still to come
+            for seat in match["seats"]:
+                if seat["bot"] == self.bot:
+                    self.match_over(match_id, seat["seat"], match["status"], match["result"])
+            with self.lock:
+                self.accepted.discard(match_id)
 
     def seat_seen(self, seat: BotSeat) -> None:
         """A live seat listed (on start, or by a snapshot): play it if the bot may act."""
