@@ -27,11 +27,11 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from tests.api.conftest import bearer
 from workers import context
+from workers.worker import PromptWorker
 
 FOLDER = Path(__file__).parent / "transcripts"
 MOVES = 60
@@ -111,7 +111,8 @@ def run_jobs(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
     context.context.cache_clear()
     connection = redis.Redis.from_url(redis_url)
     queues = list(context.context().jobs.queues.values())
-    SimpleWorker(queues, connection=connection, serializer=JSONSerializer).work(burst=True)
+    # PromptWorker: RQ's SimpleWorker, but its command listener stops at once (RQ's may hold the test a minute).
+    PromptWorker(queues, connection=connection, serializer=JSONSerializer).work(burst=True)
     context.context.cache_clear()
 
 
