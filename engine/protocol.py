@@ -216,7 +216,7 @@ class Game(ABC):
         (`state_from_view` turns it into ViewMismatch and checks the rebuilt state's view). Every built-in game
         overrides it, and tests/conformance/test_from_view.py fails for a game that does not.
         """
-        raise NotImplementedError(f"{self.info.name} does not rebuild a state from a seat's view yet")
+        raise NotImplementedError(f"{self.info.name} must override Game.rebuild_from_view (docs/how-to/add-a-game.md)")
 
     def state_from_view(
         self, view: View, seat: int, players: int, options: dict[str, Any] | None, rng: Rng
