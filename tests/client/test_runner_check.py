@@ -14,8 +14,9 @@ from parlour_client import Action, Client, LegalActions
 
 from tests.client.test_runner import bot_config
 
-QUICK = Adversity(storm=3, outage=1.0, slow=0.5, turn_timer=30, moves_between=2)
-"""Each fault once, short enough for the suite."""
+QUICK = Adversity(storm=3, outage=3.0, slow=0.5, turn_timer=30, moves_between=2)
+"""Each fault once, short enough for the suite. The outage outlasts the server's `retry: 2000`, so the runner's
+stream reconnects inside it and meets it even when no seat was mid-turn."""
 
 
 class Cheater(RandomEngine):
