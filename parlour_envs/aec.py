@@ -1,0 +1,176 @@
+"""The PettingZoo AEC environment every game shares: one agent chooses one token at a time."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from engine.protocol import GameState
+from parlour_envs.encoding import PASS, Choice, Encoding, Tensor, observation
+
+ObsDict = dict[str, Any]
+
+
+def agent_name(seat: int) -> str:
+    """The agent of a seat, as PettingZoo's classic environments name them."""
+    return f"player_{seat}"
+
+
+class ParlourEnv(AECEnv[str, ObsDict, int]):
+    """A Parlour game as an AEC environment; `encoding_type` makes it one game.
+
+    Each step is one token of the agent in `agent_selection`; when its tokens complete a legal engine action the
+    action is played, and otherwise the same agent chooses again. Rewards come from the game's result when it ends
+    (every seat's, `Result.rewards`: +1 first, -1 last, ties share; a co-operative team's shared); an episode that
+    reaches `max_actions` engine actions is truncated. `infos[agent]["view"]` is the seat's view as JSON.
+    """
+
+    encoding_type: ClassVar[type[Encoding]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlour", "is_parallelizable": False}
+
+    def __init__(
+        self, players: int | None = None, render_mode: str | None = None, max_actions: int | None = None, **options: Any
+    ) -> None:
+        super().__init__()
+        game = self.encoding_type.game
+        self.players = game.info.min_players if players is None else players
+        game.check_players(self.players)
+        self.options = game.info.options.resolve(options)
+        self.encoding = self.encoding_type(self.players, self.options)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
+        self.possible_agents = [agent_name(seat) for seat in range(self.players)]
+        low, high = self.encoding.bounds()
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
+        self.state_: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the episode ------------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game; the same `seed` gives the same episode for the same choices."""
+        self.seed_ = secrets.randbits(63) if seed is None else seed
+        self.state_ = self.encoding.game.new_state(self.players, self.options, self.seed_)
+        self.actions_played = 0
+        self.chosen: tuple[int, ...] = ()
+        self.passed: frozenset[int] = frozenset()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._next_decision()
+
+    def step(self, action: int) -> None:
+        """The selected agent chooses one token."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # type: ignore[arg-type]
+            return
+        state = self._state()
+        seat = self.possible_agents.index(agent)
+        offered = self._offered
+        token = int(action)
+        if token not in offered:
+            raise ValueError(f"token {token} is not among {agent}'s choices now: {sorted(offered)}")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        choice = offered[token]
+        if choice is None:
+            self.chosen = (*self.chosen, token)
+            self._decide(seat)
+        elif choice is PASS:
+            self.passed = self.passed | {seat}
+            self.chosen = ()
+            self._next_decision()
+        else:
+            state.apply_trusted(seat, choice)  # type: ignore[arg-type]
+            self.actions_played += 1
+            self.passed = frozenset()
+            self.chosen = ()
+            if state.is_over():
+                self.rewards = dict(zip(self.agents, state.rewards(), strict=True))
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif self.actions_played >= self.max_actions:
+                self.truncations = dict.fromkeys(self.agents, True)
+            self._next_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            pass  # PettingZoo's ansi mode renders on request only
+
+    def observe(self, agent: str) -> ObsDict:
+        """The agent's observation: its tensor and its action mask (all zeros unless it is choosing now)."""
+        seat = self.possible_agents.index(agent)
+        choosing = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        chosen = self.chosen if choosing else ()
+        tensor: Tensor = observation(self.encoding, self._view(seat), seat, chosen)
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        if choosing:
+            mask[list(self._offered)] = 1
+        return {"observation": tensor, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The public view as text (`render_mode="ansi"`)."""
+        if self.render_mode is None:
+            return None
+        return self.encoding.render(self._state().view(None))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+    def _state(self) -> GameState:
+        if self.state_ is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state_
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        view: dict[str, Any] = self.infos[agent_name(seat)]["view"]
+        return view
+
+    def _next_decision(self) -> None:
+        """Pick the next agent (after an action or a pass), or keep the last one selected once the game is done."""
+        state = self._state()
+        self.infos = {agent: {"view": state.view(seat)} for seat, agent in enumerate(self.possible_agents)}
+        if self.terminations[self.agents[0]] or self.truncations[self.agents[0]]:
+            self._offered: dict[int, Choice] = {}
+            self.agent_selection = getattr(self, "agent_selection", self.agents[0])
+            return
+        seat = self.encoding.next_seat(state, self.passed)
+        if seat is None:
+            raise RuntimeError(f"no seat can act in a running {self.encoding.game.info.name} game")
+        self._decide(seat)
+
+    def _decide(self, seat: int) -> None:
+        self.agent_selection = agent_name(seat)
+        self._offered = self.encoding.choices(self._state(), seat, self.chosen)
+        if not self._offered:
+            raise RuntimeError(f"seat {seat} has no choice after tokens {self.chosen}")
+
+
+def make_env(env_type: type[ParlourEnv], **kwargs: Any) -> AECEnv[str, ObsDict, int]:
+    """A game's `env()`: the raw environment wrapped as PettingZoo's classic environments are."""
+    env: AECEnv[str, ObsDict, int] = env_type(**kwargs)
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

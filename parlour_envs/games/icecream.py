@@ -1,0 +1,73 @@
+"""IceCream as tokens and tensors: one token per move, the two cones scoop by scoop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.icecream import GAME
+from engine.protocol import Action, GameState, View
+from parlour_envs.encoding import Encoding, Section
+
+SCOOPS = 12
+"""Scoops in play: two cones of six at the start (engine/icecream/data.json)."""
+MOVABLE = SCOOPS - 1
+"""The most scoops one move can take: all but a cone's fixed bottom red."""
+FLAVOURS = ("red", "yellow", "green")
+LETTERS = {"R": "red", "Y": "yellow", "G": "green"}
+POINTS_SCALE = 100
+"""Turn numbers (the points of a turn) are shown up to this many, then as this many."""
+MAX_ACTIONS = 1000
+"""Where an episode is truncated unless `turn_limit` ends it first: random play ends by move 800 (seeded playouts)."""
+
+
+class IceCreamEncoding(Encoding):
+    """Token `cone * 11 + scoops - 1` moves that many scoops from that cone."""
+
+    game = GAME
+
+    def name_tokens(self) -> Sequence[str]:
+        return [f"move {scoops} scoop{'s' * (scoops > 1)} from cone {cone}" for cone in (0, 1) for scoops in range(1, MOVABLE + 1)]
+
+    def encode(self, state: GameState, seat: int, action: Action) -> tuple[int, ...]:
+        return (action["from_cone"] * MOVABLE + action["scoops"] - 1,)
+
+    def sections(self) -> Sequence[Section]:
+        return [
+            Section("cones", 2 * SCOOPS * len(FLAVOURS), "for cone 0 then 1, each height from the bottom (12), one-hot red, yellow, green; zeros above the top"),
+            Section("my_flavour", 2, "one-hot: this seat's flavour is yellow, green"),
+            Section("my_move", 1, "1 when this seat is to move"),
+            Section("points_left", 1, f"movement points left this turn, over {MOVABLE} (more than {MOVABLE} shows as 1)"),
+            Section("turn_points", 1, f"points of this turn (the turn number), over {POINTS_SCALE}, at most 1"),
+            Section("turn_limit_left", 1, f"with turn_limit: turns left over {POINTS_SCALE}, at most 1; 1 without a limit"),
+        ]
+
+    def observe(self, view: View, seat: int) -> list[float]:
+        tensor = [0.0] * (2 * SCOOPS * len(FLAVOURS))
+        for cone, scoops in enumerate(view["cones"]):
+            for height, flavour in enumerate(scoops):
+                tensor[(cone * SCOOPS + height) * len(FLAVOURS) + FLAVOURS.index(flavour)] = 1.0
+        mine = view["flavours"][seat]
+        limit = self.options["turn_limit"]
+        turns_left = min(limit - view["turn"], POINTS_SCALE) / POINTS_SCALE if limit else 1.0
+        return [
+            *tensor,
+            float(mine == "yellow"),
+            float(mine == "green"),
+            float(view["to_move"] == seat),
+            min(view["points_left"], MOVABLE) / MOVABLE,
+            min(view["points_this_turn"], POINTS_SCALE) / POINTS_SCALE,
+            max(turns_left, 0.0),
+        ]
+
+    def render(self, view: View) -> str:
+        cones = [" ".join(flavour[0].upper() for flavour in scoops) for scoops in view["cones"]]
+        return "\n".join(
+            [
+                *(f"cone {cone}: {scoops}" for cone, scoops in enumerate(cones)),
+                f"turn {view['turn']}: seat {view['to_move']} ({view['flavours'][view['to_move']]}) "
+                f"has {view['points_left']} of {view['points_this_turn']} points left",
+            ]
+        )
+
+    def default_max_actions(self) -> int:
+        return self.game.max_game_length(self.players, self.options) or MAX_ACTIONS
