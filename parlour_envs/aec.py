@@ -85,7 +85,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         """The selected agent chooses one token."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)  # type: ignore[arg-type]
+            self._was_dead_step(action)
             return
         state = self._state()
         seat = self.possible_agents.index(agent)

@@ -117,7 +117,9 @@ class Encoding(ABC):
     def bounds(self) -> tuple[Tensor, Tensor]:
         """The observation's lowest and highest values, element by element (the `chosen` counts reach the
         decision's longest token sequence at most, bounded here by `max_tokens`)."""
-        low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.layout] + [np.zeros(self.num_actions, np.float32)])
+        low = np.concatenate(
+            [np.full(s.size, s.low, np.float32) for s in self.layout] + [np.zeros(self.num_actions, np.float32)]
+        )
         high = np.concatenate(
             [np.full(s.size, s.high, np.float32) for s in self.layout]
             + [np.full(self.num_actions, self.max_tokens(), np.float32)]

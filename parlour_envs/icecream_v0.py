@@ -17,7 +17,7 @@ from parlour_envs.aec import ObsDict, ParlourEnv, make_env
 from parlour_envs.games.icecream import IceCreamEncoding
 
 
-class raw_env(ParlourEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+class raw_env(ParlourEnv):
     """IceCream without PettingZoo's checking wrappers."""
 
     encoding_type = IceCreamEncoding

@@ -26,19 +26,31 @@ class IceCreamEncoding(Encoding):
     game = GAME
 
     def name_tokens(self) -> Sequence[str]:
-        return [f"move {scoops} scoop{'s' * (scoops > 1)} from cone {cone}" for cone in (0, 1) for scoops in range(1, MOVABLE + 1)]
+        return [
+            f"move {scoops} scoop{'s' * (scoops > 1)} from cone {cone}"
+            for cone in (0, 1)
+            for scoops in range(1, MOVABLE + 1)
+        ]
 
     def encode(self, state: GameState, seat: int, action: Action) -> tuple[int, ...]:
         return (action["from_cone"] * MOVABLE + action["scoops"] - 1,)
 
     def sections(self) -> Sequence[Section]:
         return [
-            Section("cones", 2 * SCOOPS * len(FLAVOURS), "for cone 0 then 1, each height from the bottom (12), one-hot red, yellow, green; zeros above the top"),
+            Section(
+                "cones",
+                2 * SCOOPS * len(FLAVOURS),
+                "for cone 0 then 1, each height from the bottom (12), one-hot red, yellow, green; zeros above the top",
+            ),
             Section("my_flavour", 2, "one-hot: this seat's flavour is yellow, green"),
             Section("my_move", 1, "1 when this seat is to move"),
-            Section("points_left", 1, f"movement points left this turn, over {MOVABLE} (more than {MOVABLE} shows as 1)"),
+            Section(
+                "points_left", 1, f"movement points left this turn, over {MOVABLE} (more than {MOVABLE} shows as 1)"
+            ),
             Section("turn_points", 1, f"points of this turn (the turn number), over {POINTS_SCALE}, at most 1"),
-            Section("turn_limit_left", 1, f"with turn_limit: turns left over {POINTS_SCALE}, at most 1; 1 without a limit"),
+            Section(
+                "turn_limit_left", 1, f"with turn_limit: turns left over {POINTS_SCALE}, at most 1; 1 without a limit"
+            ),
         ]
 
     def observe(self, view: View, seat: int) -> list[float]:
