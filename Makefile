@@ -33,7 +33,7 @@ venv: $(STAMP)
 # (settings, the `parlour` command, the games) is newer than the last build.
 DOCS_STAMP := site/.parlour-built
 DOCS_SOURCES := mkdocs.yml openapi.yaml model/settings.py tournaments/cli.py ai/levels.py \
-	$(shell find docs engine -type f -not -path '*/__pycache__/*' 2>/dev/null)
+	$(shell find docs engine parlour_envs -type f -not -path '*/__pycache__/*' 2>/dev/null)
 docs: $(DOCS_STAMP)
 
 $(DOCS_STAMP): $(STAMP) $(DOCS_SOURCES)

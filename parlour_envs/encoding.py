@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.protocol import Action, Game, GameState, View, action_text, has_action
+from engine.protocol import Action, Game, GameState, View, action_text
 
 Tensor = npt.NDArray[np.float32]
 
@@ -82,14 +82,12 @@ class Encoding(ABC):
     def next_seat(self, state: GameState, passed: frozenset[int]) -> int | None:
         """The seat that chooses next in a running game; `passed`: the seats that passed since the last action.
 
-        The default: the first seat the game waits for that has an action. A game whose seats may act out of turn
-        overrides it, offering the turn to seats in an order that does not depend on what they hold (the seat to
-        choose is public), with a PASS token among their choices.
+        The default: the first seat the game waits for (a waited-for seat always has an action). A game whose seats
+        may act out of turn overrides it, offering the turn to seats in an order that does not depend on what they
+        hold (the seat to choose is public), with a PASS token among their choices.
         """
-        for seat in state.waiting_for():
-            if has_action(state, seat):
-                return seat
-        return None
+        waiting = state.waiting_for()
+        return waiting[0] if waiting else None
 
     def choices(self, state: GameState, seat: int, chosen: tuple[int, ...]) -> dict[int, Choice]:
         """Every token the seat may choose next after `chosen`: the action it completes, or None if more follow.

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from command_reference import parlour_command
+from environments_reference import environments
 from games_reference import games
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -31,6 +32,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "settings": settings,
     "parlour-command": parlour_command,
     "games": games,
+    "environments": environments,
 }
 """Each generated part, by the name its page gives it."""
 
@@ -41,6 +43,7 @@ WATCHED = [
     ROOT / "tournaments" / "cli.py",
     ROOT / "engine",
     ROOT / "ai" / "levels.py",
+    ROOT / "parlour_envs",
 ]
 """What the generated parts are read from: `mkdocs serve` rebuilds when one changes."""
 

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from engine.icecream import GAME
 from engine.protocol import Action, GameState, View
-from parlour_envs.encoding import Encoding, Section
+from parlour_envs.encoding import Encoding, Section, Tensor
 
 SCOOPS = 12
 """Scoops in play: two cones of six at the start (engine/icecream/data.json)."""
 MOVABLE = SCOOPS - 1
 """The most scoops one move can take: all but a cone's fixed bottom red."""
 FLAVOURS = ("red", "yellow", "green")
+FLAVOUR_INDEX = {flavour: index for index, flavour in enumerate(FLAVOURS)}
+CONES_SIZE = 2 * SCOOPS * len(FLAVOURS)
 LETTERS = {"R": "red", "Y": "yellow", "G": "green"}
 POINTS_SCALE = 100
 """Turn numbers (the points of a turn) are shown up to this many, then as this many."""
@@ -24,6 +28,7 @@ class IceCreamEncoding(Encoding):
     """Token `cone * 11 + scoops - 1` moves that many scoops from that cone."""
 
     game = GAME
+    observed = CONES_SIZE + 6
 
     def name_tokens(self) -> Sequence[str]:
         return [
@@ -53,23 +58,25 @@ class IceCreamEncoding(Encoding):
             ),
         ]
 
-    def observe(self, view: View, seat: int) -> list[float]:
-        tensor = [0.0] * (2 * SCOOPS * len(FLAVOURS))
+    def observe(self, view: View, seat: int) -> Tensor:
+        tensor = np.zeros(self.observed, dtype=np.float32)
         for cone, scoops in enumerate(view["cones"]):
-            for height, flavour in enumerate(scoops):
-                tensor[(cone * SCOOPS + height) * len(FLAVOURS) + FLAVOURS.index(flavour)] = 1.0
+            base = cone * SCOOPS * len(FLAVOURS)
+            tensor[
+                [base + height * len(FLAVOURS) + FLAVOUR_INDEX[flavour] for height, flavour in enumerate(scoops)]
+            ] = 1
         mine = view["flavours"][seat]
         limit = self.options["turn_limit"]
         turns_left = min(limit - view["turn"], POINTS_SCALE) / POINTS_SCALE if limit else 1.0
-        return [
-            *tensor,
-            float(mine == "yellow"),
-            float(mine == "green"),
-            float(view["to_move"] == seat),
+        tensor[CONES_SIZE:] = (
+            mine == "yellow",
+            mine == "green",
+            view["to_move"] == seat,
             min(view["points_left"], MOVABLE) / MOVABLE,
             min(view["points_this_turn"], POINTS_SCALE) / POINTS_SCALE,
             max(turns_left, 0.0),
-        ]
+        )
+        return tensor
 
     def render(self, view: View) -> str:
         cones = [" ".join(flavour[0].upper() for flavour in scoops) for scoops in view["cones"]]
