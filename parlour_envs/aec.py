@@ -47,6 +47,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self.render_mode = render_mode
         self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
         self.possible_agents = [agent_name(seat) for seat in range(self.players)]
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = self.encoding.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -79,6 +80,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        self._rewarded = False
         self._next_decision()
 
     def step(self, action: int) -> None:
@@ -88,13 +90,15 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
             self._was_dead_step(action)
             return
         state = self._state()
-        seat = self.possible_agents.index(agent)
+        seat = self.seat_of[agent]
         offered = self._offered
         token = int(action)
         if token not in offered:
             raise ValueError(f"token {token} is not among {agent}'s choices now: {sorted(offered)}")
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         choice = offered[token]
         if choice is None:
             self.chosen = (*self.chosen, token)
@@ -110,6 +114,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
             self.chosen = ()
             if state.is_over():
                 self.rewards = dict(zip(self.agents, state.rewards(), strict=True))
+                self._rewarded = True
                 self.terminations = dict.fromkeys(self.agents, True)
             elif self.actions_played >= self.max_actions:
                 self.truncations = dict.fromkeys(self.agents, True)
@@ -120,13 +125,13 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
 
     def observe(self, agent: str) -> ObsDict:
         """The agent's observation: its tensor and its action mask (all zeros unless it is choosing now)."""
-        seat = self.possible_agents.index(agent)
+        seat = self.seat_of[agent]
         choosing = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         chosen = self.chosen if choosing else ()
         tensor: Tensor = observation(self.encoding, self._view(seat), seat, chosen)
         mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if choosing:
-            mask[list(self._offered)] = 1
+            mask[self._offered_tokens] = 1
         return {"observation": tensor, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -154,6 +159,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self.infos = {agent: {"view": state.view(seat)} for seat, agent in enumerate(self.possible_agents)}
         if self.terminations[self.agents[0]] or self.truncations[self.agents[0]]:
             self._offered: dict[int, Choice] = {}
+            self._offered_tokens: list[int] = []
             self.agent_selection = getattr(self, "agent_selection", self.agents[0])
             return
         seat = self.encoding.next_seat(state, self.passed)
@@ -164,6 +170,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
     def _decide(self, seat: int) -> None:
         self.agent_selection = agent_name(seat)
         self._offered = self.encoding.choices(self._state(), seat, self.chosen)
+        self._offered_tokens = list(self._offered)
         if not self._offered:
             raise RuntimeError(f"seat {seat} has no choice after tokens {self.chosen}")
 

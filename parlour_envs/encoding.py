@@ -146,9 +146,8 @@ class Encoding(ABC):
 
 def observation(encoding: Encoding, view: View, seat: int, chosen: tuple[int, ...]) -> Tensor:
     """The full observation tensor: the game's sections, then how many times each token is in `chosen`."""
-    tensor = np.zeros(encoding.observation_size, dtype=np.float32)
-    body = encoding.observation_size - encoding.num_actions
-    tensor[:body] = encoding.observe(view, seat)
+    body = encoding.observe(view, seat)
+    tail = np.zeros(encoding.num_actions, dtype=np.float32)
     for token in chosen:
-        tensor[body + token] += 1.0
-    return tensor
+        tail[token] += 1.0
+    return np.concatenate((np.asarray(body, dtype=np.float32), tail))
