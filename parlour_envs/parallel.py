@@ -1,0 +1,204 @@
+"""The PettingZoo parallel environment for games whose seats act at once (Rock'em Sock'em's race).
+
+Every live agent submits one token each step. A seat that may act now (`acting_seats`, with a legal action)
+chooses among the tokens `Encoding.choices` offers it; every other seat is offered the encoding's NO-OP token
+alone, and its NO-OP is ignored. The actions of the seats that acted are applied through the engine one after
+another, in the order `order` gives (seat order unless a game says otherwise); the engine resolves what
+simultaneity means (Rock'em's rounds mode rolls both seats once both have answered). An action that is no longer
+legal once the earlier ones of the same step are applied is void (in Rock'em's realtime mode: a roll that
+arrives after the other seat's roll grabbed the coin). No seat sees another's choice before it has chosen, since
+every observation is taken before the step or after all of it.
+
+A token outside an agent's mask ends the episode as PettingZoo's `TerminateIllegalWrapper` does for `env()`:
+that agent is rewarded `illegal_reward` (-1), the others 0, and every agent is terminated.
+
+Every action must be one token (`Encoding.max_tokens() == 1`): a game whose actions take several tokens would
+have its seats finish them at different steps, which this environment does not arrange.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from engine.protocol import Action, GameState, has_action
+from parlour_envs.aec import ObsDict, agent_name
+from parlour_envs.encoding import PASS, Choice, Encoding, observation
+
+NOOP_NAME = "no-op"
+"""The token name an encoding gives the NO-OP a seat that may not act is offered."""
+ILLEGAL_REWARD = -1.0
+
+
+class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
+    """A Parlour game as a parallel environment; `encoding_type` makes it one game (module docstring)."""
+
+    encoding_type: ClassVar[type[Encoding]]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "parlour_parallel",
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self, players: int | None = None, render_mode: str | None = None, max_actions: int | None = None, **options: Any
+    ) -> None:
+        game = self.encoding_type.game
+        self.players = game.info.min_players if players is None else players
+        game.check_players(self.players)
+        self.options = game.info.options.resolve(options)
+        self.encoding = self.encoding_type(self.players, self.options)
+        if self.encoding.max_tokens() != 1:
+            raise NotImplementedError(
+                f"{type(self.encoding).__name__}: the parallel environment takes one-token actions"
+            )
+        if NOOP_NAME not in self.encoding.token_names:
+            raise ValueError(f"{type(self.encoding).__name__} has no {NOOP_NAME!r} token for seats that may not act")
+        self.noop = self.encoding.token_names.index(NOOP_NAME)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
+        self.possible_agents = [agent_name(seat) for seat in range(self.players)]
+        self.agents: list[str] = []
+        low, high = self.encoding.bounds()
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
+        self.state_: GameState | None = None
+        self.offered: list[dict[int, Choice]] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # --- the episode ------------------------------------------------------------------------------------------
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
+        """Deal a new game; the same `seed` gives the same episode for the same actions."""
+        self.seed_ = secrets.randbits(63) if seed is None else seed
+        self.state_ = self.encoding.game.new_state(self.players, self.options, self.seed_)
+        self.actions_played = 0
+        self.agents = self.possible_agents[:]
+        self._offer()
+        return self._observations(), self.infos
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, ObsDict], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """Every live agent's token at once: the acting seats' actions are applied, the others' NO-OPs ignored."""
+        state = self._state()
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
+        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        chosen: list[tuple[int, int, Action]] = []
+        for seat, agent in enumerate(self.possible_agents):
+            offered = self.offered[seat]
+            token = actions.get(agent, self.noop if self.noop in offered else None)
+            if token is None:
+                raise ValueError(f"{agent} may act this step: give it a token among {sorted(offered)}")
+            token = int(token)
+            if token not in offered:
+                return self._illegal(agent, token)
+            choice = offered[token]
+            if choice is None:
+                raise RuntimeError(
+                    f"token {token} does not complete an action: the parallel env takes one-token actions"
+                )
+            if choice is not PASS:
+                chosen.append((seat, token, choice))  # type: ignore[arg-type]
+        for position, (seat, token, action) in enumerate(self.order(state, chosen)):
+            if position and self.encoding.choices(state, seat, ()).get(token) != action:
+                continue  # the actions before it this step made it void
+            state.apply_trusted(seat, action)
+            self.actions_played += 1
+            if state.is_over():
+                break
+        over, truncated = state.is_over(), self.actions_played >= self.max_actions
+        if over:
+            rewards = dict(zip(agents, state.rewards(), strict=True))
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncated and not over)
+        self._offer()
+        observations = self._observations(agents)
+        if over or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, self.infos
+
+    def order(self, state: GameState, chosen: list[tuple[int, int, Action]]) -> list[tuple[int, int, Action]]:
+        """The order a step's (seat, token, action)s are applied in: seat order, unless a game overrides it."""
+        return chosen
+
+    def render(self) -> str | None:
+        """The public view as text (`render_mode="ansi"`)."""
+        if self.render_mode is None:
+            return None
+        return self.encoding.render(self._state().view(None))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+    def _state(self) -> GameState:
+        if self.state_ is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state_
+
+    def _offer(self) -> None:
+        """Every seat's choices for the next step (the NO-OP alone for a seat that may not act) and its view."""
+        state = self._state()
+        self.infos: dict[str, dict[str, Any]] = {
+            agent: {"view": state.view(seat)} for seat, agent in enumerate(self.possible_agents)
+        }
+        running = not state.is_over() and self.actions_played < self.max_actions
+        acting = state.acting_seats() if running else ()
+        noop: dict[int, Choice] = {self.noop: PASS}
+        self.offered = [
+            (self.encoding.choices(state, seat, ()) or noop) if seat in acting and has_action(state, seat) else noop
+            for seat in range(self.players)
+        ]
+        if running and all(offered is noop for offered in self.offered):
+            raise RuntimeError(f"no seat can act in a running {self.encoding.game.info.name} game")
+
+    def _observations(self, agents: list[str] | None = None) -> dict[str, ObsDict]:
+        """Each live agent's tensor and mask (all zeros once the episode is over)."""
+        running = bool(self.agents) and not (self._state().is_over() or self.actions_played >= self.max_actions)
+        observed: dict[str, ObsDict] = {}
+        for agent in self.agents if agents is None else agents:
+            seat = self.possible_agents.index(agent)
+            mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+            if running:
+                mask[list(self.offered[seat])] = 1
+            tensor = observation(self.encoding, self.infos[agent]["view"], seat, ())
+            observed[agent] = {"observation": tensor, "action_mask": mask}
+        return observed
+
+    def _illegal(
+        self, agent: str, token: int
+    ) -> tuple[dict[str, ObsDict], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """End the episode: the agent chose a token outside its mask (as `TerminateIllegalWrapper` does)."""
+        agents = self.agents
+        self.infos[agent]["illegal"] = (
+            f"token {token} is not among {sorted(self.offered[self.possible_agents.index(agent)])}"
+        )
+        rewards = dict.fromkeys(agents, 0.0)
+        rewards[agent] = ILLEGAL_REWARD
+        self.offered = [{} for _ in range(self.players)]
+        observations = self._observations(agents)
+        self.agents = []
+        return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), self.infos
