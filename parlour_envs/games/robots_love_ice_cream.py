@@ -55,8 +55,8 @@ STEPS = (DRAW_UP, KEEP, ACT)
 TOKENS = DATA.components["ice_cream_tokens"]
 SPRINKLES = DATA.components["sprinkletonium"]
 ROBOT_CARDS = sum(robot.count for robot in DATA.robots.values())
-TRACK_TOKENS = max(len(planet.columns) for cards in DATA.planets.values() for planet in cards)
-"""The most Ice Cream tokens on the track at once: one per Spinston of a planet."""
+TRACK_TOKENS = COLUMNS
+"""The most Ice Cream tokens on the track at once: one per Spinston (column) of a planet."""
 
 
 def _bonus(effect: str) -> int:
@@ -71,7 +71,7 @@ MAX_DRAW = max(RULES.draw, RULES.solo.draw) + _bonus("draw_bonus")
 MAX_REFILL = max(RULES.hand_size, RULES.solo.hand_size) + _bonus("refill_bonus")
 MAX_ATTACKS = max(RULES.attacks_per_turn, RULES.solo.attacks_per_turn, RULES.variants.attack_twice_attacks)
 HAND_SCALE = 20
-"""A hand's size is shown over this many, at most 1 (hands hold 7 to 10 cards in play)."""
+"""A hand's size is shown over this many, at most 1 (a hand starts with 7 or 8 cards and seldom passes 15)."""
 BOUGHT_SCALE = 3
 """Boosts one buyer bought in this store, over this many, at most 1."""
 
@@ -100,7 +100,7 @@ PLAIN_TYPES = frozenset(
 
 # --- the tensor ---------------------------------------------------------------------------------------------------
 COLUMN_SIZE = 1 + len(SPOTS) * len(ROBOT_KINDS) + 1 + 1 + len(SPOTS) + 1
-SEAT_SIZE = 2 + len(ICE) + 8 + 2 * len(UPGRADES) + len(REMAINING)
+SEAT_SIZE = 2 + len(ICE) + 7 + 2 * len(UPGRADES) + len(REMAINING)
 SECTIONS = (
     Section("phase", len(PHASES), "one-hot: player, store, equip, social (Variant D), over"),
     Section("step", len(STEPS), "in the player phase, one-hot: draw_up (the catch-up draw), keep, act"),
@@ -391,7 +391,7 @@ def _seat(index: list[int], value: list[float], at: int, seat: dict[str, Any]) -
         seat["upgrade_slots"] / MAX_SLOTS,
         seat["refill_to"] / MAX_REFILL,
     )
-    at += 8
+    at += 7
     for offset, cards, table in (
         (at, seat["equipped"], UPGRADE_INDEX),
         (at + len(UPGRADES), seat["spare_upgrades"], UPGRADE_INDEX),
