@@ -21,13 +21,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, cast
 
-import numpy as np
-
 from engine.protocol import Action, GameState, View
 from engine.sundae_split import GAME
 from engine.sundae_split.cards import CARDS, MAX_PILE, MIN_PILE, ROUND_SIZES, SCOOP, VEGETABLE, deck_size, starting_deck
 from engine.sundae_split.game import BEST_SCORE, CHOOSE, SPLIT, WORST_SCORE, SundaeSplitState
-from parlour_envs.encoding import Choice, Encoding, Section, Tensor
+from parlour_envs.encoding import Choice, Encoding, Section
 
 KINDS: tuple[tuple[str, str, int], ...] = tuple(dict.fromkeys((card.kind, card.name, card.points) for card in CARDS))
 """The 16 kinds of card (kind, name, points): cards of a kind score alike (`three_plus` only marks the 2p deck)."""
@@ -66,9 +64,13 @@ class SundaeSplitEncoding(Encoding):
         # Per placing token: its pile and whether it goes face down; per kind: the first of its tokens.
         self.token_pile = tuple((token // 2) % players for token in range(self.place_tokens))
         self.token_down = tuple(token % 2 for token in range(self.place_tokens))
-        self.copies = Counter(KIND_OF[card] for card in starting_deck(players))
+        copies = Counter(KIND_OF[card] for card in starting_deck(players))
+        self.share = tuple(1.0 / copies[kind] for kind in range(len(KINDS)))
+        """What one card of each kind adds to a count over that kind's copies in the game."""
         self.deck_size = deck_size(players)
         self.offsets = self._offsets()
+        self.places: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+        """`_places` by its arguments, filled as play meets them (bounded: under 15,000 for 5 players)."""
 
     # --- actions ----------------------------------------------------------------------------------------------
     def name_tokens(self) -> Sequence[str]:
@@ -96,28 +98,36 @@ class SundaeSplitEncoding(Encoding):
         if sundae.phase == CHOOSE:
             return {self.place_tokens + pile: {"type": CHOOSE, "pile": pile} for pile in sundae.open_piles()}
         hand = sorted(sundae.hand)
-        sizes = [0] * self.players
-        down = 0
-        for token in chosen:
-            sizes[self.token_pile[token]] += 1
-            down += self.token_down[token]
         left = len(hand) - len(chosen) - 1  # cards still to place after this one
         if left < 0:
             return {}
-        # The rest can finish a legal split when they fill every pile to MIN_PILE and the face-down count; room in
-        # the piles never runs short once it sufficed (each card takes one place and needs one).
+        sizes = [0] * self.players
+        for token in chosen:
+            sizes[self.token_pile[token]] += 1
+        place = (tuple(sizes), sum(map(self.token_down.__getitem__, chosen)), left)
+        places = self.places.get(place)
+        if places is None:
+            places = self.places[place] = self._places(*place)
+        base = KIND_OF[hand[len(chosen)]] * self.players * 2
+        if left == 0:
+            return {base + offset: self._split(hand, (*chosen, base + offset)) for offset in places}
+        return dict.fromkeys([base + offset for offset in places])
+
+    def _places(self, sizes: tuple[int, ...], down: int, left: int) -> tuple[int, ...]:
+        """The piles and sides (`pile * 2 + side`) where the card in hand may go, with `down` cards face down so far
+        and `left` more cards to place after it: those from which the rest can still finish a legal split.
+
+        The rest can finish one when they suffice to fill every pile to MIN_PILE and to reach the face-down count;
+        room in the piles never runs short once it sufficed (each card takes one place and needs one).
+        """
         short = sum(MIN_PILE - size for size in sizes if size < MIN_PILE)
         sides = [side for side, ok in enumerate((self.size.face_down - down <= left, down < self.size.face_down)) if ok]
-        base = KIND_OF[hand[len(chosen)]] * self.players * 2
-        offered: dict[int, Choice] = {}
-        for pile, size in enumerate(sizes):
-            if size >= MAX_PILE or short - (size < MIN_PILE) > left:
-                continue
-            for side in sides:
-                offered[base + pile * 2 + side] = None
-        if left == 0:
-            return {token: self._split(hand, (*chosen, token)) for token in offered}
-        return offered
+        return tuple(
+            pile * 2 + side
+            for pile, size in enumerate(sizes)
+            if size < MAX_PILE and short - (size < MIN_PILE) <= left
+            for side in sides
+        )
 
     def _split(self, hand: list[str], tokens: tuple[int, ...]) -> Action:
         """The split the tokens make: each card in its pile and side, in card-id order."""
@@ -164,43 +174,43 @@ class SundaeSplitEncoding(Encoding):
         offsets["end"] = start
         return offsets
 
-    def observe(self, view: View, seat: int) -> Tensor:
-        kinds, players, at = len(KINDS), self.players, self.offsets
-        tensor = np.zeros(at["end"], dtype=np.float32)
-        copies = self.copies
+    def observe(self, view: View, seat: int) -> list[float]:
+        kinds, players, at, kind_of, share = len(KINDS), self.players, self.offsets, KIND_OF, self.share
+        values = [0.0] * at["end"]
+        start = at["hand"]
         for card in view["hand"]:
-            kind = KIND_OF[card["id"]]
-            tensor[at["hand"] + kind] += 1.0 / copies[kind]
-        width = 2 + 2 * kinds + players
+            kind = kind_of[card["id"]]
+            values[start + kind] += share[kind]
+        width, quarter = 2 + 2 * kinds + players, 1.0 / PILE_SCALE
         for pile in view["piles"]:
             start = at["piles"] + pile["pile"] * width
             taken = pile["taken_by"]
             if taken is None:
-                tensor[start] = 1.0
+                values[start] = 1.0
             else:
-                tensor[start + 2 + 2 * kinds + (taken - seat) % players] = 1.0
+                values[start + 2 + 2 * kinds + (taken - seat) % players] = 1.0
             for card in pile["face_up"]:
-                tensor[start + 1 + KIND_OF[card["id"]]] += 1.0 / PILE_SCALE
-            tensor[start + 1 + kinds] = pile["face_down_count"] / PILE_SCALE
+                values[start + 1 + kind_of[card["id"]]] += quarter
+            values[start + 1 + kinds] = pile["face_down_count"] * quarter
             for card in pile["face_down"]:
-                tensor[start + 2 + kinds + KIND_OF[card["id"]]] += 1.0 / PILE_SCALE
+                values[start + 2 + kinds + kind_of[card["id"]]] += quarter
         span = BEST_SCORE - WORST_SCORE
-        for other in range(players):
+        for other, (sundae, score) in enumerate(zip(view["sundaes"], view["scores"], strict=True)):
             relative = (other - seat) % players
             start = at["sundaes"] + relative * kinds
-            for card in view["sundaes"][other]:
-                kind = KIND_OF[card["id"]]
-                tensor[start + kind] += 1.0 / copies[kind]
-            tensor[at["scores"] + relative] = (view["scores"][other]["total"] - WORST_SCORE) / span
-        tensor[at["splitter"] + (view["splitter"] - seat) % players] = 1.0
+            for card in sundae:
+                kind = kind_of[card["id"]]
+                values[start + kind] += share[kind]
+            values[at["scores"] + relative] = (score["total"] - WORST_SCORE) / span
+        values[at["splitter"] + (view["splitter"] - seat) % players] = 1.0
         if view["chooser"] is not None:
-            tensor[at["chooser"] + (view["chooser"] - seat) % players] = 1.0
+            values[at["chooser"] + (view["chooser"] - seat) % players] = 1.0
         if view["phase"] is not None:
-            tensor[at["phase"] + (view["phase"] == CHOOSE)] = 1.0
-        tensor[at["round"]] = view["round"] / view["rounds"]
-        tensor[at["deck"]] = view["deck_count"] / self.deck_size
-        tensor[at["hand_count"]] = view["hand_count"] / self.size.draw
-        return tensor
+            values[at["phase"] + (view["phase"] == CHOOSE)] = 1.0
+        values[at["round"]] = view["round"] / view["rounds"]
+        values[at["deck"]] = view["deck_count"] / self.deck_size
+        values[at["hand_count"]] = view["hand_count"] / self.size.draw
+        return values
 
     def render(self, view: View) -> str:
         phase = view["phase"]
@@ -213,7 +223,8 @@ class SundaeSplitEncoding(Encoding):
         where = f"round {view['round']}/{view['rounds']}, Splitter seat {view['splitter']}, deck {view['deck_count']}"
         lines = [f"{where}: {status}"]
         if view["hand"]:
-            lines.append("hand: " + ", ".join(card_text(card) for card in view["hand"]))
+            in_order = sorted(view["hand"], key=lambda card: card["id"])
+            lines.append("hand, in the order it is placed: " + ", ".join(card_text(card) for card in in_order))
         for pile in view["piles"]:
             up = ", ".join(card_text(card) for card in pile["face_up"]) or "-"
             down = ", ".join(card_text(card) for card in pile["face_down"])
