@@ -85,13 +85,13 @@ NAMES += [f"column {column}" for column in range(COLUMNS)]
 CARD_TOKEN = {card: len(NAMES) + index for index, card in enumerate(CARDS)}
 NAMES += [f"card {card}" for card in CARDS]
 NO_CARD = len(NAMES)
-NAMES.append("no card")
+NAMES.append("no card (in a share of the Ice Cream Social)")
 DONE = len(NAMES)
-NAMES.append("done")
+NAMES.append("done (ends an attack's set or an equip's upgrades)")
 BOOST_TOKEN = {boost: len(NAMES) + index for index, boost in enumerate(BOOSTS)}
 NAMES += [f"boost {boost}" for boost in BOOSTS]
 TARGET_TOKEN = len(NAMES) - 1  # seat +1 is the first target token
-NAMES += [f"seat +{step}" for step in range(1, SEATS)]
+NAMES += [f"seat +{step} (counted clockwise from the chooser)" for step in range(1, SEATS)]
 WEAPONIZE = {False: len(NAMES), True: len(NAMES) + 1}
 NAMES += ["weaponize: no", "weaponize: yes"]
 PLAIN_TYPES = frozenset(

@@ -107,7 +107,7 @@ def test_boost_choices_with_a_target_a_card_or_a_column_have_one_path_each() -> 
     assert [NAMES[token] for token in encoding.encode(state, seat, gift)] == [
         "use_boost_in_play",
         "boost team_player",
-        "seat +2",
+        "seat +2 (counted clockwise from the chooser)",
         "card sprinkletonium",
     ]
     assert any(action.get("boost") == "cherry_bomb" for action in legal) == any(
