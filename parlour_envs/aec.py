@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -10,7 +11,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from engine.protocol import GameState
+from engine.protocol import GameState, View
 from parlour_envs.encoding import PASS, Choice, Encoding, Tensor, observation
 
 ObsDict = dict[str, Any]
@@ -149,14 +150,17 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
             raise RuntimeError("call reset() before using the environment")
         return self.state_
 
-    def _view(self, seat: int) -> dict[str, Any]:
-        view: dict[str, Any] = self.infos[agent_name(seat)]["view"]
+    def _view(self, seat: int) -> View:
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self._state().view(seat)
         return view
 
     def _next_decision(self) -> None:
         """Pick the next agent (after an action or a pass), or keep the last one selected once the game is done."""
         state = self._state()
-        self.infos = {agent: {"view": state.view(seat)} for seat, agent in enumerate(self.possible_agents)}
+        self._views: dict[int, View] = {}
+        self.infos = SeatInfos(self)
         if self.terminations[self.agents[0]] or self.truncations[self.agents[0]]:
             self._offered: dict[int, Choice] = {}
             self._offered_tokens: list[int] = []
@@ -173,6 +177,45 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self._offered_tokens = list(self._offered)
         if not self._offered:
             raise RuntimeError(f"seat {seat} has no choice after tokens {self.chosen}")
+
+
+class SeatInfos(dict[str, dict[str, Any]]):
+    """`infos`: each agent's `{"view": ...}`, its view computed when the agent's info is first read.
+
+    A view can cost more than the engine action before it, and most steps read only the acting agent's, so the
+    others are not computed unless read. Every way of reading a value (indexing, `get`, `values`, `items`,
+    iteration by `dict(...)` or `json.dumps`) fills it first; once read it stays, as the view of that moment. An
+    agent's info first read after the next engine action (through an `infos` kept from before) has no view.
+    """
+
+    def __init__(self, env: ParlourEnv) -> None:
+        super().__init__({agent: {} for agent in env.agents})
+        self.env = env
+        self.views = env._views
+
+    def __getitem__(self, agent: str) -> dict[str, Any]:
+        info = super().__getitem__(agent)
+        if "view" not in info and self.views is self.env._views:
+            info["view"] = self.env._view(self.env.seat_of[agent])
+        return info
+
+    def get(self, agent: str, default: Any = None) -> Any:
+        return self[agent] if agent in self else default  # noqa: SIM401 (dict.get would skip __getitem__)
+
+    def values(self) -> Any:
+        return [self[agent] for agent in self]
+
+    def items(self) -> Any:
+        return [(agent, self[agent]) for agent in self]
+
+    def __iter__(self) -> Iterator[str]:  # a dict subclass with its own __iter__ is copied through __getitem__
+        return super().__iter__()
+
+    def copy(self) -> dict[str, dict[str, Any]]:
+        return dict(self.items())
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
 
 
 def make_env(env_type: type[ParlourEnv], **kwargs: Any) -> AECEnv[str, ObsDict, int]:
