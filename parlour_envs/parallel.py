@@ -1,16 +1,22 @@
 """The PettingZoo parallel environment for games whose seats act at once (Rock'em Sock'em's race).
 
-Every live agent submits one token each step. A seat that may act now (`acting_seats`, with a legal action)
-chooses among the tokens `Encoding.choices` offers it; every other seat is offered the encoding's NO-OP token
-alone, and its NO-OP is ignored. The actions of the seats that acted are applied through the engine one after
-another, in the order `order` gives (seat order unless a game says otherwise); the engine resolves what
-simultaneity means (Rock'em's rounds mode rolls both seats once both have answered). An action that is no longer
-legal once the earlier ones of the same step are applied is void (in Rock'em's realtime mode: a roll that
-arrives after the other seat's roll grabbed the coin). No seat sees another's choice before it has chosen, since
-every observation is taken before the step or after all of it.
+Every live agent submits one token each step. A seat that may act now (in `acting_seats`, offered some token)
+chooses among the tokens `Encoding.choices` offers it (a PASS among them does nothing); every other seat is
+offered the encoding's NO-OP token alone, and its NO-OP is ignored. The actions of the seats that acted are
+applied through the engine one after another, in the order `order` gives (seat order unless a game says
+otherwise); the engine resolves what simultaneity means (Rock'em's rounds mode rolls both seats once both have
+answered). An action that the earlier ones of the same step made illegal is void (in Rock'em's realtime mode: a
+roll that arrives after the other seat's roll grabbed the coin). No seat sees another's choice before it has
+chosen, since every observation is taken before the step or after all of it.
 
 A token outside an agent's mask ends the episode as PettingZoo's `TerminateIllegalWrapper` does for `env()`:
-that agent is rewarded `illegal_reward` (-1), the others 0, and every agent is terminated.
+that agent is rewarded `ILLEGAL_REWARD` (-1), the others 0, every agent is terminated, and its info says why
+(`infos[agent]["illegal"]`). A live agent left out of the actions plays its NO-OP if that is all it may do.
+
+Rewards are the game's (`state.rewards()`) on the step it ends. The episode is truncated after the step in which
+the engine actions played reach `max_actions` (a step plays up to one per seat, so it may end a few beyond).
+Observations are `{"observation": Box, "action_mask": int8 Box}` as in the AEC environment (the mask all zeros
+once the episode is over), and `infos[agent]["view"]` is the seat's view after the step.
 
 Every action must be one token (`Encoding.max_tokens() == 1`): a game whose actions take several tokens would
 have its seats finish them at different steps, which this environment does not arrange.
@@ -25,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from engine.protocol import Action, GameState, has_action
+from engine.protocol import Action, GameState
 from parlour_envs.aec import ObsDict, agent_name
 from parlour_envs.encoding import PASS, Choice, Encoding, observation
 
@@ -169,8 +175,7 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
         acting = state.acting_seats() if running else ()
         noop: dict[int, Choice] = {self.noop: PASS}
         self.offered = [
-            (self.encoding.choices(state, seat, ()) or noop) if seat in acting and has_action(state, seat) else noop
-            for seat in range(self.players)
+            (self.encoding.choices(state, seat, ()) or noop) if seat in acting else noop for seat in range(self.players)
         ]
         if running and all(offered is noop for offered in self.offered):
             raise RuntimeError(f"no seat can act in a running {self.encoding.game.info.name} game")

@@ -17,6 +17,12 @@ How the two modes step:
   that same order, the flipper's opponent first (the flipper changes every round, so neither seat is always
   first), and a roll that comes after the other's roll grabbed the coin is void (it arrived too late).
 
+The observation (`sections`, 73 floats, then the common `chosen` counts) comes from the seat's view alone, its
+own corner first: the phase, the coin, both seats' dice one-hot by position and face, the Fight Cards shown, the
+keeps answered this step (rounds mode, AEC only: the parallel env takes both keeps at once, so they stay 0), the
+last round's outcome, the round and the mode. The other seat's pending keep is never in it: the engine's view
+shows a keep only to its sender.
+
 Who rolls next in realtime is not in the engine's state, so the environments play on `TurnTakingState`, the
 engine's state that also records the last roller (kept by `clone` and `determinize`); whose turn it is is public.
 """
@@ -35,6 +41,7 @@ from engine.rockem_sockem import RockemSockem, RockemSockemState
 from engine.rockem_sockem.components import DICE, FACES, HIT_CARDS, KEEP_SETS, MISS_CARDS
 from engine.rockem_sockem.game import FLIP, RACE, REALTIME
 from parlour_envs.encoding import Choice, Encoding, Section, Tensor
+from parlour_envs.parallel import NOOP_NAME
 
 FLIP_TOKEN = 0
 ROLL_BASE = 1
@@ -42,8 +49,6 @@ ROLL_BASE = 1
 ALL_DICE = (1 << DICE) - 1
 """The mask of all four dice: never a legal keep, so it has no token."""
 NOOP_TOKEN = ROLL_BASE + ALL_DICE
-NOOP_NAME = "no-op"
-"""The parallel environment's token for a seat that may not act this step (parlour_envs.parallel)."""
 FACE_INDEX = {(face["colour"], face["icon"]): number for number, face in enumerate(FACES)}
 CARDS = HIT_CARDS + MISS_CARDS
 ROUND_SCALE = 50

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
+from engine.errors import InvalidOptions
 from engine.protocol import action_text
 from engine.rng import Rng
 from engine.rockem_sockem.components import DICE, FACES, KEEP_SETS
@@ -169,9 +170,11 @@ def test_the_tensor_shows_each_seats_dice_and_cards_from_its_own_side(mode: str)
 
 def test_realtime_racers_roll_in_turn_the_flippers_opponent_first() -> None:
     e = raw_env(mode="realtime")
+    rng = Rng.from_seed("realtime")
     for seed in SEEDS:
         previous: tuple[int, int] | None = None  # (round, seat) of the last roll
         for state, seat in aec_decisions(e, seed):
+            assert e.encoding.next_seat(state.determinize(seat, rng), frozenset()) == seat, "the turn survives a copy"
             if state.phase == FLIP:
                 assert seat == state.flipper
                 continue
@@ -257,6 +260,12 @@ def test_a_seeded_parallel_episode_replays_exactly(mode: str) -> None:
         ]
 
     assert episode() == episode()
+
+
+def test_mode_is_a_keyword_argument_and_is_checked() -> None:
+    assert raw_env(mode="realtime").options["mode"] == raw_parallel_env(mode="realtime").options["mode"] == "realtime"
+    with pytest.raises(InvalidOptions):
+        raw_env(mode="whenever")
 
 
 def test_render_draws_the_round() -> None:
