@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from engine.protocol import GameState, View
-from parlour_envs.encoding import PASS, Choice, Encoding, Tensor, observation
+from parlour_envs.encoding import PASS, Choice, Encoding, Tensor
 
 ObsDict = dict[str, Any]
 
@@ -128,8 +128,14 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         """The agent's observation: its tensor and its action mask (all zeros unless it is choosing now)."""
         seat = self.seat_of[agent]
         choosing = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        chosen = self.chosen if choosing else ()
-        tensor: Tensor = observation(self.encoding, self._view(seat), seat, chosen)
+        body = self._bodies.get(seat)
+        if body is None:  # once per seat and engine action: the tokens of a decision change only `chosen`
+            body = self._bodies[seat] = np.asarray(self.encoding.observe(self._view(seat), seat), dtype=np.float32)
+        tail = np.zeros(self.encoding.num_actions, dtype=np.float32)
+        if choosing:
+            for token in self.chosen:
+                tail[token] += 1.0
+        tensor: Tensor = np.concatenate((body, tail))
         mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if choosing:
             mask[self._offered_tokens] = 1
@@ -160,6 +166,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         """Pick the next agent (after an action or a pass), or keep the last one selected once the game is done."""
         state = self._state()
         self._views: dict[int, View] = {}
+        self._bodies: dict[int, Tensor] = {}
         self.infos = SeatInfos(self)
         if self.terminations[self.agents[0]] or self.truncations[self.agents[0]]:
             self._offered: dict[int, Choice] = {}
