@@ -28,6 +28,7 @@ import secrets
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
@@ -84,6 +85,7 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
         self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
         self.state_: GameState | None = None
         self.offered: list[dict[int, Choice]] = []
+        self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -186,12 +188,18 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
         observed: dict[str, ObsDict] = {}
         for agent in self.agents if agents is None else agents:
             seat = self.possible_agents.index(agent)
-            mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-            if running:
-                mask[list(self.offered[seat])] = 1
+            mask = self._mask(tuple(self.offered[seat]) if running else ())
             tensor = observation(self.encoding, self.infos[agent]["view"], seat, ())
             observed[agent] = {"observation": tensor, "action_mask": mask}
         return observed
+
+    def _mask(self, tokens: tuple[int, ...]) -> npt.NDArray[np.int8]:
+        """A fresh mask of these tokens, copied from one built the first time they were offered together."""
+        mask = self._masks.get(tokens)
+        if mask is None:
+            mask = self._masks[tokens] = np.zeros(self.encoding.num_actions, dtype=np.int8)
+            mask[list(tokens)] = 1
+        return mask.copy()
 
     def _illegal(
         self, agent: str, token: int
