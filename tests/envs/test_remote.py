@@ -8,6 +8,7 @@ import importlib
 import sys
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +29,7 @@ from workers.worker import PromptWorker
 if str(CLIENT_SOURCE) not in sys.path:
     sys.path.insert(0, str(CLIENT_SOURCE))
 
-from parlour_client import Client
+from parlour_client import Client, ProblemError
 
 from parlour_envs.remote import AgainstAI, Challenges, RemoteEnv
 
@@ -128,3 +129,63 @@ def test_without_the_client_the_import_says_how_to_install_it(monkeypatch: pytes
     with pytest.raises(ImportError, match=r"pip install \./clients/python"):
         importlib.import_module("parlour_envs.remote")
     import parlour_envs.single_agent  # noqa: F401 (the rest of the package imports without it)
+
+
+def count_actions(client: Client) -> Counter[str]:
+    """Count the client's actions by how the server answered: `accepted`, or the refusal's code."""
+    sent = Counter[str]()
+    act = client.act
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            answer = act(*args, **kwargs)
+        except ProblemError as refused:
+            sent[refused.code] += 1
+            raise
+        sent["accepted"] += 1
+        return answer
+
+    client.act = counted  # type: ignore[method-assign]
+    return sent
+
+
+def test_an_action_the_match_has_moved_past_is_chosen_again_at_the_new_version(base_url: str, ai_worker: None) -> None:
+    """Someone else plays the seat's move first (a turn timer would): the seat's own is refused as stale, and the
+    seat chooses again once its turn comes back."""
+    with Client(base_url) as client, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sent = count_actions(client)
+        env = RemoteEnv("icecream", client, AgainstAI("random", seat=0), turn_limit=6)
+        observation, info = env.reset(seed=2)
+        assert info["version"] == 0 and env.seat is not None
+        legal = client.legal_actions(info["match"], token=env.seat.token)
+        client.act(info["match"], legal["actions"][0], expected_version=0, token=env.seat.token)
+        token = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, terminated, truncated, info = env.step(token)
+        assert sent == {"accepted": 1, "stale-version": 1}
+        assert (reward, terminated, truncated) == (0.0, False, False)
+        assert info["version"] >= 2 and observation["action_mask"].any(), "the seat's turn again, after the AI's"
+        env.close()
+        assert client.match(info["match"])["status"] == "finished", "closing mid-match resigns"
+
+
+OTHERS = [
+    ("rockem_sockem", 2, {}),  # both seats act at once: an action may come too late (stale), a roll goes unversioned
+    ("sundae_split", 3, {}),  # the Splitter's split is constructed: the encoding's choices on the rebuilt state
+    ("freeze_factory", 3, {"turn_limit": 8}),  # FREEZE! claims out of turn, and PASS
+    ("robots_love_ice_cream", 2, {}),  # co-operative: the AI seat is a teammate, the reward shared
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), OTHERS, ids=[game for game, _, _ in OTHERS])
+def test_every_other_game_is_played_to_the_end_against_an_ai_seat(
+    base_url: str, ai_worker: None, game: str, players: int, options: dict[str, Any]
+) -> None:
+    with Client(base_url) as client, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sent = count_actions(client)
+        env = RemoteEnv(game, client, AgainstAI("random", seat=1), players=players, **options)
+        rewards, info = play(env, seed=3)
+        assert rewards[-1] == server_reward(client, info["match"], 1)
+        assert sent["accepted"] > 0 and set(sent) <= {"accepted", "stale-version"}
+        env.close()
