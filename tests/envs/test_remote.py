@@ -5,6 +5,7 @@ server's result."""
 from __future__ import annotations
 
 import importlib
+import random
 import sys
 import threading
 import warnings
@@ -22,6 +23,7 @@ from api.current import ParlourApp
 from engine.result import Result
 from tests.api.conftest import app, settings  # noqa: F401
 from tests.client.conftest import CLIENT_SOURCE
+from tests.client.test_client import random_legal
 from tests.serving import served
 from workers import context
 from workers.worker import PromptWorker
@@ -31,7 +33,7 @@ if str(CLIENT_SOURCE) not in sys.path:
 
 from parlour_client import Client, ProblemError
 
-from parlour_envs.remote import AgainstAI, Challenges, RemoteEnv
+from parlour_envs.remote import AgainstAI, Challenges, Matchmaking, RemoteEnv
 
 
 class ThreadWorker(PromptWorker):
@@ -189,3 +191,42 @@ def test_every_other_game_is_played_to_the_end_against_an_ai_seat(
         assert rewards[-1] == server_reward(client, info["match"], 1)
         assert sent["accepted"] > 0 and set(sent) <= {"accepted", "stale-version"}
         env.close()
+
+
+def test_a_bot_s_episode_is_found_in_a_matchmaking_pool(base_url: str) -> None:
+    """A person waits in the unrated Sundae Split pool and plays at random on a thread, following its match's
+    events; the learning bot enters the pool and is paired with it."""
+    entered = threading.Event()
+    failures: list[BaseException] = []
+
+    def person() -> None:
+        try:
+            with Client(base_url) as client:
+                ticket = client.join_matchmaking("sundae_split", 2, rated=False, name="someone")
+                entered.set()
+                while ticket["status"] == "waiting":
+                    ticket = client.matchmaking_ticket(ticket["id"], token=ticket.get("token"), wait=10)
+                match, seat_token = ticket["match"], ticket.get("seat_token")
+                assert match is not None and seat_token is not None
+                choose = random_legal(random.Random(1))
+                for event in client.match_events(match, token=seat_token):
+                    if event.event == "end":
+                        return
+                    while client.play_turn(match, seat_token, choose) is not None:
+                        pass
+        except BaseException as error:  # the test reports it
+            failures.append(error)
+            entered.set()
+
+    thread = threading.Thread(target=person, name="person", daemon=True)
+    thread.start()
+    with Client(base_url) as client, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        bot = client.register_bot("pooled")
+        assert entered.wait(timeout=30) and not failures
+        env = RemoteEnv("sundae_split", client, Matchmaking(bot["token"], rated=False), players=2)
+        rewards, info = play(env, seed=6)
+        assert rewards[-1] == server_reward(client, info["match"], info["seat"])
+        env.close()
+    thread.join(timeout=30)
+    assert not failures and not thread.is_alive()
