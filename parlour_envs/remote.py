@@ -378,7 +378,9 @@ class RemoteEnv(gymnasium.Env[ObsDict, np.int64]):
                 self.seat.match, action, expected_version=sent, token=self.seat.token, seat=self.seat.seat_param
             )
         except ProblemError as refused:
-            if refused.code not in REFUSED_AS_MOVED_ON:
+            # An action sent without a version (a Rock'em roll) meets the match as it is now, perhaps past it.
+            moved_on = refused.code in REFUSED_AS_MOVED_ON or (sent is None and refused.code == "illegal-action")
+            if not moved_on:
                 raise RuntimeError(
                     f"the server refused {action_text(action)}: {refused.code}: {refused.detail}"
                 ) from refused
