@@ -4,6 +4,7 @@ the learning seat's reward is the engine's."""
 from __future__ import annotations
 
 import importlib
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
@@ -192,3 +193,17 @@ def test_an_ai_seat_with_nothing_to_claim_lets_a_freeze_window_go_by() -> None:
     for seed in range(4):
         episode(env, seed=seed)
     assert passes > 0
+
+
+def test_an_episode_is_truncated_at_the_environment_s_bound() -> None:
+    env = SingleAgentEnv("icecream", max_actions=5)
+    *_, (_, _, reward, terminated, truncated, _) = episode(env, seed=4)
+    assert (reward, terminated, truncated) == (0.0, False, True) and env.env.actions_played == 5
+
+
+def test_a_time_cap_ends_a_search_whose_budget_it_would_never_reach() -> None:
+    env = SingleAgentEnv("icecream", seat=1, opponents=Opponent("easy", budget=10**7, time_cap=0.05))
+    started = time.perf_counter()
+    env.reset(seed=0)  # seat 0, the AI, moves first
+    assert 0.05 <= time.perf_counter() - started < 5.0, "it searched until the cap, and no longer"
+    assert env.env.actions_played >= 1
