@@ -93,6 +93,7 @@ def section(game_id: str, module_name: str, module: Any, encodings: dict[int, En
         [
             f"## {info.name} {{#{game_id}}}",
             f"```python\nfrom parlour_envs import {module_name}\nenv = {module_name}.env()\n```{parallel}",
+            how_actions_are_tokens(encoding),
             "Keyword arguments of `env()` and `raw_env()`:",
             table(("argument", "default", "meaning"), arguments),
             "By player count: the action space, the longest action in tokens, the observation's size and where an "
@@ -104,3 +105,13 @@ def section(game_id: str, module_name: str, module: Any, encodings: dict[int, En
             + indent(table(("token", "meaning"), tokens)),
         ]
     )
+
+
+def how_actions_are_tokens(encoding: Encoding) -> str:
+    """The encoding module's own account of its tokens and choices: its docstring after the summary line."""
+    import inspect
+
+    module = inspect.getmodule(type(encoding))
+    text = inspect.cleandoc(module.__doc__ or "") if module else ""
+    summary, _, rest = text.partition("\n\n")
+    return f"{summary}\n\n{rest}".strip()
