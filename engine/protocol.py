@@ -201,9 +201,17 @@ class Game(ABC):
 
     info: ClassVar[GameInfo]
 
-    @abstractmethod
     def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> GameState:
-        """The starting state for resolved options and a seed."""
+        """The starting state for resolved options and a seed: `new_state_from_rng` with the seed's Rng."""
+        return self.new_state_from_rng(players, options, Rng.from_seed(seed))
+
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> GameState:
+        """The starting state for resolved options, the set-up's chance drawn from `rng` (which the state keeps).
+
+        Every built-in game implements it (its `new_state(seed)` is this with `Rng.from_seed(seed)`); a caller
+        may hand a scripted Rng to see the set-up's draws one by one (OpenSpiel's explicit chance nodes).
+        """
+        raise NotImplementedError(f"{self.info.name} must implement Game.new_state_from_rng or Game.new_state")
 
     @abstractmethod
     def state_from_json(self, data: dict[str, Any]) -> GameState:

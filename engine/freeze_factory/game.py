@@ -440,9 +440,8 @@ class FreezeFactory(Game):
         limit: int = options["turn_limit"]
         return limit * TURN_ACTIONS + len(CONES) - REMOVED_CONES[players] if limit else None
 
-    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> FreezeFactoryState:
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> FreezeFactoryState:
         """Tiles on their start spaces; cones shuffled, some removed, the starting hand dealt to each player."""
-        rng = Rng.from_seed(seed)
         board = start_board(options, rng)
         pile = list(range(len(CONES)))
         rng.shuffle(pile)

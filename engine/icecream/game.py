@@ -286,9 +286,9 @@ class IceCream(Game):
         limit: int = options["turn_limit"]
         return limit * (limit + 1) // 2 if limit else None
 
-    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> IceCreamState:
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> IceCreamState:
         """Both cones as set up; seat 0 to move with one point."""
-        return IceCreamState(options, Rng.from_seed(seed), list(START_CONES))
+        return IceCreamState(options, rng, list(START_CONES))
 
     def rebuild_from_view(
         self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng

@@ -118,9 +118,9 @@ class RobotsLoveIceCream(Game):
         """The bound of `game_length` at this player count (the variants only lower it)."""
         return game_length(players)
 
-    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RobotsState:
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> RobotsState:
         """Set up the table and reveal the first planet."""
-        state = RobotsState.blank(players, options, Rng.from_seed(seed))
+        state = RobotsState.blank(players, options, rng)
         phases.set_up(state)
         return state
 

@@ -395,9 +395,9 @@ class RockemSockem(Game):
 
     info = INFO
 
-    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> RockemSockemState:
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> RockemSockemState:
         """Five Fight Cards shuffled face down and four dice each; seat 0 flips first."""
-        return RockemSockemState(players, options, Rng.from_seed(seed))
+        return RockemSockemState(players, options, rng)
 
     def rebuild_from_view(
         self, view: View, seat: int, players: int, options: dict[str, Any], rng: Rng

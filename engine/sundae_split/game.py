@@ -380,9 +380,8 @@ class SundaeSplit(Game):
         """Exactly the length of every game at this player count."""
         return game_length(players)
 
-    def new_state(self, players: int, options: dict[str, Any], seed: str | int) -> SundaeSplitState:
+    def new_state_from_rng(self, players: int, options: dict[str, Any], rng: Rng) -> SundaeSplitState:
         """Remove cards, shuffle, remove more at random, pick the first Splitter, and draw."""
-        rng = Rng.from_seed(seed)
         deck = starting_deck(players)
         rng.shuffle(deck)
         removed = REMOVED_AT_RANDOM[players]
