@@ -52,7 +52,18 @@ FULFIL_BASE = SLIDE_BASE + SPACES * len(DIRECTION_NAMES)
 FREEZE_BASE = FULFIL_BASE + len(CONES)
 PASS_TOKEN = FREEZE_BASE + len(CONES)
 SIMPLE_TOKENS = {kind: token for token, kind in enumerate(SIMPLE)}
-DIRECTION_INDEX = {direction: number for number, direction in enumerate(DIRECTION_NAMES)}
+SLIDE_TOKENS: tuple[tuple[dict[str, int], ...], ...] = tuple(
+    tuple(
+        {
+            direction: SLIDE_BASE + (row * SIZE + column) * len(DIRECTION_NAMES) + number
+            for number, direction in enumerate(DIRECTION_NAMES)
+        }
+        for column in range(SIZE)
+    )
+    for row in range(SIZE)
+)
+"""Per row, per column, each direction's slide token."""
+CONE_BASES = {"fulfil": FULFIL_BASE, "freeze": FREEZE_BASE}
 FLAVOUR_INDEX = {name: number for number, name in enumerate(FLAVOURS)}
 CONE_OF_FLAVOURS = {cone: number for number, cone in enumerate(CONES)}
 """A line's flavours (frozenset of flavour indices) to the cone that has them; most triples are no cone."""
@@ -84,11 +95,10 @@ def token_of(action: Action) -> int:
     kind = action["type"]
     if kind == "slide":
         row, column = action["space"]
-        return int(SLIDE_BASE + (row * SIZE + column) * len(DIRECTION_NAMES) + DIRECTION_INDEX[action["direction"]])
-    if kind == "fulfil":
-        return FULFIL_BASE + int(action["cone"])
-    if kind == "freeze":
-        return FREEZE_BASE + int(action["cone"])
+        token: int = SLIDE_TOKENS[row][column][action["direction"]]
+        return token
+    if kind in CONE_BASES:
+        return CONE_BASES[kind] + int(action["cone"])
     return SIMPLE_TOKENS[kind]
 
 
@@ -129,7 +139,13 @@ class FreezeFactoryEncoding(Encoding):
 
     def choices(self, state: GameState, seat: int, chosen: tuple[int, ...]) -> dict[int, Choice]:
         """Every legal action's one token; a seat in a FREEZE! window (not the active player) may also PASS."""
-        offered: dict[int, Choice] = {token_of(action): action for action in state.legal_actions(seat)}
+        offered: dict[int, Choice] = {}
+        for action in state.legal_actions(seat):  # token_of inlined for slides, the bulk: a step's main cost
+            if action["type"] == "slide":
+                row, column = action["space"]
+                offered[SLIDE_TOKENS[row][column][action["direction"]]] = action
+            else:
+                offered[token_of(action)] = action
         if seat != cast(FreezeFactoryState, state).active:
             offered[PASS_TOKEN] = PASS
         return offered
@@ -216,12 +232,11 @@ class FreezeFactoryEncoding(Encoding):
                 ones.append(o["open_cones"] + cone)
             ones.append(o["formed_by"] + (line["formed_by"] - seat) % p)
         tensor = np.zeros(self.body, dtype=np.float32)
-        tensor[ones] = 1.0
-        tensor[at] = values
+        tensor[ones + at] = [1.0] * len(ones) + values  # one scatter: numpy's per-call cost outweighs the lists'
         return tensor
 
     def render(self, view: View) -> str:
-        rows = ["     " + "".join(f"{column:<5}" for column in range(SIZE))]
+        rows = [("     " + "".join(f"{column:<5}" for column in range(SIZE))).rstrip()]
         for number, row in enumerate(view["board"]):
             rows.append(f"{number:<5}" + "".join(f"{ABBREVIATION[name] if name else '.':<5}" for name in row).rstrip())
         if view["active"] is None:
