@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 
 from engine.icecream import GAME
 from engine.protocol import Action, GameState, View
-from parlour_envs.encoding import Encoding, Section, Tensor
+from parlour_envs.encoding import Choice, Encoding, Section, Tensor
 
 SCOOPS = 12
 """Scoops in play: two cones of six at the start (engine/icecream/data.json)."""
@@ -58,13 +59,14 @@ class IceCreamEncoding(Encoding):
             ),
         ]
 
+    def choices(self, state: GameState, seat: int, chosen: tuple[int, ...]) -> dict[int, Choice]:
+        """Every move is one token: the legal moves by their tokens."""
+        return {action["from_cone"] * MOVABLE + action["scoops"] - 1: action for action in state.legal_actions(seat)}
+
     def observe(self, view: View, seat: int) -> Tensor:
         tensor = np.zeros(self.observed, dtype=np.float32)
         for cone, scoops in enumerate(view["cones"]):
-            base = cone * SCOOPS * len(FLAVOURS)
-            tensor[
-                [base + height * len(FLAVOURS) + FLAVOUR_INDEX[flavour] for height, flavour in enumerate(scoops)]
-            ] = 1
+            tensor[self.cone_places(cone, tuple(scoops))] = 1
         mine = view["flavours"][seat]
         limit = self.options["turn_limit"]
         turns_left = min(limit - view["turn"], POINTS_SCALE) / POINTS_SCALE if limit else 1.0
@@ -77,6 +79,13 @@ class IceCreamEncoding(Encoding):
             max(turns_left, 0.0),
         )
         return tensor
+
+    @staticmethod
+    @functools.lru_cache(maxsize=65536)
+    def cone_places(cone: int, scoops: tuple[str, ...]) -> list[int]:
+        """The tensor's indices set to 1 for a cone's scoops (cached: a game moves among few cones)."""
+        base = cone * SCOOPS * len(FLAVOURS)
+        return [base + height * len(FLAVOURS) + FLAVOUR_INDEX[flavour] for height, flavour in enumerate(scoops)]
 
     def render(self, view: View) -> str:
         cones = [" ".join(flavour[0].upper() for flavour in scoops) for scoops in view["cones"]]
