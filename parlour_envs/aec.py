@@ -49,6 +49,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
         self.possible_agents = [agent_name(seat) for seat in range(self.players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._body_size = self.encoding.observation_size - self.encoding.num_actions
         low, high = self.encoding.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -128,17 +129,17 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         """The agent's observation: its tensor and its action mask (all zeros unless it is choosing now)."""
         seat = self.seat_of[agent]
         choosing = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        body = self._bodies.get(seat)
-        if body is None:  # once per seat and engine action: the tokens of a decision change only `chosen`
-            body = self._bodies[seat] = np.asarray(self.encoding.observe(self._view(seat), seat), dtype=np.float32)
-        tail = np.zeros(self.encoding.num_actions, dtype=np.float32)
+        blank = self._bodies.get(seat)
+        if blank is None:  # once per seat and engine action: the tokens of a decision change only `chosen`
+            blank = self._bodies[seat] = np.zeros(self.encoding.observation_size, dtype=np.float32)
+            blank[: self._body_size] = self.encoding.observe(self._view(seat), seat)
+        tensor: Tensor = blank.copy()
         if choosing:
             for token in self.chosen:
-                tail[token] += 1.0
-        tensor: Tensor = np.concatenate((body, tail))
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if choosing:
-            mask[self._offered_tokens] = 1
+                tensor[self._body_size + token] += 1.0
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -170,7 +171,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self.infos = SeatInfos(self)
         if self.terminations[self.agents[0]] or self.truncations[self.agents[0]]:
             self._offered: dict[int, Choice] = {}
-            self._offered_tokens: list[int] = []
+            self._mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
             self.agent_selection = getattr(self, "agent_selection", self.agents[0])
             return
         seat = self.encoding.next_seat(state, self.passed)
@@ -181,7 +182,8 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
     def _decide(self, seat: int) -> None:
         self.agent_selection = agent_name(seat)
         self._offered = self.encoding.choices(self._state(), seat, self.chosen)
-        self._offered_tokens = list(self._offered)
+        self._mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        self._mask[list(self._offered)] = 1
         if not self._offered:
             raise RuntimeError(f"seat {seat} has no choice after tokens {self.chosen}")
 
