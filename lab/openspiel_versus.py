@@ -5,7 +5,8 @@ game's knowledge) plays OpenSpiel's ISMCTS (`open_spiel.python.algorithms.ismcts
 perfect-information game that ISMCTS refuses, OpenSpiel's MCTS (`open_spiel.python.algorithms.mcts`). Both sides
 play the OpenSpiel game of parlour_envs.openspiel (Rock'em Sock'em's turn-based twin, since both searchers take
 sequential games only): OpenSpiel's searcher picks tokens, explicit chance nodes included; `hard` is asked for an
-engine action at the start of each of its decisions, played as its tokens. OpenSpiel's searchers evaluate a leaf
+engine action at the start of each of its decisions, played as its tokens (offered a FREEZE! window with no
+claim, it passes; with a claim it claims, as in Parlour's own play). OpenSpiel's searchers evaluate a leaf
 with their own `RandomRolloutEvaluator` (one uniformly random playout of tokens and chance outcomes) and UCT
 constant 2 (ISMCTS: the observation string as the node key, as many worlds as simulations).
 
@@ -36,6 +37,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from ai.intervals import wilson
 from ai.levels import Level, level_move, level_named
+from parlour_envs.encoding import PASS
 from parlour_envs.openspiel import ParlourState, load
 
 GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -140,7 +142,10 @@ def play(
             state.apply_action(int(chance.choice(outcomes, p=probabilities)))
             continue
         seat = state.current_player()
-        if seats[seat] == MEASURED:
+        offered = state.node.offered
+        if seats[seat] == MEASURED and all(choice is PASS for choice in offered.values()):
+            state.apply_action(next(iter(offered)))  # a FREEZE! window offered to a seat with no claim
+        elif seats[seat] == MEASURED:
             engine = state.node.running()
             started = time.perf_counter()
             action = level_move(hard, engine, seat, f"openspiel-versus:{number}:{state.move_number()}")

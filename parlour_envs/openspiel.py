@@ -1,8 +1,9 @@
 """The Parlour games as OpenSpiel Python games: `pyspiel.load_game("python_parlour_icecream")`.
 
 Importing this module registers every game whose encoding exists (`parlour_envs/games/<id>.py`) under the short
-name `python_parlour_<id>`, with the player count (`players`), the game's options and the truncation
-(`max_actions`, engine actions) as game parameters:
+name `python_parlour_<id>` (and Rock'em Sock'em's turn-based twin, `python_parlour_rockem_sockem_turn_based`), with
+the player count (`players`), the game's options and the truncation (`max_actions`, engine actions; 0: the
+encoding's default) as game parameters:
 
 ```python
 import pyspiel
@@ -19,17 +20,20 @@ game = pyspiel.load_game("python_parlour_sundae_split", {"players": 3})
   chosen so far and raises `NeedsChance(n)` at the first draw it has no outcome for; that draw becomes the chance
   node, and the action is applied again, from the start, once its outcome is chosen. So a draw is a node, and a
   shuffle of N cards is N - 1 nodes (N, N - 1, ..., 2 outcomes), which keeps `max_chance_outcomes` at the largest
-  deck, not N!. Where chance is large: Sundae Split deals by shuffling its whole deck (up to 70 nodes at set-up,
-  about 70! deals), Robots Love Ice Cream shuffles three decks at set-up and again when a deck runs out, Freeze
-  Factory shuffles its cones (and, with `shuffle_start`, its tiles). Every node is still enumerable (at most
-  `max_chance_outcomes` outcomes), but no full game tree is: CFR-style methods need sampling (outcome or external
-  sampling MCCFR) on every game but IceCream, which has no chance at all.
+  deck, not N!. The cost: an action with k draws is applied k + 1 times. Where chance is large: Sundae Split's
+  set-up shuffles its whole deck (48 cards with two players, else 68: 47 or 67 nodes, then the first Splitter),
+  Robots Love Ice Cream's shuffles three decks (robots 54, Ice Cream 65, Boosts 27: 143 nodes, then the first
+  player) and an action may reshuffle a discard pile, Freeze Factory's shuffles the 26 cones (25 nodes; the tiles
+  too with `shuffle_start`) and each turn rolls a die, Rock'em Sock'em rolls up to eight dice a step. Every node is
+  enumerable (at most `max_chance_outcomes` outcomes), but of the game trees only chance-free IceCream's is not
+  astronomically wide: CFR-style methods need sampling (outcome or external sampling MCCFR) on the other four.
 * **Simultaneous moves**: Rock'em Sock'em is `SIMULTANEOUS`. Where both racers answer a roll at once the node's
   current player is `SIMULTANEOUS` and `apply_actions` takes both keeps (a seat that waits has the encoding's
   NO-OP alone); where only one seat acts (the coin flip) the node is an ordinary one of that seat. In realtime
   mode the two rolls land as in the parallel environment, the flipper's opponent's first, and a roll after the
-  other's grabbed the coin is void. OpenSpiel's ISMCTS and MCTS take sequential games only:
-  `pyspiel.convert_to_turn_based` makes the turn-based game they play (lab/openspiel_versus.py).
+  other's grabbed the coin is void. OpenSpiel's ISMCTS and MCTS take sequential games only, and
+  `pyspiel.convert_to_turn_based` gives a game without `resample_from_infostate`, so they play the turn-based
+  twin (`SPECS`), Rock'em as the AEC environment steps it.
 * **Observations**: `observation_tensor` is the environment's tensor (the encoding's sections from the seat's
   `view`, then a count per token the seat has chosen so far in its decision); `observation_string` is the
   view's canonical JSON with those tokens. Information states are not provided: a view shows the present,
@@ -40,7 +44,9 @@ game = pyspiel.load_game("python_parlour_sundae_split", {"players": 3})
   co-operative game's +1 or -1 for the whole team), so utilities lie in [-1, 1] and the competitive games are
   zero-sum. A game that reaches `max_actions` engine actions is truncated: terminal, every return 0. The
   games without an end of their own (IceCream and Freeze Factory without `turn_limit`, Rock'em Sock'em) stop
-  there; `max_game_length` counts OpenSpiel moves (tokens, passes and chance nodes) up to that point.
+  there (the encoding's documented default). `max_game_length` bounds the OpenSpiel moves (tokens, passes and
+  chance nodes): the set-up's draws, then per engine action its most tokens, a pass by each other seat and its
+  most draws (`Chance`); a state also ends truncated on reaching it, so it is a bound by construction.
 """
 
 from __future__ import annotations
@@ -517,13 +523,14 @@ class ParlourState(pyspiel.State):
         """A position the player cannot tell from this one, its hidden part drawn by the engine's `determinize`."""
         node = self.node
         engine = node.running().determinize(player, Rng(int(sampler() * 2**63)))
+        offered = {} if node.seat is None else self.rules.encoding.choices(engine, node.seat, node.chosen)
         fresh = Node(
             engine,
             node.actions,
             node.seat,
             node.chosen,
             node.passed,
-            node.offered,
+            offered,
             node.together,
             truncated=node.truncated,
         )
