@@ -29,7 +29,6 @@ class IceCreamEncoding(Encoding):
     """Token `cone * 11 + scoops - 1` moves that many scoops from that cone."""
 
     game = GAME
-    observed = CONES_SIZE + 6
 
     def name_tokens(self) -> Sequence[str]:
         return [
@@ -64,28 +63,26 @@ class IceCreamEncoding(Encoding):
         return {action["from_cone"] * MOVABLE + action["scoops"] - 1: action for action in state.legal_actions(seat)}
 
     def observe(self, view: View, seat: int) -> Tensor:
-        tensor = np.zeros(self.observed, dtype=np.float32)
-        for cone, scoops in enumerate(view["cones"]):
-            tensor[self.cone_places(cone, tuple(scoops))] = 1
+        cones = view["cones"]
         mine = view["flavours"][seat]
         limit = self.options["turn_limit"]
         turns_left = min(limit - view["turn"], POINTS_SCALE) / POINTS_SCALE if limit else 1.0
-        tensor[CONES_SIZE:] = (
-            mine == "yellow",
-            mine == "green",
-            view["to_move"] == seat,
-            min(view["points_left"], MOVABLE) / MOVABLE,
-            min(view["points_this_turn"], POINTS_SCALE) / POINTS_SCALE,
-            max(turns_left, 0.0),
+        return np.concatenate(
+            (
+                cones_tensor(tuple(cones[0]), tuple(cones[1])),
+                np.array(
+                    (
+                        mine == "yellow",
+                        mine == "green",
+                        view["to_move"] == seat,
+                        min(view["points_left"], MOVABLE) / MOVABLE,
+                        min(view["points_this_turn"], POINTS_SCALE) / POINTS_SCALE,
+                        max(turns_left, 0.0),
+                    ),
+                    dtype=np.float32,
+                ),
+            )
         )
-        return tensor
-
-    @staticmethod
-    @functools.lru_cache(maxsize=65536)
-    def cone_places(cone: int, scoops: tuple[str, ...]) -> list[int]:
-        """The tensor's indices set to 1 for a cone's scoops (cached: a game moves among few cones)."""
-        base = cone * SCOOPS * len(FLAVOURS)
-        return [base + height * len(FLAVOURS) + FLAVOUR_INDEX[flavour] for height, flavour in enumerate(scoops)]
 
     def render(self, view: View) -> str:
         cones = [" ".join(flavour[0].upper() for flavour in scoops) for scoops in view["cones"]]
@@ -99,3 +96,14 @@ class IceCreamEncoding(Encoding):
 
     def default_max_actions(self) -> int:
         return self.game.max_game_length(self.players, self.options) or MAX_ACTIONS
+
+
+@functools.lru_cache(maxsize=65536)
+def cones_tensor(first: tuple[str, ...], second: tuple[str, ...]) -> Tensor:
+    """The `cones` section for two cones (cached: a game goes back and forth among few positions)."""
+    tensor = np.zeros(CONES_SIZE, dtype=np.float32)
+    for cone, scoops in enumerate((first, second)):
+        base = cone * SCOOPS * len(FLAVOURS)
+        tensor[[base + height * len(FLAVOURS) + FLAVOUR_INDEX[flavour] for height, flavour in enumerate(scoops)]] = 1
+    tensor.flags.writeable = False
+    return tensor
