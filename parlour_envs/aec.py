@@ -180,7 +180,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self._decide(seat)
 
     def _decide(self, seat: int) -> None:
-        self.agent_selection = agent_name(seat)
+        self.agent_selection = self.possible_agents[seat]
         self._offered = self.encoding.choices(self._state(), seat, self.chosen)
         self._mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         self._mask[list(self._offered)] = 1
