@@ -49,7 +49,6 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
         self.possible_agents = [agent_name(seat) for seat in range(self.players)]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._body_size = self.encoding.observation_size - self.encoding.num_actions
         low, high = self.encoding.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -132,11 +131,11 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
         blank = self._bodies.get(seat)
         if blank is None:  # once per seat and engine action: the tokens of a decision change only `chosen`
             blank = self._bodies[seat] = np.zeros(self.encoding.observation_size, dtype=np.float32)
-            blank[: self._body_size] = self.encoding.observe(self._view(seat), seat)
+            blank[: self.encoding.body_size] = self.encoding.observe(self._view(seat), seat)
         tensor: Tensor = blank.copy()
         if choosing:
             for token in self.chosen:
-                tensor[self._body_size + token] += 1.0
+                tensor[self.encoding.body_size + token] += 1.0
             mask = self._mask.copy()
         else:
             mask = np.zeros(self.encoding.num_actions, dtype=np.int8)

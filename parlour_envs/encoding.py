@@ -64,7 +64,15 @@ class Encoding(ABC):
         self.token_names: tuple[str, ...] = tuple(self.name_tokens())
         self.num_actions = len(self.token_names)
         self.layout: tuple[Section, ...] = tuple(self.sections())
-        self.observation_size = sum(section.size for section in self.layout) + self.num_actions
+        self.offsets: dict[str, int] = {}
+        """Where each section starts in the tensor, by name."""
+        start = 0
+        for section in self.layout:
+            self.offsets[section.name] = start
+            start += section.size
+        self.body_size = start
+        """The floats `observe` returns: every section before the common `chosen` counts."""
+        self.observation_size = self.body_size + self.num_actions
 
     # --- actions ----------------------------------------------------------------------------------------------
     @abstractmethod

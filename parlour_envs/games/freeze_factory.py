@@ -113,12 +113,6 @@ class FreezeFactoryEncoding(Encoding):
         self.turn_limit = cast(int, options["turn_limit"])
         # Window seats by active player: the others, clockwise from the next seat.
         self.clockwise = tuple(tuple((active + k) % players for k in range(1, players)) for active in range(players))
-        self.offsets: dict[str, int] = {}
-        start = 0
-        for section in self.layout:
-            self.offsets[section.name] = start
-            start += section.size
-        self.body = start
 
     # --- actions ----------------------------------------------------------------------------------------------
     def name_tokens(self) -> Sequence[str]:
@@ -231,7 +225,7 @@ class FreezeFactoryEncoding(Encoding):
             if cone is not None:
                 ones.append(o["open_cones"] + cone)
             ones.append(o["formed_by"] + (line["formed_by"] - seat) % p)
-        tensor = np.zeros(self.body, dtype=np.float32)
+        tensor = np.zeros(self.body_size, dtype=np.float32)
         tensor[ones + at] = [1.0] * len(ones) + values  # one scatter: numpy's per-call cost outweighs the lists'
         return tensor
 

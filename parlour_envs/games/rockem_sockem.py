@@ -123,12 +123,6 @@ class RockemSockemEncoding(Encoding):
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.realtime = options["mode"] == REALTIME
-        self.offsets: dict[str, int] = {}
-        start = 0
-        for section in self.layout:
-            self.offsets[section.name] = start
-            start += section.size
-        self.body = start
         # Where `observe` writes: index tables, so that it looks nothing up by name.
         o = self.offsets
         self.phase_at = {FLIP: o["phase"], RACE: o["phase"] + 1}
@@ -237,7 +231,7 @@ class RockemSockemEncoding(Encoding):
                 ones.append(at + 4 + (turned["card"] != "HIT"))
         if self.realtime:
             ones.append(self.realtime_at)
-        tensor = np.zeros(self.body, dtype=np.float32)
+        tensor = np.zeros(self.body_size, dtype=np.float32)
         tensor[ones] = 1.0
         tensor[self.fraction_at] = (
             mine["hits_shown"] / HIT_CARDS,

@@ -70,7 +70,6 @@ class SundaeSplitEncoding(Encoding):
         self.share = tuple(1.0 / copies[kind] for kind in range(len(KINDS)))
         """What one card of each kind adds to a count over that kind's copies in the game."""
         self.deck_size = deck_size(players)
-        self.offsets = self._offsets()
         self.places: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
         """`_places` by its arguments, filled as play meets them (bounded: under 15,000 for 5 players)."""
 
@@ -167,18 +166,9 @@ class SundaeSplitEncoding(Encoding):
             Section("hand_count", 1, f"cards the Splitter holds over the {self.size.draw} drawn each round"),
         ]
 
-    def _offsets(self) -> dict[str, int]:
-        """Where each section starts in the tensor."""
-        offsets, start = {}, 0
-        for section in self.layout:
-            offsets[section.name] = start
-            start += section.size
-        offsets["end"] = start
-        return offsets
-
     def observe(self, view: View, seat: int) -> list[float]:
         kinds, players, at, kind_of, share = len(KINDS), self.players, self.offsets, KIND_OF, self.share
-        values = [0.0] * at["end"]
+        values = [0.0] * self.body_size
         start = at["hand"]
         for card in view["hand"]:
             kind = kind_of[card["id"]]
