@@ -142,7 +142,7 @@ def test_in_the_parallel_env_no_seat_sees_the_others_choice_before_it_chooses() 
 @pytest.mark.parametrize("mode", MODES)
 def test_the_tensor_shows_each_seats_dice_and_cards_from_its_own_side(mode: str) -> None:
     e = raw_env(mode=mode)
-    offsets, faces = e.encoding.offsets, len(FACES)  # type: ignore[attr-defined]
+    offsets, faces = e.encoding.offsets, len(FACES)
     checked = 0
     for state, _ in aec_decisions(e, 3):
         for seat in (0, 1):
