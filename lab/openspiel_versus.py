@@ -13,9 +13,11 @@ constant 2 (ISMCTS: the observation string as the node key, as many worlds as si
 Two settings, each over `--games` games with the seats swapped every other game:
 
 * equal iterations: both search `--budget` iterations a move (default: hard's own budget, 1500);
-* equal time: hard searches until `--seconds` (its time cap; its budget unlimited), and OpenSpiel's searcher
-  runs as many simulations as it managed in that time on average over its moves so far in the game (OpenSpiel's
-  searchers take a number of simulations, not a deadline); the table prints both sides' real seconds a move.
+* equal time: hard searches until `--seconds` (its time cap; its budget unlimited; it still answers at once
+  where its knowledge sees one sensible move), and OpenSpiel's searcher runs as many simulations as its recent
+  searches ran in that time (its rate over its moves so far, the newest weighing half; the first search runs 10):
+  OpenSpiel's searchers take a number of simulations, not a deadline. The table prints both sides' mean real
+  seconds a move, over the moves with more than one legal token.
 
 Robots Love Ice Cream is co-operative: there each searcher plays a solo game (one seat), with the same seeds, and
 the row compares the team results (a "win" is a game won by hard's team that the other's team lost, a "loss" the
@@ -86,9 +88,7 @@ class OpenSpielPlayer:
         random_state = np.random.RandomState(seed)
         evaluator = mcts.RandomRolloutEvaluator(1, random_state)
         self.seconds = seconds
-        self.rate: float | None = None  # simulations a second, averaged over the moves so far
-        self.spent = 0.0
-        self.done = 0
+        self.rate: float | None = None  # simulations a second: the last searches' rates, the newest weighing half
         if kind == "mcts":
             self.bot: Any = mcts.MCTSBot(game, UCT_C, simulations, evaluator, random_state=random_state)
         else:
@@ -104,15 +104,14 @@ class OpenSpielPlayer:
         action = int(self.bot.step(state))
         elapsed = time.perf_counter() - started
         if self.seconds is not None and len(state.legal_actions()) > 1:
-            self.spent += elapsed
-            self.done += simulations
+            rate = simulations / max(elapsed, 1e-6)
+            self.rate = rate if self.rate is None else (self.rate + rate) / 2
         return action
 
     def _simulations(self) -> int:
         if self.seconds is None:
             return int(self.bot.max_simulations if self.kind == "mcts" else self.bot._max_simulations)
-        rate = self.done / self.spent if self.spent > 0 else None
-        simulations = 10 if rate is None else max(1, int(rate * self.seconds))
+        simulations = 10 if self.rate is None else max(1, int(self.rate * self.seconds))
         if self.kind == "mcts":
             self.bot.max_simulations = simulations
         else:
