@@ -7,22 +7,19 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from engine.protocol import GameState, View
-from parlour_envs.encoding import PASS, Choice, Encoding, Tensor
+from engine.protocol import View
+from parlour_envs.encoding import PASS, Choice, Tensor
+from parlour_envs.table import Table, agent_name
+
+__all__ = ["ObsDict", "ParlourEnv", "agent_name", "make_env"]
 
 ObsDict = dict[str, Any]
 
 
-def agent_name(seat: int) -> str:
-    """The agent of a seat, as PettingZoo's classic environments name them."""
-    return f"player_{seat}"
-
-
-class ParlourEnv(AECEnv[str, ObsDict, int]):
+class ParlourEnv(Table, AECEnv[str, ObsDict, int]):
     """A Parlour game as an AEC environment; `encoding_type` makes it one game.
 
     Each step is one token of the agent in `agent_selection`; when its tokens complete a legal engine action the
@@ -31,42 +28,13 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
     reaches `max_actions` engine actions is truncated. `infos[agent]["view"]` is the seat's view as JSON.
     """
 
-    encoding_type: ClassVar[type[Encoding]]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlour", "is_parallelizable": False}
 
     def __init__(
         self, players: int | None = None, render_mode: str | None = None, max_actions: int | None = None, **options: Any
     ) -> None:
         super().__init__()
-        game = self.encoding_type.game
-        self.players = game.info.min_players if players is None else players
-        game.check_players(self.players)
-        self.options = game.info.options.resolve(options)
-        self.encoding = self.encoding_type(self.players, self.options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
-        self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
-        self.possible_agents = [agent_name(seat) for seat in range(self.players)]
-        self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        low, high = self.encoding.bounds()
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
-        self.state_: GameState | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        self.set_table(players, render_mode, max_actions, options)
 
     # --- the episode ------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -141,21 +109,7 @@ class ParlourEnv(AECEnv[str, ObsDict, int]):
             mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
 
-    def render(self) -> str | None:
-        """The public view as text (`render_mode="ansi"`)."""
-        if self.render_mode is None:
-            return None
-        return self.encoding.render(self._state().view(None))
-
-    def close(self) -> None:
-        """Nothing to release."""
-
     # --- helpers ----------------------------------------------------------------------------------------------
-    def _state(self) -> GameState:
-        if self.state_ is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.state_
-
     def _view(self, seat: int) -> View:
         view = self._views.get(seat)
         if view is None:

@@ -29,22 +29,21 @@ from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from engine.protocol import Action, GameState
-from parlour_envs.aec import ObsDict, agent_name
-from parlour_envs.encoding import PASS, Choice, Encoding, observation
+from parlour_envs.aec import ObsDict
+from parlour_envs.encoding import PASS, Choice, observation
+from parlour_envs.table import Table
 
 NOOP_NAME = "no-op"
 """The token name an encoding gives the NO-OP a seat that may not act is offered."""
 ILLEGAL_REWARD = -1.0
 
 
-class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
+class ParlourParallelEnv(Table, ParallelEnv[str, ObsDict, int]):
     """A Parlour game as a parallel environment; `encoding_type` makes it one game (module docstring)."""
 
-    encoding_type: ClassVar[type[Encoding]]
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "name": "parlour_parallel",
@@ -54,11 +53,7 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
     def __init__(
         self, players: int | None = None, render_mode: str | None = None, max_actions: int | None = None, **options: Any
     ) -> None:
-        game = self.encoding_type.game
-        self.players = game.info.min_players if players is None else players
-        game.check_players(self.players)
-        self.options = game.info.options.resolve(options)
-        self.encoding = self.encoding_type(self.players, self.options)
+        self.set_table(players, render_mode, max_actions, options)
         if self.encoding.max_tokens() != 1:
             raise NotImplementedError(
                 f"{type(self.encoding).__name__}: the parallel environment takes one-token actions"
@@ -66,32 +61,9 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
         if NOOP_NAME not in self.encoding.token_names:
             raise ValueError(f"{type(self.encoding).__name__} has no {NOOP_NAME!r} token for seats that may not act")
         self.noop = self.encoding.token_names.index(NOOP_NAME)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
-        self.max_actions = self.encoding.default_max_actions() if max_actions is None else max_actions
-        self.possible_agents = [agent_name(seat) for seat in range(self.players)]
         self.agents: list[str] = []
-        low, high = self.encoding.bounds()
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.encoding.num_actions,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.encoding.num_actions) for agent in self.possible_agents}
-        self.state_: GameState | None = None
         self.offered: list[dict[int, Choice]] = []
         self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     # --- the episode ------------------------------------------------------------------------------------------
     def reset(
@@ -152,21 +124,7 @@ class ParlourParallelEnv(ParallelEnv[str, ObsDict, int]):
         """The order a step's (seat, token, action)s are applied in: seat order, unless a game overrides it."""
         return chosen
 
-    def render(self) -> str | None:
-        """The public view as text (`render_mode="ansi"`)."""
-        if self.render_mode is None:
-            return None
-        return self.encoding.render(self._state().view(None))
-
-    def close(self) -> None:
-        """Nothing to release."""
-
     # --- helpers ----------------------------------------------------------------------------------------------
-    def _state(self) -> GameState:
-        if self.state_ is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.state_
-
     def _offer(self) -> None:
         """Every seat's choices for the next step (the NO-OP alone for a seat that may not act) and its view."""
         state = self._state()
