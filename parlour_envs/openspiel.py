@@ -63,14 +63,13 @@ import pyspiel
 from engine.protocol import Action, GameState, View, has_action
 from engine.rng import Rng
 from parlour_envs.encoding import PASS, Choice, Encoding, observation
+from parlour_envs.parallel import NOOP_NAME
 
 SHORT_NAME = "python_parlour_{}"
 """Each game's OpenSpiel name, from its Parlour id."""
 CHANCE = pyspiel.PlayerId.CHANCE
 SIMULTANEOUS = pyspiel.PlayerId.SIMULTANEOUS
 TERMINAL = pyspiel.PlayerId.TERMINAL
-NOOP_NAME = "no-op"
-"""The token an encoding of a simultaneous game offers alone to a seat that waits (as parlour_envs.parallel)."""
 
 
 # --- chance, draw by draw ---------------------------------------------------------------------------------------
