@@ -66,11 +66,12 @@ def test_a_deadline_moves_by_the_time_the_timer_worker_was_away(
 ) -> None:
     """The old deadline passes while no timer worker runs: the timeout fires at it plus the downtime, on time."""
     first = start_timer_worker("timers-before-downtime")
-    match = create_match(client, turn_timer={"seconds": 3})
+    match = create_match(client, turn_timer={"seconds": 6})  # time enough to stop the worker on a busy machine
     old = deadline_of(client, match, 0)
     stopping = now_iso()
     terminate(first)
     stopped = now_iso()
+    assert seconds_between(stopped, old) > 0, "the worker took longer to stop than the turn timer: no downtime to see"
     time.sleep(max(0.0, -seconds_between(old, now_iso())) + 1.0)  # the old deadline passes with no worker
     restarted = now_iso()
     start_timer_worker("timers-after-downtime")
