@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -17,6 +18,8 @@ from parlour_envs.table import Table, agent_name
 __all__ = ["ObsDict", "ParlourEnv", "agent_name", "make_env"]
 
 ObsDict = dict[str, Any]
+MASKS_KEPT = 4096
+"""Action masks kept for reuse, by the tokens they offer (observations hand out copies)."""
 
 
 class ParlourEnv(Table, AECEnv[str, ObsDict, int]):
@@ -35,6 +38,7 @@ class ParlourEnv(Table, AECEnv[str, ObsDict, int]):
     ) -> None:
         super().__init__()
         self.set_table(players, render_mode, max_actions, options)
+        self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
 
     # --- the episode ------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -135,8 +139,14 @@ class ParlourEnv(Table, AECEnv[str, ObsDict, int]):
     def _decide(self, seat: int) -> None:
         self.agent_selection = self.possible_agents[seat]
         self._offered = self.encoding.choices(self._state(), seat, self.chosen)
-        self._mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        self._mask[list(self._offered)] = 1
+        offered = tuple(self._offered)
+        mask = self._masks.get(offered)
+        if mask is None:  # the same few sets of tokens come back decision after decision
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = self._masks[offered] = np.zeros(self.encoding.num_actions, dtype=np.int8)
+            mask[list(offered)] = 1
+        self._mask = mask
         if not self._offered:
             raise RuntimeError(f"seat {seat} has no choice after tokens {self.chosen}")
 

@@ -86,13 +86,14 @@ class IceCreamEncoding(Encoding):
 
     def render(self, view: View) -> str:
         cones = [" ".join(flavour[0].upper() for flavour in scoops) for scoops in view["cones"]]
-        return "\n".join(
-            [
-                *(f"cone {cone}: {scoops}" for cone, scoops in enumerate(cones)),
-                f"turn {view['turn']}: seat {view['to_move']} ({view['flavours'][view['to_move']]}) "
-                f"has {view['points_left']} of {view['points_this_turn']} points left",
-            ]
+        mover = view["to_move"]
+        status = (
+            f"turn {view['turn']}: over"
+            if mover is None
+            else f"turn {view['turn']}: seat {mover} ({view['flavours'][mover]}) "
+            f"has {view['points_left']} of {view['points_this_turn']} points left"
         )
+        return "\n".join([*(f"cone {cone}: {scoops}" for cone, scoops in enumerate(cones)), status])
 
     def default_max_actions(self) -> int:
         return self.game.max_game_length(self.players, self.options) or MAX_ACTIONS

@@ -174,3 +174,7 @@ def test_ansi_render_and_view_in_infos(game_id: str, players: int) -> None:
     assert isinstance(text, str) and text.strip()
     for seat, agent in enumerate(env.possible_agents):
         assert env.infos[agent]["view"] == env._state().view(seat)
+    for _ in decisions(env, 7):
+        pass
+    text = env.render()  # the finished (or truncated) table too
+    assert isinstance(text, str) and text.strip()
