@@ -11,7 +11,8 @@ seeded random episodes two ways, interleaved run by run, and prints medians over
 It prints engine actions per CPU second both ways (CPU time of this process, so that other work on the machine
 counts less), the environment's steps per second (a decomposed action is several steps), and the cost ratio: the
 environment's time per engine action over the engine's, the median of each run's pair (issue 35's target: at most
-2). A benchmark that prints figures, not a test.
+2), and the same for the environment's time per step (a step is one token: where an action is several tokens, the
+agent makes several small choices for it). A benchmark that prints figures, not a test.
 """
 
 from __future__ import annotations
@@ -108,8 +109,11 @@ def main() -> None:
     parser.add_argument("--game", choices=list(ENVIRONMENTS), help="one game (default: all five)")
     parser.add_argument("--all-players", action="store_true", help="every player count, not only the smallest")
     args = parser.parse_args()
-    print("| game | players | engine actions/s | environment actions/s | environment steps/s | cost ratio |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| game | players | engine actions/s | environment actions/s | environment steps/s "
+        "| cost per action | cost per step |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for game_id in [args.game] if args.game else list(ENVIRONMENTS):
         game = get_game(game_id)
         assert game is not None
@@ -118,7 +122,7 @@ def main() -> None:
             figures = measure(game_id, players, args.episodes, args.runs)
             print(
                 f"| {game_id} | {players} | {figures['engine_actions']:,.0f} | {figures['env_actions']:,.0f} "
-                f"| {figures['env_steps']:,.0f} | {figures['ratio']:.2f} |",
+                f"| {figures['env_steps']:,.0f} | {figures['ratio']:.2f} | {figures['step_ratio']:.2f} |",
                 flush=True,
             )
 
