@@ -99,6 +99,10 @@ def measure(game_id: str, players: int, episodes: int, runs: int) -> dict[str, f
             (mine.seconds / mine.actions) / (theirs.seconds / theirs.actions)
             for mine, theirs in zip(env, engine, strict=True)
         ),
+        "step_ratio": statistics.median(
+            (mine.seconds / mine.steps) / (theirs.seconds / theirs.actions)
+            for mine, theirs in zip(env, engine, strict=True)
+        ),
     }
 
 
