@@ -22,7 +22,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from engine.protocol import Action, GameState, TooManyActions, action_text
-from engine.registry import get_game
+from engine.registry import all_games, get_game
 from engine.rng import Rng
 from parlour_envs import ENVIRONMENTS, environment
 from parlour_envs.aec import ParlourEnv
@@ -51,6 +51,12 @@ def _quiet() -> Iterator[None]:
 def raw(game_id: str, players: int, **kwargs: Any) -> ParlourEnv:
     env: ParlourEnv = environment(game_id).raw_env(players=players, **kwargs)
     return env
+
+
+def test_every_registered_game_has_an_environment() -> None:
+    assert list(ENVIRONMENTS) == [game.info.id for game in all_games()]
+    for game_id, module in ENVIRONMENTS.items():
+        assert module == f"{game_id}_v0"
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES, ids=IDS)
