@@ -93,8 +93,6 @@ class ParlourEnv(Table, AECEnv[str, ObsDict, int]):
                 self.truncations = dict.fromkeys(self.agents, True)
             self._next_decision()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # PettingZoo's ansi mode renders on request only
 
     def observe(self, agent: str) -> ObsDict:
         """The agent's observation: its tensor and its action mask (all zeros unless it is choosing now)."""
