@@ -103,7 +103,9 @@ def test_a_1953_match_tournament_stops_within_seconds(
     response = client.post("/v1/tournaments", json=request)
     assert response.status_code == 201, response.get_json()
     created = response.get_json()
-    assert created["progress"]["total"] == 1953 and created["progress"]["running"] == 64
+    # 64 started by this request, or none when a worker's maintenance sweep took the tournament's lock between its
+    # creation and this request's advance (that worker starts them: director.py): seen once in CI.
+    assert created["progress"]["total"] == 1953 and created["progress"]["running"] in (0, 64)
     wait_for(lambda: running_tournament(client, created["url"], 10), "the workers to finish and advance some")
     asked = time.monotonic()
     response = client.post(f"{created['url']}/cancel", headers=bearer(created["owner_token"]))

@@ -13,6 +13,7 @@ import signal
 import time
 from typing import Any, cast
 
+import pytest
 import redis
 from flask.testing import FlaskClient
 from rq.job import Job
@@ -65,13 +66,18 @@ def test_a_deadline_moves_by_the_time_the_timer_worker_was_away(
     redis_url: str, client: FlaskClient, start_timer_worker: StartTimerWorker
 ) -> None:
     """The old deadline passes while no timer worker runs: the timeout fires at it plus the downtime, on time."""
-    first = start_timer_worker("timers-before-downtime")
-    match = create_match(client, turn_timer={"seconds": 6})  # time enough to stop the worker on a busy machine
-    old = deadline_of(client, match, 0)
-    stopping = now_iso()
-    terminate(first)
-    stopped = now_iso()
-    assert seconds_between(stopped, old) > 0, "the worker took longer to stop than the turn timer: no downtime to see"
+    for attempt in range(3):  # the worker must stop before the deadline passes, or no downtime is seen
+        first = start_timer_worker(f"timers-before-downtime-{attempt}")
+        match = create_match(client, turn_timer={"seconds": 6})
+        old = deadline_of(client, match, 0)
+        stopping = now_iso()
+        terminate(first)
+        stopped = now_iso()
+        if seconds_between(stopped, old) > 0:
+            break
+        # Seen in CI on a busy machine: the worker took over 6 s to stop (once over 15 s, and it was killed).
+    else:
+        pytest.fail("three timer workers in a row took longer to stop than the turn timer")
     time.sleep(max(0.0, -seconds_between(old, now_iso())) + 1.0)  # the old deadline passes with no worker
     restarted = now_iso()
     start_timer_worker("timers-after-downtime")
