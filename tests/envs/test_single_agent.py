@@ -32,16 +32,6 @@ def _quiet() -> Iterator[None]:
         yield
 
 
-def landed(game_id: str) -> None:
-    """Skip a game whose environment is not written yet (the games' encodings land one by one)."""
-    try:
-        environment(game_id)
-    except ModuleNotFoundError as missing:
-        if missing.name != f"parlour_envs.{ENVIRONMENTS[game_id]}":
-            raise
-        pytest.skip(f"{game_id} has no environment yet")
-
-
 def episode(env: SingleAgentEnv, seed: int, policy_seed: int = 0) -> list[tuple[Any, ...]]:
     """One episode with uniformly random legal tokens: every (observation, mask, reward, ends, view) seen."""
     rng = np.random.default_rng(policy_seed)
@@ -67,7 +57,6 @@ def episode(env: SingleAgentEnv, seed: int, policy_seed: int = 0) -> list[tuple[
 
 @pytest.mark.parametrize("game_id", list(ENVIRONMENTS))
 def test_gymnasium_s_checker_passes_for_every_game(game_id: str) -> None:
-    landed(game_id)
     check_env(SingleAgentEnv(game_id, seat=None, opponents="random"))
 
 
@@ -175,7 +164,6 @@ def test_an_aec_environment_is_wrapped_as_it_is_built() -> None:
 
 
 def test_an_ai_seat_with_nothing_to_claim_lets_a_freeze_window_go_by() -> None:
-    landed("freeze_factory")
     env = SingleAgentEnv("freeze_factory", players=3, seat=0, opponents="random", max_actions=60)
     encoding = env.env.encoding
     passes = 0
