@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from engine import ActionRejected, InvalidOptions
 from model.refusals import (
+    AssistanceForbidden,
     Conflict,
     Forbidden,
     IdempotencyKeyReused,
@@ -35,6 +36,7 @@ HTTP_STATUS: dict[type[Refusal], tuple[int, str]] = {
     InvalidRequest: (400, "Invalid request"),
     Unauthorized: (401, "Unauthorized"),
     Forbidden: (403, "Forbidden"),
+    AssistanceForbidden: (403, "Assistance forbidden"),
     NotFound: (404, "Not found"),
     Conflict: (409, "Conflict"),
     RulesChanged: (409, "Rules changed"),

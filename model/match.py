@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, NotRequired, TypedDict, cast
 
 from engine.protocol import Action
+from engine.registry import get_game
 from engine.result import Result
 
 WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
@@ -42,10 +45,33 @@ class TurnTimerRequest(TypedDict):
     seconds: int
 
 
+class Assistance(StrEnum):
+    """Whether a match's seats may ask the AI for hints and analysis while it runs (fair play)."""
+
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"
+
+
+class PaceWhen(StrEnum):
+    """When a match's spectator pace applies: only while someone watches it, or always."""
+
+    WATCHED = "watched"
+    ALWAYS = "always"
+
+
+class AiPaceJson(TypedDict):
+    """A match's spectator pace: each AI move is stored no sooner than `milliseconds` after the match's
+    previous change, `when` someone watches (`watched`) or `always`."""
+
+    milliseconds: int
+    when: str
+
+
 class MatchRequest(TypedDict):
     """A match asked for (`POST /v1/matches`, as its schema loads it; a tournament's, as its director builds it).
 
-    `seats`, when given, has one entry per player and replaces `open_seats`."""
+    `seats`, when given, has one entry per player and replaces `open_seats`. `assistance` left out (or None)
+    takes the fair-play rule's default (`default_assistance`); `ai_pace` left out is None (no pace)."""
 
     game: str
     players: int
@@ -55,6 +81,8 @@ class MatchRequest(TypedDict):
     seats: list[SeatRequest] | None
     turn_timer: TurnTimerRequest | None
     unlisted: bool
+    assistance: NotRequired[str | None]
+    ai_pace: NotRequired[AiPaceJson | None]
 
 
 class LogEntry(TypedDict):
@@ -168,6 +196,22 @@ class SeatRecord:
         }
 
 
+def default_assistance(game_id: str, seats: Sequence[SeatRecord]) -> Assistance:
+    """The fair-play default: forbidden when two or more seats are not the server's AI (people, bots or open
+    seats), or when the match would be rated; allowed otherwise (one person against the AI, or the AI alone).
+
+    Rated is `domain/ladder/ratings.py`'s rule: a competitive game whose every seat is an AI level or a bot,
+    at least one a bot. An open seat beside AI seats counts as a bot's here, since a bot may take it."""
+    others = [seat for seat in seats if seat.kind != "ai"]
+    if len(others) >= 2:
+        return Assistance.FORBIDDEN
+    game = get_game(game_id)
+    competitive = game is not None and not game.info.cooperative
+    if competitive and others and (others[0].bot is not None or others[0].token_hash is None):
+        return Assistance.FORBIDDEN  # a bot (or a seat a bot may take) against AI levels: rated
+    return Assistance.ALLOWED
+
+
 @dataclass
 class MatchRecord:
     """A match as stored: identity, secret seed, engine state, seats and status."""
@@ -193,9 +237,14 @@ class MatchRecord:
     unlisted: bool = False  # left out of the lobby listing; still readable and joinable by id
     rematch: RematchOffer | None = None  # the rematch offer once a seat made one
     started_version: int | None = None  # the version at which the match became active; None while it waits
+    assistance: str = ""  # an Assistance; "" (and a record stored before fair play) takes default_assistance's
+    ai_pace: AiPaceJson | None = None  # the spectator pace of its AI moves; None: as fast as they come
     created_us: int = field(default_factory=lambda: time.time_ns() // 1000)
     created_at: str = field(default_factory=now_iso)
     updated_at: str = field(default_factory=now_iso)
+
+    def __post_init__(self) -> None:
+        self.assistance = Assistance(self.assistance) if self.assistance else default_assistance(self.game, self.seats)
 
     @property
     def seed_commitment(self) -> str:
@@ -266,6 +315,8 @@ class MatchRecord:
             "unlisted": self.unlisted,
             "rematch": self.rematch,
             "started_version": self.started_version,
+            "assistance": self.assistance,
+            "ai_pace": self.ai_pace,
             "created_us": self.created_us,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
@@ -302,6 +353,8 @@ class StoredMatchFields(TypedDict):
     unlisted: bool
     rematch: RematchOffer | None
     started_version: int | None
+    assistance: str
+    ai_pace: AiPaceJson | None
     created_us: int
     created_at: str
     updated_at: str

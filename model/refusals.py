@@ -99,3 +99,9 @@ class RulesChanged(Refusal):
     """The match was stored under an earlier version of its game's rules: it can no longer be shown or played."""
 
     code = "rules-changed"
+
+
+class AssistanceForbidden(Forbidden):
+    """A seat asked the AI for help (a hint, an analysis) while a match that forbids assistance runs."""
+
+    code = "assistance-forbidden"

@@ -10,9 +10,11 @@ from api.fields import Name
 from domain.links import LOG_PAGE_MAX, LOG_PAGE_SIZE
 from domain.turn_timers import MAX_SECONDS, MIN_SECONDS
 from engine.protocol import Action
-from model.match import STATUSES, MatchRequest, SeatRequest
+from model.match import STATUSES, Assistance, MatchRequest, PaceWhen, SeatRequest
 
 MAX_SEATS = 8
+AI_PACE_MIN_MS, AI_PACE_MAX_MS = 100, 10_000
+"""The spectator pace's bounds: a pace under 0.1 s shows nothing more, and over 10 s nobody would wait."""
 
 
 class SeedField(fields.Field[str]):
@@ -63,6 +65,16 @@ class TurnTimerSchema(Schema):
     seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=MIN_SECONDS, max=MAX_SECONDS))
 
 
+class AiPaceSchema(Schema):
+    """`ai_pace` when creating a match: each AI move is stored no sooner than `milliseconds` after the match's
+    previous change, while someone watches (`watched`) or `always`."""
+
+    milliseconds = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=AI_PACE_MIN_MS, max=AI_PACE_MAX_MS)
+    )
+    when = fields.String(load_default=PaceWhen.WATCHED.value, validate=validate.OneOf([w.value for w in PaceWhen]))
+
+
 class CreateMatchSchema(Schema):
     """POST /v1/matches."""
 
@@ -85,6 +97,11 @@ class CreateMatchSchema(Schema):
     )
     turn_timer = fields.Nested(TurnTimerSchema, load_default=None, allow_none=True)
     unlisted = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # JSON true or false only
+    # Omitted (or null): the fair-play rule's default for the seats asked (model.match.default_assistance).
+    assistance = fields.String(
+        load_default=None, allow_none=True, validate=validate.OneOf([a.value for a in Assistance])
+    )
+    ai_pace = fields.Nested(AiPaceSchema, load_default=None, allow_none=True)
 
     @validates_schema
     def seats_match_players(self, data: MatchRequest, **kwargs: Any) -> None:

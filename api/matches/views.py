@@ -38,7 +38,7 @@ from domain import owners
 from domain.bots.registration import check_bot_token
 from domain.events.match_stream import wait_for_change
 from domain.links import with_query
-from domain.matches import commands, hints, lifecycle
+from domain.matches import commands, fair_play, hints, lifecycle
 from domain.matches.replay import replay_json
 from domain.quotas import joined_seat
 from model.jobs import RequestedMove
@@ -294,6 +294,7 @@ def request_ai_move(match_id: str) -> tuple[Response, int, dict[str, str]]:
     record = commands.load_match(services().store, match_id)
     seat = seat_of_request(record, required=True)
     assert seat is not None
+    fair_play.check_assistance(record, seat)  # 403 before any job is queued
     data = optional_json_body()
     body = cast(AiMoveRequest, load(AiMoveRequestSchema, data))
     level = commands.ai_level_or_400(record.game, body["level"])

@@ -1,10 +1,11 @@
 """Who a finished match rates and how: entrants, the AI levels' fixed anchors, and the Plackett-Luce update.
 
-A match is rated when every seat is a rated entrant (a registered bot or a built-in AI level), at
-least one seat is a bot and no bot holds two seats; a human seat makes it unrated. The AI levels
-anchor the scale: their ratings are fixed at `ANCHORS` (assumed values, spaced by their strength
-order, not measured) and never move, so a bot's rating reads against the same yardstick in every
-game and however many bots come and go. Bots start at openskill's default (mu 25, sigma 25/3).
+A match is rated when every seat is a rated entrant (a registered bot or a built-in AI level), at least
+one seat is a bot and no bot holds two seats; a human seat makes it unrated, and so does a match that
+allows assistance (fair play: its seats could ask the AI for every move, so its result says nothing of
+theirs). The AI levels anchor the scale: their ratings are fixed at `ANCHORS` (assumed values, spaced by
+their strength order, not measured) and never move, so a bot's rating reads against the same yardstick in
+every game and however many bots come and go. Bots start at openskill's default (mu 25, sigma 25/3).
 Co-operative games have no ladder: the team wins or loses together, so there is no order to rate.
 """
 
@@ -17,7 +18,7 @@ from openskill.models import PlackettLuce
 from domain.tournaments.standings import place_of
 from engine import Result, get_game
 from model.ladder import Entrant, Rating
-from model.match import MatchRecord
+from model.match import Assistance, MatchRecord
 
 ANCHORS: dict[str, float] = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0, "perfect": 35.0}
 """Each AI level's fixed mu (an assumption: five apart in their strength order, `medium` at the default 25)."""
@@ -43,8 +44,11 @@ def anchor(level: str) -> Rating:
 
 
 def rated_entrants(record: MatchRecord) -> list[Entrant] | None:
-    """The entrant of every seat, in seat order, when the match is rated; None when it is not."""
-    if not has_ladder(record.game):
+    """The entrant of every seat, in seat order, when the match is rated; None when it is not.
+
+    Never rated: a co-operative game, a match that allows assistance (a seat that may ask the AI for its
+    moves measures the AI, not itself), a human or open seat, no bot, a bot holding two seats."""
+    if not has_ladder(record.game) or record.assistance == Assistance.ALLOWED:
         return None
     entrants = []
     for seat in record.seats:

@@ -24,6 +24,7 @@ from model.match import (
     ACTIVE,
     FINISHED,
     WAITING,
+    AiPaceJson,
     LogEntry,
     MatchRecord,
     MatchRequest,
@@ -229,6 +230,8 @@ def store_new_match(
         tournament=new.tournament,
         rules_version=game.info.rules_version,
         unlisted=request["unlisted"],
+        assistance=request.get("assistance") or "",  # "": the fair-play rule's default for these seats
+        ai_pace=request.get("ai_pace"),
     )
     record.start_if_ready()
     if record.status == WAITING and bots_asked:
@@ -525,6 +528,8 @@ class MatchJson(IdentityJson):
     tournament: str | None
     unlisted: bool
     rematch: RematchJson | None
+    assistance: str
+    ai_pace: AiPaceJson | None
     created_at: str
     updated_at: str
 
@@ -638,6 +643,8 @@ def match_json(record: MatchRecord, state: GameState, viewer: int | None, token:
         "tournament": record.tournament,
         "unlisted": record.unlisted,
         "rematch": rematch_json(record, viewer, token),
+        "assistance": record.assistance,
+        "ai_pace": record.ai_pace,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
     }

@@ -225,6 +225,8 @@ def start_rematch(
         seats=None,  # the rotated seats, below
         turn_timer=TurnTimerRequest(seconds=record.turn_seconds) if record.turn_seconds is not None else None,
         unlisted=record.unlisted,
+        assistance=record.assistance,  # a rematch keeps its original's fair play and pace
+        ai_pace=record.ai_pace,
     )
     new = NewMatch(game, request, seats, humans, bots, challenge_seconds)
     try:  # no token to make: the seats hold their hashes already
