@@ -161,7 +161,7 @@ def test_bad_bot_seats_are_400_naming_the_seat(client: FlaskClient, seat: dict[s
 # --- what a bot token may do -----------------------------------------------------------------------
 def test_a_bot_token_acts_for_its_seat_on_every_seat_endpoint(client: FlaskClient) -> None:
     bot = register(client)
-    match = bot_match(client, bot, seat=0)
+    match = bot_match(client, bot, seat=0, assistance="allowed")  # hints are forbidden by default (two players)
     token = bot["token"]
     legal = client.get(match.url("/legal-actions"), headers=bearer(token)).get_json()
     assert legal["seat"] == 0 and legal["may_act"] and MOVE in legal["actions"]
@@ -181,7 +181,7 @@ def test_a_bot_token_acts_for_its_seat_on_every_seat_endpoint(client: FlaskClien
 def test_a_bot_token_is_refused_outside_its_seats(client: FlaskClient) -> None:
     bot, other_bot = register(client), register(client, "other")
     match = bot_match(client, bot, seat=0)
-    elsewhere = bot_match(client, other_bot, seat=0)
+    elsewhere = bot_match(client, other_bot, seat=0, assistance="allowed")
     token = bot["token"]
     for path in ("/legal-actions?seat=1", "?seat=1", "/log?seat=1", "/events?seat=1"):
         refused = client.get(match.url(path), headers=bearer(token))

@@ -51,7 +51,7 @@ def test_a_seat_joined_read_and_left_before_the_start_learns_nothing_of_the_next
 ) -> None:
     # Finding 1: the deal is made at creation; a joined seat read its private view of the waiting match, left,
     # and the next holder of the seat got the hand the leaver had read.
-    match = create_match(client, game=game, players=players, open_seats=[1, 2])
+    match = create_match(client, game=game, players=players, open_seats=[1, 2], assistance="allowed")  # past fair play
     spy = join(client, match, 1, "spy")
     public = read(client, match)["view"]
     seen = [read(client, match, spy)["view"], read(client, match, match.tokens[0])["view"]]

@@ -124,7 +124,8 @@ def no_store(response: TestResponse) -> bool:
 
 
 def test_every_answer_carrying_a_token_or_a_seat_view_is_no_store(client: FlaskClient, bot: dict[str, Any]) -> None:
-    created = client.post("/v1/matches", json={"game": "icecream", "players": 2, "open_seats": [1]})
+    body = {"game": "icecream", "players": 2, "open_seats": [1], "assistance": "allowed"}  # hints allowed
+    created = client.post("/v1/matches", json=body)
     assert created.status_code == 201 and no_store(created)
     match_id, token = created.get_json()["id"], created.get_json()["tokens"][0]["token"]
     url = f"/v1/matches/{match_id}"

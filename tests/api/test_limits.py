@@ -101,7 +101,7 @@ def test_bot_registrations_and_tournaments_are_limited(limited: FlaskClient) -> 
 
 
 def test_hints_are_limited_per_seat(limited: FlaskClient) -> None:
-    match = create_match(limited, seed="hints")
+    match = create_match(limited, seed="hints", assistance="allowed")  # two players: hints must be allowed
     for _ in range(3):
         assert limited.post(match.url("/ai-move"), json={}, headers=bearer(match.tokens[0])).status_code == 202
     assert_rate_limited(limited.post(match.url("/ai-move"), json={}, headers=bearer(match.tokens[0])), 3, 60)

@@ -109,7 +109,7 @@ def assert_store_full(response: Any) -> None:
 
 def matches_to_keep(client: FlaskClient) -> tuple[Match, Match, dict[str, Any], Match]:
     """A match part-played, one with an open seat, a bot and a match it plays in."""
-    played = create_match(client, seed="kept")
+    played = create_match(client, seed="kept", assistance="allowed")  # its hint reaches the store
     client.post(played.url("/actions"), json={"action": MOVE, "expected_version": 0}, headers=bearer(played.tokens[0]))
     lobby = create_match(client, open_seats=[1])
     bot = client.post("/v1/bots", json={"name": "kept"}).get_json()

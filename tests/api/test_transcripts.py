@@ -121,6 +121,7 @@ def record(client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch, redi
     setup = GAMES[game]
     script = Transcript(client)
     body = {"game": game, "players": setup["players"], "options": setup["options"], "seed": f"transcript-{game}"}
+    body["assistance"] = "allowed"  # the seats are all people: hints are forbidden unless allowed
     created = client.post("/v1/matches", json=body).get_json()
     script.name(created["id"], "match")
     script.name(created["owner_token"], "owner")
