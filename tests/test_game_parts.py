@@ -141,7 +141,7 @@ def spec_lacks(game: Game, document: dict[str, Any]) -> list[str]:
 
 
 def catalog_lacks(game: Game, catalog: dict[str, dict[str, Any]]) -> list[str]:
-    """GET /v1/games lists the game with its options, assumptions and AI levels."""
+    """GET /v1/games lists the game with its options, assumptions, AI levels and (competitive games) their ratings."""
     entry = catalog.get(game.info.id)
     where = f"engine/{game.info.id}/ (its GameInfo)"
     if entry is None:
@@ -153,6 +153,15 @@ def catalog_lacks(game: Game, catalog: dict[str, dict[str, Any]]) -> list[str]:
         missing.append(f"api/catalog/views.py: the catalog's assumptions of {game.info.id} are not its GameInfo's")
     if not entry["ai_levels"]:
         missing.append(f"ai/levels.py: no AI level plays {game.info.id}")
+    measured = entry["level_ratings"]
+    if game.info.cooperative and (measured or entry["level_ratings_measured"] is not None):
+        missing.append(f"ai/level_ratings.json: {game.info.id} is co-operative (no ladder) and has level ratings")
+    unmeasured = [level for level in entry["ai_levels"] if level not in measured]
+    if not game.info.cooperative and (unmeasured or entry["level_ratings_measured"] is None):
+        missing.append(
+            f"ai/level_ratings.json: no measured rating of {', '.join(unmeasured)} in {game.info.id} "
+            f"(run python -m lab.level_ratings --game {game.info.id} --write)"
+        )
     if TIMEOUT_ASSUMPTION not in [assumption.id for assumption in game.info.assumptions]:
         missing.append(f"{where}: no assumption {TIMEOUT_ASSUMPTION!r} (what default_action plays, and why)")
     if any(not (a.id and a.choice and a.reason) for a in game.info.assumptions):

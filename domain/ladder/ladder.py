@@ -128,10 +128,10 @@ class Ladder:
         if entrants is None or result is None or result.team_success is not None:
             self.store.mark_unrated(record.game, record.id)
             return False
-        anchors = {level: anchor(level) for level in levels_for(record.game)}
+        anchors = {level: anchor(record.game, level) for level in levels_for(record.game)}
 
         def update(stored: list[Rating | None]) -> list[Rating]:
-            return updated(entrants, stored, result)
+            return updated(record.game, entrants, stored, result)
 
         return self.store.count(record.game, record.id, entrants, update, record.updated_at, anchors)
 

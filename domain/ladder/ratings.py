@@ -15,15 +15,17 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
+from ai.level_ratings import rating as level_rating
 from domain.tournaments.standings import place_of
 from engine import Result, get_game
 from model.ladder import Entrant, Rating
 from model.match import Assistance, MatchRecord
 
 ANCHORS: dict[str, float] = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0, "perfect": 35.0}
-"""Each AI level's fixed mu (an assumption: five apart in their strength order, `medium` at the default 25)."""
+"""Each AI level's fixed mu where its rating in a game was not measured (an assumption: five apart in their
+strength order, `medium` at the default 25)."""
 ANCHOR_SIGMA = 2.0
-"""The fixed uncertainty of an anchor (an assumption: small, so the anchors hold the scale in place)."""
+"""The fixed uncertainty of an assumed anchor (an assumption: small, so the anchors hold the scale in place)."""
 MODEL = PlackettLuce()
 
 
@@ -38,8 +40,11 @@ def has_ladder(game_id: str) -> bool:
     return game is not None and not game.info.cooperative
 
 
-def anchor(level: str) -> Rating:
-    """The fixed rating of a built-in AI level."""
+def anchor(game_id: str, level: str) -> Rating:
+    """The fixed rating of a built-in AI level in a game: measured, else assumed."""
+    measured = level_rating(game_id, level)
+    if measured is not None:
+        return Rating(measured.mu, measured.sigma)
     return Rating(ANCHORS.get(level, MODEL.mu), ANCHOR_SIGMA)
 
 
@@ -64,10 +69,15 @@ def rated_entrants(record: MatchRecord) -> list[Entrant] | None:
     return entrants
 
 
-def updated(entrants: Sequence[Entrant], current: Sequence[Rating | None], result: Result) -> list[Rating]:
-    """Every entrant's rating after the match (anchors unchanged), each with one more game counted."""
+def updated(
+    game_id: str, entrants: Sequence[Entrant], current: Sequence[Rating | None], result: Result
+) -> list[Rating]:
+    """Every entrant's rating after a match of the game (anchors unchanged), each with one more game counted."""
     pairs = zip(entrants, current, strict=True)
-    before = [anchor(entrant.level) if entrant.level is not None else stored or default() for entrant, stored in pairs]
+    before = [
+        anchor(game_id, entrant.level) if entrant.level is not None else stored or default()
+        for entrant, stored in pairs
+    ]
     ranks = [place_of(result.ranking, seat)[0] for seat in range(len(entrants))]
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before], ranks=ranks)
     after = []

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from ai.level_ratings import rating as measured_rating
 from ai.levels import choose, levels_for
 from api.current import ParlourApp
 from domain.bots.history import final_result
-from domain.ladder.ratings import ANCHOR_SIGMA, ANCHORS
+from domain.ladder.ratings import ANCHOR_SIGMA, ANCHORS, anchor
 from domain.matches import commands as matches
 from domain.wiring import build_services
 from model.match import MatchRecord
@@ -80,7 +81,8 @@ def test_the_leaderboard_ranks_bots_among_the_fixed_ai_levels(client: FlaskClien
     levels = {item["level"]: item for item in items if item["kind"] == "ai"}
     assert set(levels) == set(levels_for("icecream"))
     for level, item in levels.items():
-        assert (item["mu"], item["sigma"], item["games"], item["bot"]) == (ANCHORS[level], ANCHOR_SIGMA, 0, None)
+        fixed = anchor("icecream", level)
+        assert (item["mu"], item["sigma"], item["games"], item["bot"]) == (fixed.mu, fixed.sigma, 0, None)
     bots = {item["name"]: item for item in items if item["kind"] == "bot"}
     assert bots["one"]["bot"] == one["id"] and bots["one"]["level"] is None and bots["one"]["games"] == 1
     page = board(client, query="?limit=2")
@@ -103,7 +105,8 @@ def test_a_bot_beating_an_ai_level_moves_only_the_bot(client: FlaskClient, app: 
     [rated] = ratings(client, bot)
     assert rated["games"] == 1 and rated["mu"] != 25
     easy = next(item for item in board(client)["items"] if item["level"] == "easy")
-    assert (easy["mu"], easy["sigma"], easy["games"]) == (ANCHORS["easy"], ANCHOR_SIGMA, 1)
+    fixed = anchor("icecream", "easy")
+    assert (easy["mu"], easy["sigma"], easy["games"]) == (fixed.mu, fixed.sigma, 1)
 
 
 def test_a_match_with_a_human_seat_does_not_count(client: FlaskClient) -> None:
@@ -225,3 +228,12 @@ def test_a_resignation_counts_with_the_resigner_last(client: FlaskClient) -> Non
     assert resigner["games"] == winner["games"] == 1 and winner["mu"] > 25 > resigner["mu"]
     [over] = client.get(f"/v1/bots/{one['id']}/matches?status=finished").get_json()["items"]
     assert over["result"]["reason"] == "seat 0 resigned"
+
+
+def test_the_ai_levels_stand_at_their_measured_ratings() -> None:
+    """The ladder anchors each level of a game on the rating `lab.level_ratings` measured (ai/level_ratings.json)."""
+    for level in levels_for("icecream"):
+        measured = measured_rating("icecream", level)
+        assert measured is not None, f"{level} was not measured in icecream"
+        assert (anchor("icecream", level).mu, anchor("icecream", level).sigma) == (measured.mu, measured.sigma)
+    assert (anchor("no-such-game", "hard").mu, anchor("no-such-game", "hard").sigma) == (ANCHORS["hard"], ANCHOR_SIGMA)
