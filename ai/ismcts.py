@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 KnowledgeFor = Callable[[str], "Knowledge"]
 """What a searcher is handed: the knowledge it plays a game with, by game id."""
 
+Credit = Callable[["GameState", list[float]], list[float]]
+"""Per seat, what else an iteration adds up at backup, from its last world (over, or cut off) and its rewards."""
+
 Option = tuple[str, "Action | None"]
 """A node's choice: its key (mover and canonical action) and the action (None for PASS)."""
 
@@ -58,6 +61,8 @@ class Edge:
     available: int = 0
     totals: list[float] = field(default_factory=list)
     child: Node | None = None
+    credits: list[float] = field(default_factory=list)
+    """Every seat's total of the tree's `credit` (empty unless the tree has one), beside `totals`."""
 
     def mean(self, seat: int) -> float:
         """The seat's mean reward through this edge."""
@@ -84,6 +89,8 @@ class Tree:
     exploration: float
     split_samples: int
     root: Node = field(default_factory=Node)
+    credit: Credit | None = None
+    """What else to add up per seat at backup (an analysis' win shares); None in play, which needs only rewards."""
 
     def iterate(self, world: GameState) -> None:
         """Select and expand down the tree in this world, play out, back up every seat's reward."""
@@ -117,6 +124,12 @@ class Tree:
             edge.totals = (
                 list(rewards) if not edge.totals else [t + r for t, r in zip(edge.totals, rewards, strict=True)]
             )
+        if self.credit is not None:
+            credits = self.credit(world, rewards)
+            for edge in path:
+                edge.credits = (
+                    list(credits) if not edge.credits else [t + c for t, c in zip(edge.credits, credits, strict=True)]
+                )
 
     def options(self, world: GameState, mover: int, claiming: bool) -> list[Option]:
         """The mover's candidate actions in this world, with PASS in a claim window."""

@@ -232,6 +232,14 @@ def race_odds(first: Sequence[float], second: Sequence[float]) -> tuple[float, f
 @functools.lru_cache(maxsize=4096)
 def racing_choice(coin: str, hand: Hand, opponent: Hand | None) -> tuple[int, float]:
     """The keep (index into the hand's keeps) that best wins the race, and the chance of winning it."""
+    values = racing_values(coin, hand, opponent)
+    best = max(range(len(values)), key=values.__getitem__)
+    return best, values[best]
+
+
+@functools.lru_cache(maxsize=4096)
+def racing_values(coin: str, hand: Hand, opponent: Hand | None) -> tuple[float, ...]:
+    """Per keep of the hand (`side(coin).keeps` order), the chance to win the race keeping it now, racing best after."""
     model = side(coin)
     opponent_dice = (
         None if opponent is None else [model.face_class.index(c) for c, n in enumerate(opponent) for _ in range(n)]
@@ -239,7 +247,7 @@ def racing_choice(coin: str, hand: Hand, opponent: Hand | None) -> tuple[int, fl
     survival = opponent_survival(coin, opponent_dice)
     horizon = len(survival) - 1
     later = [0.5 * survival[-1]] * len(model.hands)  # past the horizon: a coin toss of a tiny tail
-    best = 0
+    chances: tuple[float, ...] = ()
     for t in range(horizon, 0, -1):
         reward = survival[t] + 0.5 * (survival[t - 1] - survival[t])
         now = []
@@ -247,9 +255,9 @@ def racing_choice(coin: str, hand: Hand, opponent: Hand | None) -> tuple[int, fl
             values = [match * reward + sum(p * later[j] for p, j in after) for match, after in hand_outcomes]
             now.append(max(values))
             if t == 1 and model.hands[h] == hand:
-                best = max(range(len(values)), key=values.__getitem__)
+                chances = tuple(values)
         later = now
-    return best, later[model.hands.index(hand)]
+    return chances
 
 
 def racing_keep(coin: str, dice: Sequence[int], opponent_dice: Sequence[int] | None) -> list[int]:
@@ -263,3 +271,18 @@ def racing_keep(coin: str, dice: Sequence[int], opponent_dice: Sequence[int] | N
         opponent = None
     best, _ = racing_choice(coin, hand, opponent)
     return keep_indexes(dice, model.keeps[model.hands.index(hand)][best], model)
+
+
+def keep_chances(coin: str, dice: Sequence[int], opponent_dice: Sequence[int] | None) -> list[tuple[list[int], float]]:
+    """Every distinct keep of unmatched dice (its lowest-numbered dice) and its chance to win the race as `racing_keep`
+    scores it: match strictly before the opponent racing `fastest_keep` from its visible dice, a tie counting a half."""
+    model = side(coin)
+    hand = hand_of(dice, model)
+    if matched(hand, model.classes):
+        raise ValueError("the dice already match: there is no race left")
+    opponent = None if opponent_dice is None else hand_of(opponent_dice, model)
+    if opponent is not None and matched(opponent, model.classes):
+        opponent = None
+    values = racing_values(coin, hand, opponent)
+    keeps = model.keeps[model.hands.index(hand)]
+    return [(keep_indexes(dice, keep, model), value) for keep, value in zip(keeps, values, strict=True)]
