@@ -79,8 +79,9 @@ def create_match(client: FlaskClient, **request: Any) -> Match:
 
 @pytest.fixture
 def match(client: FlaskClient) -> Match:
-    """A fresh 2-player IceCream match with both seats filled."""
-    return create_match(client, seed="test-seed")
+    """A fresh 2-player IceCream match with both seats filled, that allows hints (two people forbid them by
+    default: tests/api/test_fair_play.py)."""
+    return create_match(client, seed="test-seed", assistance="allowed")
 
 
 def whole_log(page: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
