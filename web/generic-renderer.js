@@ -1,5 +1,6 @@
 // The picture of a game without a renderer of its own: the view as data and a button per legal action.
 import { h } from "./dom.js";
+import { actionWords } from "./games/parts.js";
 
 /** Draw the view as JSON and one button per enumerated action (the example for a constructed one). */
 export function render(root, ctx) {
@@ -15,7 +16,7 @@ export function render(root, ctx) {
         h(
           "button",
           { type: "button", disabled: busy, "data-action": JSON.stringify(action), onclick: () => act(action) },
-          legal.kind === "constructed" ? `Send the example: ${JSON.stringify(action)}` : JSON.stringify(action),
+          legal.kind === "constructed" ? `Send the example: ${actionWords(action)}` : actionWords(action),
         ),
       ),
     ),

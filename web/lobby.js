@@ -59,7 +59,7 @@ function yourMatches(games) {
       const name = games.find((game) => game.id === entry.game)?.name ?? entry.game;
       const seats = Object.keys(entry.seats);
       const item = h("li", {},
-        h("a", { href: matchHref(id) }, `${name} · seat${seats.length === 1 ? "" : "s"} ${seats.join(", ") || "none"}`),
+        h("a", { href: matchHref(id) }, `${name} · ${seats.length ? `playing ${seats.length === 1 ? "one seat" : `${seats.length} seats`}` : "watching"}`),
         " ", h("a", { href: replayHref(id), class: "muted" }, "replay"), " ",
         h("button", { type: "button", class: "link", "aria-label": `Forget match ${id} and its tokens`,
           onclick: () => { forgetMatch(id); fill(); } }, "forget"));

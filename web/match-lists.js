@@ -32,7 +32,7 @@ function matchLine(item, status, gameName) {
   const mine = Object.keys(seatsHeld(item.id)).length > 0;
   if (status === "waiting") {
     return [
-      h("span", {}, `${label} · open seats ${item.open_seats.join(", ")} · ${when}`),
+      h("span", {}, `${label} · ${item.open_seats.length} open seat${item.open_seats.length === 1 ? "" : "s"} · ${when}`),
       mine ? h("a", { href: matchHref(item.id) }, "Your match") : joinButton(item),
     ];
   }

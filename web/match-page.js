@@ -287,7 +287,7 @@ export function mount(root, route) {
 function turnText(match, seat, legal) {
   if (match.status === "waiting") {
     const open = match.seats.filter((info) => !info.filled).map((info) => info.seat);
-    return `Waiting for players: ${open.length ? `seat ${open.join(", ")} open` : "challenged bots to accept"}.`;
+    return `Waiting for players: ${open.length ? `${open.length} seat${open.length === 1 ? "" : "s"} open` : "challenged bots to accept"}.`;
   }
   if (match.status === "finished") return "The match is over.";
   if (match.status === "aborted") return "The match was aborted.";

@@ -7,6 +7,7 @@
 // the shell sets ctx.suggest = true when it words a hint ("Move ...").
 import { h } from "./dom.js";
 import * as generic from "./generic-renderer.js";
+import { actionWords } from "./games/parts.js";
 
 const loaded = new Map();
 
@@ -36,7 +37,7 @@ export function draw(renderer, root, ctx) {
   }
 }
 
-/** An action in words: the renderer's `describe` when it has one, else its JSON. */
+/** An action in words: the renderer's `describe` when it has one, else its type and fields in words (never JSON). */
 export function describeAction(renderer, action, ctx) {
   if (action === null || action === undefined) return "";
   try {
@@ -44,5 +45,5 @@ export function describeAction(renderer, action, ctx) {
   } catch (error) {
     console.warn(error);
   }
-  return JSON.stringify(action);
+  return actionWords(action);
 }

@@ -6,7 +6,7 @@ import { problemText } from "./problems.js";
 import { describeAction, draw, loadRenderer } from "./renderer.js";
 import { resignText } from "./lifecycle-panel.js";
 import { matchHref } from "./router.js";
-import { seatName } from "./seat-names.js";
+import { namedText, seatName } from "./seat-names.js";
 
 /** Mount the replay of match `route.id` (`?step=N` starts there, `?seat=N` shows that seat's view); returns stop(). */
 export function mount(root, route) {
@@ -111,7 +111,7 @@ export function mount(root, route) {
       entry ? [seatName(match, entry.seat), " ", entry.resign ? resignText(entry) : describeAction(renderer, entry.action, ctx), entry.timeout ? " (time ran out)" : ""] : "the start, before anyone moved");
     draw(renderer, picture, ctx);
     replace(outcome, answer.result
-      ? h("p", { class: "card" }, h("strong", {}, answer.result.draw ? "A draw. " : `Won by ${answer.result.winners.map((s) => seatName(match, s)).join(" and ") || "nobody"}. `), answer.result.reason)
+      ? h("p", { class: "card" }, h("strong", {}, answer.result.draw ? "A draw. " : `Won by ${answer.result.winners.map((s) => seatName(match, s)).join(" and ") || "nobody"}. `), namedText(match, answer.result.reason))
       : "");
     if (playing && answer.step >= answer.steps) stopPlaying();
   }

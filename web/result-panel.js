@@ -2,7 +2,7 @@
 import { h, replace } from "./dom.js";
 import { replayHref } from "./router.js";
 import { checkSeed } from "./seed-check.js";
-import { seatList, seatName } from "./seat-names.js";
+import { namedText, seatList, seatName } from "./seat-names.js";
 
 /** The result section of a finished or aborted match; `commitment` is the one this browser saw at the start. */
 export function resultPanel(match, { commitment, mySeat }) {
@@ -15,10 +15,10 @@ export function resultPanel(match, { commitment, mySeat }) {
   const result = match.result;
   return h("section", { class: "result card", "aria-labelledby": "result-title", "data-result": "shown" },
     h("h2", { id: "result-title" }, headline(match, mySeat)),
-    h("p", {}, result.reason),
+    h("p", {}, namedText(match, result.reason, mySeat)),
     h("table", { class: "scores" },
       h("caption", {}, "Final scores"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))),
       h("tbody", {}, result.ranking.flatMap((group, place) => group.map((seat) =>
         h("tr", { class: seat === mySeat ? "mine" : null },
           h("td", {}, String(place + 1)), h("td", {}, seatName(match, seat, mySeat)), h("td", {}, String(result.scores[seat]))))))),

@@ -31,7 +31,7 @@ function seatRow(game, seat, previous) {
   };
   kind.addEventListener("change", sync);
   sync();
-  const element = h("div", { class: "field seat-row" }, h("label", { for: id }, `Seat ${seat}`), kind, nameField, botField);
+  const element = h("div", { class: "field seat-row" }, h("label", { for: id }, `Player ${seat + 1}`), kind, nameField, botField);
   const choice = () => ({ kind: kind.value, name: name.value, bot: bot.value });
   const spec = () => {
     if (kind.value.startsWith("ai:")) return { type: "ai", level: kind.value.slice(3) };

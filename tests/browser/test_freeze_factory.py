@@ -41,6 +41,28 @@ def pick_move(rng: random.Random, played: list[str]) -> Callable[[list[dict[str,
     return pick
 
 
+def pick_slide(rng: random.Random, played: list[str]) -> Callable[[list[dict[str, Any]]], int]:
+    """One of the slides offered (a chosen space's tiles among them)."""
+
+    def pick(actions: list[dict[str, Any]]) -> int:
+        played.append("slide")
+        return rng.choice([index for index, action in enumerate(actions) if action["type"] == "slide"])
+
+    return pick
+
+
+def choose_a_space(page: Page, rng: random.Random) -> bool:
+    """Sometimes press an empty space several tiles can slide into (its tiles then become the slide buttons).
+
+    Never while FREEZE! or Fulfil is offered (those come first), and not every time, so turns also end."""
+    choosers = page.locator(".ff-choose:not([disabled])")
+    offered = page.locator(".ff-freeze-live, .ff-hand [data-action]").count()
+    if offered or not choosers.count() or rng.random() < 0.3:
+        return False
+    choosers.nth(rng.randrange(choosers.count())).click()
+    return True
+
+
 def assert_controls_are_named(page: Page) -> None:
     """Every action control is a real button with an accessible name."""
     names = page.locator(ACTIONS).evaluate_all(
@@ -60,14 +82,18 @@ def test_a_whole_freeze_factory_match_against_the_ai(
 
     page.get_by_role("button", name="Don't roll: 3 points").focus()  # the keyboard plays too
     page.keyboard.press("Enter")
-    page.wait_for_selector(".ff-arrow")
+    page.wait_for_selector(".ff-choose, .ff-arrow")
     assert_controls_are_named(page)
     screenshot(page, "freeze-factory-slides-desktop")
 
     rng, played = random.Random(15), ["no_roll"]
     while wait_for_turn_or_end(page) == "act":
         assert len(played) < 300, "the match should end by its turn limit"
-        click_action(page, pick_move(rng, played))
+        if not choose_a_space(page, rng):
+            click_action(page, pick_move(rng, played))
+            continue
+        page.wait_for_selector(".ff-source")
+        click_action(page, pick_slide(rng, played))
 
     assert "slide" in played
     assert wait_for_seed_check(page) == "ok"

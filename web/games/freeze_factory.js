@@ -4,12 +4,25 @@
 // to FREEZE!, and every player's fulfilled cones (the score).
 
 import { h } from "../dom.js";
-import { actionButton, actionsOfType, endedEarly, perspective, seatLabel, styleSheet, svg } from "./parts.js";
+import {
+  actionButton,
+  actionsOfType,
+  actionWords,
+  endedEarly,
+  perspective,
+  pickerMemory,
+  redraw,
+  seatLabel,
+  seatText,
+  styleSheet,
+  svg,
+} from "./parts.js";
 
 const DIRECTIONS = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 const ARROWS = { up: "▲", down: "▼", left: "◀", right: "▶" };
 const ENTERS_FROM = { up: "bottom", down: "top", left: "right", right: "left" };
 const LINE = 3; // 'three flavours in a connected, straight line'
+const chosenSpace = pickerMemory(); // the empty space several tiles can slide into, chosen first (then its tile)
 
 const FLAVOUR_COLOURS = {
   strawberry: "#f06d86",
@@ -37,7 +50,7 @@ export function render(root, ctx) {
       "div",
       { class: "ff" },
       statusBar(ctx, view),
-      h("div", { class: "ff-table" }, machine(ctx, view), h("div", { class: "ff-side" }, handPanel(ctx, view), seatsPanel(ctx, view))),
+      h("div", { class: "ff-table" }, machine(root, ctx, view), h("div", { class: "ff-side" }, handPanel(ctx, view), seatsPanel(ctx, view))),
     ),
   );
 }
@@ -63,7 +76,7 @@ export function describe(action, ctx) {
     case "end_turn":
       return "ends the turn";
     default:
-      return JSON.stringify(action);
+      return actionWords(action);
   }
 }
 
@@ -98,7 +111,7 @@ function phaseText(ctx, view) {
   if (view.phase === "roll") return "Roll the die, or take exactly 3 movement points.";
   if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones your slides line up.";
   if (view.phase === "extra_cone") return "The die shows the cone: the turn is missed, but one more cone may be taken.";
-  return `${ctx.match.result?.reason ?? "The game is over"}: the most cones fulfilled wins.`;
+  return `${seatText(ctx, ctx.match.result?.reason ?? "The game is over")}: the most cones fulfilled wins.`;
 }
 
 /** The die's last roll: pips for 2 to 5, the cone symbol (miss a turn, take a cone), or blank after no roll. */
@@ -159,21 +172,30 @@ function freezeButtons(ctx, view) {
 
 // --- the machine: tiles, slide arrows, lines of three ----------------------------------------------
 
-function machine(ctx, view) {
+function machine(root, ctx, view) {
   const size = view.board.length;
   const arrivals = slideArrivals(ctx, size);
   const fresh = spaceSet(view.freeze_lines.filter((line) => standing(view.board, line)).flatMap((line) => line.spaces));
   const yours = spaceSet(linesMatchingHand(view).flat());
+  // A space several tiles can slide into is chosen first; its tiles then become the slide buttons (each a whole
+  // space, so every target is at least 44 px on a phone, where four arrows in one space could not be).
+  const chosenKey = chosenSpace.get(`${ctx.match.id}:${ctx.match.version}`, () => null);
+  const chosen = chosenKey && (arrivals.get(chosenKey)?.length ?? 0) > 1 ? chosenKey : null;
+  const sources = new Map((chosen ? arrivals.get(chosen) : []).map((arrival) => [arrival.from.join(","), arrival]));
+  const choose = (key) => {
+    chosenSpace.set(`${ctx.match.id}:${ctx.match.version}`, key === chosen ? null : key);
+    redraw(root, ctx, render, `ff-space-${key}`);
+  };
   const cells = [];
   for (let row = 0; row < size; row += 1) {
     for (let column = 0; column < size; column += 1) {
       const flavour = view.board[row][column];
       const key = `${row},${column}`;
-      const marks = [fresh.has(key) && "ff-fresh", yours.has(key) && "ff-yours"].filter(Boolean).join(" ");
+      const marks = [fresh.has(key) && "ff-fresh", yours.has(key) && "ff-yours", key === chosen && "ff-chosen"].filter(Boolean).join(" ");
       cells.push(
         flavour
-          ? tile(flavour, row, column, marks)
-          : emptySpace(ctx, view, row, column, arrivals.get(key) ?? [], marks),
+          ? tile(ctx, flavour, row, column, marks, sources.get(key), chosen)
+          : emptySpace(ctx, view, row, column, arrivals.get(key) ?? [], marks, choose),
       );
     }
   }
@@ -181,7 +203,7 @@ function machine(ctx, view) {
     "section",
     { class: "ff-machine-wrap", "aria-label": "The ice cream machine" },
     h("div", { class: "ff-machine", role: "group", "aria-label": `Ice cream machine, ${size} by ${size}` }, cells),
-    legend(arrivals.size > 0, fresh.size > 0, yours.size > 0),
+    legend(arrivals.size > 0, fresh.size > 0, yours.size > 0, chosen !== null),
     movedLines(view),
   );
 }
@@ -204,42 +226,77 @@ function movedLines(view) {
   );
 }
 
-function tile(flavour, row, column, marks) {
+function tile(ctx, flavour, row, column, marks, source, chosen) {
+  const style = `--flavour: ${FLAVOUR_COLOURS[flavour] ?? "#ccc"}; --ink: ${DARK_FLAVOURS.has(flavour) ? "#fff" : "#222"}`;
+  if (source) {
+    const [toRow, toColumn] = chosen.split(",").map(Number);
+    const label = slideLabel(flavour, source, toRow, toColumn);
+    return actionButton(ctx, source.action, [h("span", { class: "ff-name" }, flavour), arrowMark(source)], {
+      class: `ff-space ff-tile ff-arrow ff-source ${marks}`,
+      "aria-label": label,
+      title: label,
+      style,
+    });
+  }
   return h(
     "div",
-    {
-      class: `ff-space ff-tile ${marks}`,
-      role: "img",
-      "aria-label": `${flavour}, row ${row + 1}, column ${column + 1}`,
-      style: `--flavour: ${FLAVOUR_COLOURS[flavour] ?? "#ccc"}; --ink: ${DARK_FLAVOURS.has(flavour) ? "#fff" : "#222"}`,
-    },
+    { class: `ff-space ff-tile ${marks}`, role: "img", "aria-label": `${flavour}, row ${row + 1}, column ${column + 1}`, style },
     h("span", { class: "ff-scoop" }),
     h("span", { class: "ff-name" }, flavour),
   );
 }
 
-function emptySpace(ctx, view, row, column, arrivals, marks) {
-  const arrows = arrivals.map(({ action, from, wrapped }) => {
-    const flavour = view.board[from[0]][from[1]];
-    const edge = wrapped ? " off the edge, round to" : " to";
-    const label = `Slide ${flavour} ${action.direction}${edge} row ${row + 1}, column ${column + 1}`;
-    return actionButton(ctx, action, ARROWS[action.direction], {
-      class: `ff-arrow ff-from-${ENTERS_FROM[action.direction]}${wrapped ? " ff-wrap" : ""}`,
+function slideLabel(flavour, arrival, row, column) {
+  const edge = arrival.wrapped ? " off the edge, round to" : " to";
+  return `Slide ${flavour} ${arrival.action.direction}${edge} row ${row + 1}, column ${column + 1}`;
+}
+
+function arrowMark(arrival) {
+  return h("span", { class: `ff-arrow-mark${arrival.wrapped ? " ff-wrap" : ""}`, "aria-hidden": "true" }, ARROWS[arrival.action.direction], arrival.wrapped ? "↻" : "");
+}
+
+/** An empty space: a slide button when one tile can slide into it, a chooser when several can, else steel. */
+function emptySpace(ctx, view, row, column, arrivals, marks, choose) {
+  const key = `${row},${column}`;
+  if (arrivals.length === 1) {
+    const [arrival] = arrivals;
+    const flavour = view.board[arrival.from[0]][arrival.from[1]];
+    const label = slideLabel(flavour, arrival, row, column);
+    return actionButton(ctx, arrival.action, arrowMark(arrival), {
+      class: `ff-space ff-empty ff-arrow ff-from-${ENTERS_FROM[arrival.action.direction]} ${marks}`,
       "aria-label": label,
       title: label,
       style: `--flavour: ${FLAVOUR_COLOURS[flavour] ?? "#ccc"}`,
     });
-  });
-  return h(
-    "div",
-    { class: `ff-space ff-empty ${marks}`, title: `empty, row ${row + 1}, column ${column + 1}` },
-    arrows,
-  );
+  }
+  if (arrivals.length > 1) {
+    const names = arrivals.map((arrival) => view.board[arrival.from[0]][arrival.from[1]]).join(" or ");
+    const chosen = marks.includes("ff-chosen");
+    const label = chosen
+      ? `Row ${row + 1}, column ${column + 1}: now press the tile to slide in (${names}), or here to cancel`
+      : `Row ${row + 1}, column ${column + 1}: ${arrivals.length} tiles can slide in (${names}); choose which`;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `ff-space ff-empty ff-choose ${marks}`,
+        "aria-label": label,
+        title: label,
+        "aria-pressed": chosen ? "true" : "false",
+        "data-focus-key": `ff-space-${key}`,
+        disabled: ctx.busy,
+        onclick: () => choose(key),
+      },
+      h("span", { class: "ff-choose-marks", "aria-hidden": "true" }, arrivals.map((arrival) => h("span", { style: `--flavour: ${FLAVOUR_COLOURS[view.board[arrival.from[0]][arrival.from[1]]] ?? "#ccc"}` }, ARROWS[arrival.action.direction]))),
+    );
+  }
+  return h("div", { class: `ff-space ff-empty ${marks}`, title: `empty, row ${row + 1}, column ${column + 1}` });
 }
 
-function legend(slides, fresh, yours) {
+function legend(slides, fresh, yours, choosing) {
   const items = [
-    slides && "Arrows slide the tile beside them into the space; ↻ arrows come round from the opposite edge.",
+    slides && "Press an arrowed space to slide the tile beside it in (↻: it comes round from the opposite edge). Where several tiles could slide in, press the space, then the tile.",
+    choosing && "Now press one of the arrowed tiles to slide it into the chosen space.",
     fresh && "Glowing spaces: a line of three formed this turn, open to FREEZE! until the turn ends (a turn's last line until the next player rolls or not).",
     yours && "Gold spaces: a line of three matching a cone in your hand.",
   ].filter(Boolean);
@@ -382,7 +439,7 @@ function seatRow(ctx, view, seat, held, best) {
 
 const CSS = `
 .ff { --ff-ink: #2a2230; --ff-line: #d9cbb8; --ff-steel: #cfd8e3; color: var(--ff-ink); font-size: 15px; }
-.ff button { font: inherit; min-height: 36px; padding: 4px 12px; border-radius: 8px; border: 1px solid #8a7c6d;
+.ff button { font: inherit; min-height: 44px; min-width: 44px; padding: 4px 12px; border-radius: 8px; border: 1px solid #8a7c6d;
   background: var(--bg, #fff); color: var(--ff-ink); cursor: pointer; }
 .ff button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .ff button:disabled { opacity: .55; cursor: default; }
@@ -415,15 +472,16 @@ const CSS = `
 .ff-fresh { outline: 3px solid #35c2f0; outline-offset: -1px; box-shadow: 0 0 10px 2px #35c2f0; }
 .ff-yours { outline: 3px solid #e6a800; outline-offset: -1px; }
 .ff-fresh.ff-yours { outline-color: #e6a800; box-shadow: 0 0 12px 5px #35c2f0; }
-.ff .ff-arrow { position: absolute; width: 26px; height: 26px; min-height: 0; padding: 0; font-size: 12px; line-height: 1;
-  border-radius: 50%; --bg: var(--flavour); border: 2px solid #333; color: #111; text-shadow: 0 0 2px #fff; }
-.ff .ff-arrow.ff-wrap { border-style: dashed; border-color: #1d3f8a; }
-.ff .ff-arrow.ff-wrap::after { content: "↻"; position: absolute; top: -9px; right: -7px; font-size: 12px; color: #1d3f8a;
-  text-shadow: none; background: #fff; border-radius: 50%; width: 14px; height: 14px; line-height: 14px; }
-.ff-from-top { top: 1px; left: calc(50% - 13px); }
-.ff-from-bottom { bottom: 1px; left: calc(50% - 13px); }
-.ff-from-left { left: 1px; top: calc(50% - 13px); }
-.ff-from-right { right: 1px; top: calc(50% - 13px); }
+.ff button.ff-space { min-height: 0; min-width: 0; width: 100%; height: 100%; padding: 0; border-radius: 8px; cursor: pointer; }
+.ff button.ff-empty { --bg: #e6edf6; border: 3px solid var(--flavour, #5b6f89); }
+.ff button.ff-choose { border: 3px dashed #1d3f8a; }
+.ff button.ff-choose[aria-pressed="true"], .ff-chosen { box-shadow: 0 0 0 3px #1d3f8a, inset 0 0 0 3px #fff; }
+.ff button.ff-source { --bg: var(--flavour); color: var(--ink); border: 3px solid #111; box-shadow: 0 0 0 3px #ffd54a; }
+.ff-arrow-mark { font-size: 22px; line-height: 1; color: #111; text-shadow: 0 0 3px #fff, 0 0 3px #fff; }
+.ff-source .ff-arrow-mark { position: absolute; right: 3px; bottom: 2px; font-size: 18px; }
+.ff-arrow-mark.ff-wrap { color: #1d3f8a; }
+.ff-choose-marks { display: flex; flex-wrap: wrap; gap: 1px 4px; justify-content: center; font-size: 16px; }
+.ff-choose-marks span { color: #111; text-shadow: 0 0 3px var(--flavour), 0 0 2px var(--flavour); }
 .ff-legend { font-size: 12px; margin: 8px 0 0; padding-left: 18px; opacity: .85; }
 .ff-side { flex: 1 1 260px; display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 .ff h3 { margin: 0 0 6px; font-size: 16px; }
@@ -446,5 +504,5 @@ const CSS = `
 .ff-score { margin-left: auto; font-weight: bold; }
 .ff-held { font-size: 13px; opacity: .8; }
 .ff-fulfilled { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 4px; }
-@media (max-width: 480px) { .ff-name { font-size: 10px; } .ff .ff-arrow { width: 24px; height: 24px; } }
+@media (max-width: 480px) { .ff-name { font-size: 10px; } .ff-table { gap: 10px; } }
 `;

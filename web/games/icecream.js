@@ -21,10 +21,10 @@ export function render(root, ctx) {
         "Moving n scoops costs n points; the bottom scoop of each cone never moves.") : null));
 }
 
-/** An IceCream action in words: "moved the top 2 scoops from cone 0 to cone 1" ("Move ..." for a hint). */
+/** An IceCream action in words: "moved the top 2 scoops from cone 1 to cone 2" ("Move ..." for a hint). */
 export function describe(action, ctx) {
   const what = action.scoops === 1 ? "the top scoop" : `the top ${action.scoops} scoops`;
-  return `${ctx?.suggest ? "Move" : "moved"} ${what} from cone ${action.from_cone} to cone ${1 - action.from_cone}`;
+  return `${ctx?.suggest ? "Move" : "moved"} ${what} from cone ${action.from_cone + 1} to cone ${2 - action.from_cone}`;
 }
 
 function movesAllowed(legal) {
@@ -58,7 +58,7 @@ function coneColumn(view, cone, scoops, moves, busy, act) {
       return h("button", {
         type: "button", class: `ic-scoop movable ${flavour}`, ...colour, disabled: busy,
         "data-action": JSON.stringify(action),
-        "aria-label": `Move ${count === 1 ? "the top scoop" : `the top ${count} scoops`} (${moving}) from cone ${cone} to cone ${other}`,
+        "aria-label": `Move ${count === 1 ? "the top scoop" : `the top ${count} scoops`} (${moving}) from cone ${cone + 1} to cone ${other + 1}`,
         onclick: () => act(action),
       }, h("span", { class: "ic-name" }, flavour), h("span", { class: "ic-count", "aria-hidden": "true" }, `×${count}`));
     }
@@ -66,10 +66,10 @@ function coneColumn(view, cone, scoops, moves, busy, act) {
       "aria-label": `${flavour} scoop${fixed ? ", fixed at the bottom" : ""}` },
     h("span", { class: "ic-name", "aria-hidden": "true" }, fixed ? `${flavour} · fixed` : flavour));
   });
-  return h("figure", { class: "ic-cone", "aria-label": `Cone ${cone}, ${scoops.length} scoops, bottom to top: ${scoops.join(", ")}` },
+  return h("figure", { class: "ic-cone", "aria-label": `Cone ${cone + 1}, ${scoops.length} scoops, bottom to top: ${scoops.join(", ")}` },
     h("div", { class: "ic-stack" }, stack),
     h("div", { class: "ic-wafer", "aria-hidden": "true" }),
-    h("figcaption", {}, `Cone ${cone}`));
+    h("figcaption", {}, `Cone ${cone + 1}`));
 }
 
 function legend(view, match, seat) {

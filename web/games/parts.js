@@ -3,6 +3,7 @@
 // build an action, seat names, a style sheet per renderer, and SVG elements (h() builds HTML only).
 
 import { h, append } from "../dom.js";
+import { namedText, playerName } from "../seat-names.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -72,27 +73,43 @@ export function toggleButton(pressed, label, onToggle, attrs = {}) {
   );
 }
 
-/** The seat whose view is drawn: the viewer's own, or the seat a replay shows the match as (null: the public). */
 /** Why the match ended (its result's reason, or its abort's), once it has; null while it runs. A renderer whose view
  *  still shows the game going on (a resignation, a team that gave up) says with it that the match is over. */
 export function endedEarly(match) {
   if (match?.status !== "finished" && match?.status !== "aborted") return null;
-  return match.result?.reason ?? match.abort_reason ?? "the match was aborted";
+  return namedText(match, match.result?.reason ?? match.abort_reason ?? "the match was aborted");
 }
 
+/** A text from the server (an event, a result's reason) with its seats named as the picture names them. */
+export function seatText(ctx, text) {
+  return namedText(ctx.match, text, ctx.seat ?? null);
+}
+
+/** The seat whose view is drawn: the viewer's own, or the seat a replay shows the match as (null: the public). */
 export function perspective(ctx) {
   return ctx.seat ?? ctx.match?.viewer ?? null;
 }
 
-/** A seat's name in the picture: "You", else as the shell names seats ("Seat 1 · AI (random)", "Seat 2 · Ada"). */
+/** A seat's name in the picture: "You", else as the shell names seats ("Ada", "Easy AI", "Player 2"). */
 export function seatLabel(ctx, seat) {
   if (ctx.seat === seat) return "You";
-  const info = ctx.match?.seats?.[seat];
-  let who = "";
-  if (info?.type === "ai") who = `AI (${info.level})`;
-  else if (info?.name) who = info.name;
-  else if (info?.type === "bot") who = "bot";
-  return `Seat ${seat}${who ? ` · ${who}` : ""}`;
+  return playerName(ctx.match, seat);
+}
+
+/** An action in words when a renderer has no wording of its own: "share social randomly (pile 2)", never JSON. */
+export function actionWords(action) {
+  if (action === null || typeof action !== "object") return words(action ?? "");
+  const { type, ...rest } = action;
+  const details = Object.entries(rest).map(([key, value]) => `${words(key)} ${valueWords(value)}`);
+  return `${words(type ?? "action")}${details.length ? ` (${details.join(", ")})` : ""}`;
+}
+
+function valueWords(value) {
+  if (Array.isArray(value)) return value.length ? value.map(valueWords).join(" and ") : "none";
+  if (value === null || value === undefined) return "none";
+  if (typeof value === "object") return Object.entries(value).map(([key, inner]) => `${words(key)} ${valueWords(inner)}`).join(", ");
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return words(value);
 }
 
 const adoptedSheets = new Set();

@@ -9,13 +9,15 @@ import { h } from "../dom.js";
 import {
   actionButton,
   actionsOfType,
+  actionWords,
   builtActionButton,
   endedEarly,
-    legalActions,
+  legalActions,
   perspective,
   pickerMemory,
   redraw,
   seatLabel,
+  seatText,
   styleSheet,
   toggleButton,
   words,
@@ -51,7 +53,7 @@ export function render(root, ctx) {
         "div",
         { class: "rl-table" },
         h("div", { class: "rl-planet-row" }, beamTrack(view), planet(ctx, view)),
-        h("div", { class: "rl-side" }, yourMove(root, ctx, view), events(view)),
+        h("div", { class: "rl-side" }, yourMove(root, ctx, view), events(ctx, view)),
       ),
       trucks(ctx, view),
       decks(view),
@@ -91,7 +93,7 @@ export function describe(action, ctx) {
     case "share_social_randomly":
       return "shares the social out at random";
     default:
-      return JSON.stringify(action);
+      return actionWords(action);
   }
 }
 
@@ -130,7 +132,18 @@ function phaseText(ctx, view) {
   if (view.phase === "store") return yours ? "Store phase: your turn to buy" : `Store phase: ${who} is buying`;
   if (view.phase === "equip") return yours ? "Equip phase: load your truck" : `Equip phase: ${who} is loading the truck`;
   if (view.phase === "social") return yours ? "Ice Cream Social: share the cards out" : `Ice Cream Social: ${who} shares the cards out`;
-  return ctx.match.result?.reason ?? "";
+  return eventText(ctx, ctx.match.result?.reason ?? "");
+}
+
+/**
+ * An event or result text of the engine as the board labels things: seats by name, columns counted from 1 as
+ * the board heads them, the Spinston's place (the engine's level 0) by name, robot levels 1 to 4 as drawn.
+ */
+export function eventText(ctx, text) {
+  const level = (n) => (Number(n) === 0 ? "the Spinston's place" : `level ${n}`);
+  return seatText(ctx, text)
+    .replace(/\bcolumn (\d+)(?:,? level (\d+))?/g, (_, column, n) => `column ${Number(column) + 1}${n === undefined ? "" : `, ${level(n)}`}`)
+    .replace(/^planet (\d+) \(([^)]+)\)/, "planet $1 (planet card $2)");
 }
 
 /** The co-operative goal: tokens saved by the team, captured by the Spinstons, still in play, out of 13. */
@@ -222,7 +235,7 @@ function robotSpot(robot, level, targeted) {
     {
       class: `rl-spot rl-robot${targeted ? " rl-target" : ""}`,
       style: `--band: ${colour}`,
-      "aria-label": `${robot.title}${robot.colour ? ` (${robot.colour})` : ""}, level ${level}, defense ${robot.defense}, reward ${robot.reward}${targeted ? ", the target of an attack on this column" : ""}`,
+      "aria-label": `${robot.title}${robot.colour ? ` (${robot.colour})` : ""}, ${level === 0 ? "the Spinston's place" : `level ${level}`}, defense ${robot.defense}, reward ${robot.reward}${targeted ? ", the target of an attack on this column" : ""}`,
     },
     h(
       "div",
@@ -513,13 +526,13 @@ function boostChip(ctx, id, cls) {
 
 // --- what just happened, and the decks ---------------------------------------------------------
 
-function events(view) {
+function events(ctx, view) {
   if (!view.events.length) return null;
   return h(
     "section",
     { class: "rl-events", "aria-label": "What the last action set off" },
     h("h3", {}, "What just happened"),
-    h("ol", { "aria-live": "polite" }, view.events.map((text) => h("li", {}, text))),
+    h("ol", { "aria-live": "polite" }, view.events.map((text) => h("li", {}, eventText(ctx, text)))),
   );
 }
 
@@ -593,7 +606,7 @@ function boostText(ctx, id) {
 
 const CSS = `
 .rl { --rl-ink: #1d1b2b; color: var(--rl-ink); font-size: 15px; }
-.rl button, .rl select { font: inherit; min-height: 36px; padding: 4px 10px; border-radius: 8px; border: 1px solid #77708c;
+.rl button, .rl select { font: inherit; min-height: 44px; min-width: 44px; padding: 4px 10px; border-radius: 8px; border: 1px solid #77708c;
   background: var(--bg, #fff); color: var(--rl-ink); cursor: pointer; }
 .rl button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .rl button:disabled, .rl select:disabled { opacity: .55; cursor: default; }

@@ -6,9 +6,10 @@ import { h } from "../dom.js";
 import {
   actionButton,
   actionsOfType,
+  actionWords,
   builtActionButton,
   endedEarly,
-    perspective,
+  perspective,
   pickerMemory,
   redraw,
   seatLabel,
@@ -48,7 +49,7 @@ export function render(root, ctx) {
 /** A Rock'em Sock'em action in words, for the shell's list of moves and its hints. */
 export function describe(action) {
   if (action.type === "flip") return "flips the Match Coin";
-  if (action.type !== "roll") return JSON.stringify(action);
+  if (action.type !== "roll") return actionWords(action);
   if (action.keep === null) return "rolls (the dice kept show once both robots have answered)";
   if (!action.keep.length) return "rolls all four dice";
   const kept = action.keep.map((die) => die + 1).join(" and ");
@@ -307,7 +308,7 @@ function iconLegend() {
 
 const CSS = `
 .rs { --rs-ink: #1f1b24; color: var(--rs-ink); font-size: 15px; }
-.rs button { font: inherit; min-height: 36px; padding: 4px 12px; border-radius: 8px; border: 1px solid #7d7468;
+.rs button { font: inherit; min-height: 44px; min-width: 44px; padding: 4px 12px; border-radius: 8px; border: 1px solid #7d7468;
   background: var(--bg, #fff); color: var(--rs-ink); cursor: pointer; }
 .rs button:hover:not([disabled]) { background: var(--bg, #fff); filter: brightness(.93); }
 .rs button:disabled { opacity: .55; cursor: default; }

@@ -2,7 +2,7 @@
 // the three rules checked as the piles are built), the piles to choose from, every sundae and the scorepad.
 import { h } from "../dom.js";
 import { seatName } from "../seat-names.js";
-import { endedEarly } from "./parts.js";
+import { actionWords, endedEarly } from "./parts.js";
 import { cardFace, cardBack, cardName } from "./sundae_split/cards.js";
 import { splitBuilder } from "./sundae_split/builder.js";
 
@@ -31,13 +31,13 @@ export function render(root, ctx) {
 
 /** A Sundae Split action in words, naming the cards this viewer can see. */
 export function describe(action, ctx) {
-  if (action.type === "choose") return `${ctx?.suggest ? "Take" : "took"} pile ${action.pile}`;
-  if (action.type !== "split") return JSON.stringify(action);
+  if (action.type === "choose") return `${ctx?.suggest ? "Take" : "took"} pile ${action.pile + 1}`;
+  if (action.type !== "split") return actionWords(action);
   const known = knownCards(ctx?.match?.view);
   const pileText = action.piles.map((pile, index) => {
     const up = pile.face_up.map((id) => (known.has(id) ? cardName(known.get(id)) : id));
     const down = pile.face_down.map((id) => (id && known.has(id) ? `${cardName(known.get(id))} (face down)` : "a face-down card"));
-    return `pile ${index}: ${[...up, ...down].join(", ") || "empty"}`;
+    return `pile ${index + 1}: ${[...up, ...down].join(", ") || "empty"}`;
   });
   return `${ctx?.suggest ? "Split" : "split"} the cards: ${pileText.join("; ")}`;
 }
@@ -89,7 +89,7 @@ function pilesRow(ctx) {
       const hidden = pile.face_down_count - pile.face_down.length;
       const taken = pile.taken_by !== null;
       return h("div", { class: `ss-pile${taken ? " taken" : ""}${choosable.has(pile.pile) ? " open" : ""}` },
-        h("h3", {}, `Pile ${pile.pile}`, taken ? h("span", { class: "ss-taken" }, ` taken by ${pile.taken_by === seat ? "you" : seatName(match, pile.taken_by)}`) : ""),
+        h("h3", {}, `Pile ${pile.pile + 1}`, taken ? h("span", { class: "ss-taken" }, ` taken by ${pile.taken_by === seat ? "you" : seatName(match, pile.taken_by)}`) : ""),
         h("div", { class: "ss-cards" },
           pile.face_up.map((card) => cardFace(card)),
           pile.face_down.map((card) => cardFace(card, { faceDown: !taken })),
@@ -97,8 +97,8 @@ function pilesRow(ctx) {
         choosable.has(pile.pile)
           ? h("button", {
             type: "button", class: "primary", disabled: busy, "data-action": JSON.stringify(action),
-            "aria-label": `Take pile ${pile.pile}: ${pileWords(pile)}`, onclick: () => act(action),
-          }, `Take pile ${pile.pile}`)
+            "aria-label": `Take pile ${pile.pile + 1}: ${pileWords(pile)}`, onclick: () => act(action),
+          }, `Take pile ${pile.pile + 1}`)
           : null);
     }));
 }
@@ -113,14 +113,14 @@ function sundaesAndScores(view, match, seat) {
   const seats = view.sundaes.map((_, s) => s);
   return h("section", { class: "ss-sundaes", "aria-label": "Sundaes and scores" },
     h("div", { class: "ss-sundae-list" }, seats.map((s) => h("div", { class: `ss-sundae${s === seat ? " mine" : ""}` },
-      h("h3", {}, s === seat ? `Your sundae (Seat ${s})` : seatName(match, s), ` · ${view.scores[s].total} points`),
+      h("h3", {}, s === seat ? "Your sundae" : `${seatName(match, s)}'s sundae`, ` · ${view.scores[s].total} points`),
       view.sundaes[s].length
         ? h("div", { class: "ss-cards mini" }, sortCards(view.sundaes[s]).map((card) => cardFace(card, { mini: true })))
         : h("p", { class: "muted small" }, "No cards yet.")))),
     h("table", { class: "ss-scorepad" },
       h("caption", {}, match.status === "finished" ? "Scorepad (final)" : "Scorepad so far"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"),
-        seats.map((s) => h("th", { scope: "col" }, s === seat ? `Seat ${s} (you)` : `Seat ${s}`)))),
+        seats.map((s) => h("th", { scope: "col" }, seatName(match, s, seat))))),
       h("tbody", {}, SCOREPAD.map(([key, label]) => h("tr", { class: key === "total" ? "total" : null },
         h("th", { scope: "row" }, label), seats.map((s) => h("td", {}, String(view.scores[s][key]))))))));
 }

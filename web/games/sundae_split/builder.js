@@ -90,18 +90,18 @@ function builderParts(ctx, draft, redraw) {
       return h("button", {
         type: "button", class: "ss-target", disabled: busy || !selected || Boolean(blocked),
         title: blocked ?? undefined,
-        "aria-label": selected ? `Put ${cardName(selected)} in pile ${index}, ${text}${blocked ? ` (not possible: ${blocked})` : ""}` : `Pile ${index}, ${text}: pick a card first`,
+        "aria-label": selected ? `Put ${cardName(selected)} in pile ${index + 1}, ${text}${blocked ? ` (not possible: ${blocked})` : ""}` : `Pile ${index + 1}, ${text}: pick a card first`,
         dataset: { pile: String(index), side, focusKey: `target-${index}-${side}` },
         onclick: () => place(index, side),
       }, `+ ${text}`);
     };
     const placedCard = (id, down) => cardFace(cards.get(id), {
       faceDown: down, onclick: () => takeBack(id), disabled: busy,
-      label: `${cardName(cards.get(id))}, in pile ${index} ${down ? "face down" : "face up"}: take it back`,
+      label: `${cardName(cards.get(id))}, in pile ${index + 1} ${down ? "face down" : "face up"}: take it back`,
       data: { placed: id, focusKey: `placed-${id}` },
     });
     return h("div", { class: `ss-pile builder${size < constraints.pile_size.min ? " short" : ""}` },
-      h("h3", {}, `Pile ${index}`, h("span", { class: "muted small" }, ` · ${size} card${size === 1 ? "" : "s"}`)),
+      h("h3", {}, `Pile ${index + 1}`, h("span", { class: "muted small" }, ` · ${size} card${size === 1 ? "" : "s"}`)),
       h("div", { class: "ss-zones" },
         h("div", { class: "ss-zone" }, h("span", { class: "ss-zone-name" }, "Face up"),
           h("div", { class: "ss-cards" }, pile.face_up.map((id) => placedCard(id, false))), target("face_up", "face up")),
@@ -137,7 +137,7 @@ function checkDraft(draft, constraints, unplaced) {
   return [
     { rule: RULES.piles, ok: draft.piles.length === constraints.piles, now: `${constraints.piles} piles, one per player.` },
     { rule: RULES.size, ok: badSizes.length === 0,
-      now: badSizes.length ? badSizes.map(([size, index]) => `pile ${index} has ${size}`).join(", ") + "." : "Every pile has 1 to 4 cards." },
+      now: badSizes.length ? badSizes.map(([size, index]) => `pile ${index + 1} has ${size}`).join(", ") + "." : "Every pile has 1 to 4 cards." },
     { rule: RULES.faceDown, ok: faceDown === constraints.face_down, now: `${faceDown} of ${constraints.face_down} face down.` },
     { rule: RULES.every, ok: unplaced === 0, now: unplaced ? `${unplaced} still to place.` : "All placed." },
   ];
