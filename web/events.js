@@ -55,8 +55,64 @@ export function followMatch(matchId, { token = null, rematch = false, onMatch, o
   return () => controller.abort();
 }
 
+/**
+ * Follow a job (an analysis, a review): its events stream (`events_url`, SSE) gives `progress` events (the result
+ * so far) and one `done` (the job JSON) or `failed`; when the stream is not there or breaks, its JSON (`url`) is
+ * polled until it ends. onProgress(data), onDone(job), onFailed(problem); returns stop().
+ */
+export function followJob(job, { token = null, onProgress = () => {}, onDone, onFailed }) {
+  const controller = new AbortController();
+  const headers = (accept) => ({ Accept: accept, ...(token ? { Authorization: `Bearer ${token}` } : {}) });
+  let ended = false;
+  const finish = (job) => {
+    if (ended || controller.signal.aborted) return;
+    ended = true;
+    if (job.status === "failed") onFailed(job.error ?? { detail: "the job failed" });
+    else onDone(job);
+  };
+  const poll = async () => {
+    let pause = 200;
+    while (!ended && !controller.signal.aborted) {
+      const response = await fetch(job.url, { headers: headers("application/json"), signal: controller.signal, cache: "no-store" });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) {
+        ended = true;
+        onFailed(answer);
+        return;
+      }
+      if (answer.result?.analysis) onProgress(answer.result.analysis);
+      if (["finished", "failed"].includes(answer.status)) return finish(answer);
+      await sleep(pause);
+      pause = Math.min(pause * 1.5, 1000);
+    }
+  };
+  const run = async () => {
+    try {
+      if (job.events_url) {
+        const response = await fetch(job.events_url, { headers: headers("text/event-stream"), signal: controller.signal, cache: "no-store" });
+        if (response.ok) {
+          await readEvents(response.body, (event) => {
+            if (!event.data) return;
+            const data = JSON.parse(event.data);
+            if (event.type === "progress") onProgress(data);
+            else if (event.type === "done") finish({ status: "finished", ...data });
+            else if (event.type === "failed") finish({ status: "failed", error: data.error ?? data });
+          });
+        }
+      }
+      if (!ended) await poll();
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      console.warn("job events lost", error);
+      if (!ended) poll().catch((failure) => !controller.signal.aborted && onFailed({ detail: String(failure) }));
+    }
+  };
+  run();
+  return () => controller.abort();
+}
+
 /** Read a text/event-stream body, calling handle({type, data, id, retry}) for each event. */
-async function readEvents(body, handle) {
+export async function readEvents(body, handle) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let event = blankEvent();

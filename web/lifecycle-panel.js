@@ -20,6 +20,16 @@ export function lifecyclePanel({ id, seat, token, onMatch, onNotice }) {
   let match = null;
   let cooperative = false;
   let answered = null; // the last rematch answer, shown until the stream brings that version
+  let moved = false; // gone to the rematch already
+
+  /** Once the rematch started, both players go to it: the accepting side from its answer, the offering side
+   *  from the match stream's event (each carries the seat's own rematch seat and token). */
+  const followRematch = (offer) => {
+    if (moved || !offer?.match || seat === null) return;
+    moved = true;
+    if (offer.token) rememberMatch(offer.match, { game: match.game, tokens: [{ seat: offer.seat, token: offer.token }] });
+    location.hash = matchHref(offer.match, offer.seat ?? undefined);
+  };
 
   const post = async (what, then) => {
     if (busy) return;
@@ -58,8 +68,7 @@ export function lifecyclePanel({ id, seat, token, onMatch, onNotice }) {
   const rematchControls = () => {
     const offer = match.rematch;
     if (offer?.match) {
-      if (offer.token) rememberMatch(offer.match, { game: match.game, tokens: [{ seat: offer.seat, token: offer.token }] });
-      return h("p", { class: "rematch" }, "The rematch has started. ",
+      return h("p", { class: "rematch" }, "The rematch has started: going there. ",
         h("a", { href: matchHref(offer.match, offer.seat ?? undefined), class: "rematch-link" }, "Go to the rematch"));
     }
     if (offer && offer.offered_by.includes(seat)) {
@@ -71,6 +80,7 @@ export function lifecyclePanel({ id, seat, token, onMatch, onNotice }) {
       h("button", { type: "button", class: "rematch-button", disabled: busy, onclick: () => post("rematch", (answer) => {
         answered = answer;
         match = { ...match, rematch: answer.rematch };
+        followRematch(answer.rematch);
       }) }, label));
   };
 
@@ -97,6 +107,7 @@ export function lifecyclePanel({ id, seat, token, onMatch, onNotice }) {
     match = answered && current.version < answered.version ? { ...current, rematch: answered.rematch } : current;
     cooperative = Boolean(game?.cooperative);
     draw();
+    if (match.status === "finished") followRematch(match.rematch);
   };
   return { element, update };
 }

@@ -1,6 +1,7 @@
 // The match page: header, turn clocks, the game's picture (its renderer), hints, the result with the
 // seed check, and the debug panel; kept current by the match's event stream. Without a token it is the
 // spectator's page (the public view, no controls). It shows only what this viewer's own answers carry.
+import { analysisPanel } from "./analysis-panel.js";
 import { api } from "./api.js";
 import { gameEntry } from "./catalog.js";
 import { clockPanel } from "./clocks.js";
@@ -41,10 +42,16 @@ export function mount(root, route) {
   const notice = h("p", { class: "notice", role: "alert", hidden: true });
   const picture = h("div", { class: "picture", role: "region", tabindex: "-1", "aria-label": "The match picture" });
   const recent = h("ol", { class: "recent", "aria-labelledby": "recent-title" });
-  const hintLevel = h("select", { id: "hint-level", "aria-label": "Hint level" });
+  const hintLevel = h("select", { id: "hint-level", "aria-label": "Hint level", onchange: () => keepHintLevel(state.game.id, hintLevel.value) });
   const hintText = h("p", { class: "hint-text", role: "status", "aria-live": "polite", id: "hint-text" });
   const hintButton = h("button", { type: "button", class: "hint-button", "aria-describedby": "hint-text", onclick: () => hint() }, "Hint");
   const hintBox = h("div", { class: "hint", hidden: true }, hintButton, hintLevel, hintText);
+  const analysis = seat === null ? null : analysisPanel({
+    matchId: id,
+    token,
+    describe: (action, who, suggest) => describeAction(state.renderer, action, { ...ctx(), suggest }),
+    name: (who) => seatName(state.match, who, seat),
+  });
   const result = h("div", { class: "result-area" });
   const debug = debugPanel(id);
   const ownerBox = h("div", { class: "owner" });
@@ -53,7 +60,7 @@ export function mount(root, route) {
   const page = h("div", { class: "match-page", "data-match": id },
     h("header", { class: "match-head" }, title, meta, turn, seatNav),
     clocks.element, notice, ownerBox, lifecycle.element,
-    h("div", { class: "board" }, picture, h("aside", { class: "side" }, hintBox, h("h2", { id: "recent-title", class: "recent-title" }, "Latest moves"), recent)),
+    h("div", { class: "board" }, picture, h("aside", { class: "side" }, hintBox, analysis?.element, h("h2", { id: "recent-title", class: "recent-title" }, "Latest moves"), recent)),
     result,
     h("div", { class: "tools" }, debug.button),
     debug.panel);
@@ -88,6 +95,7 @@ export function mount(root, route) {
     drawPicture();
     drawRecent();
     drawHint();
+    drawAnalysis();
     drawOwner();
     lifecycle.update(match, state.game);
     replace(result, ["finished", "aborted"].includes(match.status) ? resultPanel(match, { commitment: state.commitment, mySeat: seat }) : "");
@@ -128,14 +136,31 @@ export function mount(root, route) {
       entry.resign ? resignText(entry) : describeAction(state.renderer, entry.action, ctx()), entry.timeout ? " (time ran out)" : "")));
   };
 
+  const drawAnalysis = () => {
+    if (!analysis) return;
+    const live = state.match.status === "active";
+    analysis.element.hidden = !live;
+    if (live) analysis.update({ version: state.match.version, allowed: !forbidden(state.match), why: FAIR_PLAY_TEXT });
+  };
+
   const drawHint = () => {
     const mayAct = Boolean(state.legal?.may_act) && state.match.status === "active";
     hintBox.hidden = !mayAct;
     hintButton.disabled = state.busy || state.hint?.pending;
     if (!mayAct) return;
+    if (forbidden(state.match)) {
+      // Fair play: the match forbids hints while it runs; say so rather than offer what the server refuses.
+      hintButton.disabled = true;
+      hintLevel.hidden = true;
+      hintBox.dataset.assistance = "forbidden";
+      replace(hintText, h("span", { class: "assistance-off" }, FAIR_PLAY_TEXT));
+      return;
+    }
     if (!hintLevel.options.length) {
       const levels = state.game.ai_levels;
-      for (const level of levels) hintLevel.append(h("option", { value: level, selected: level === (levels.includes("easy") ? "easy" : levels[0]) }, `${level} AI`));
+      const kept = keptHintLevel(state.game.id);
+      const chosen = levels.includes(kept) ? kept : (levels.includes("easy") ? "easy" : levels[0]);
+      for (const level of levels) hintLevel.append(h("option", { value: level, selected: level === chosen }, `${level} AI`));
     }
     const current = state.hint;
     if (!current || (current.version !== state.match.version && !current.pending)) {
@@ -143,7 +168,7 @@ export function mount(root, route) {
     } else if (current.pending) {
       replace(hintText, "The AI is thinking…");
     } else if (current.error) {
-      replace(hintText, current.error);
+      replace(hintText, h("span", { class: current.code === "assistance-forbidden" ? "assistance-off error" : "error" }, current.error));
     } else {
       replace(hintText, "Hint: ", h("strong", {}, describeAction(state.renderer, current.action, { ...ctx(), suggest: true })), " ",
         h("button", { type: "button", class: "link", disabled: state.busy, onclick: () => act(current.action) }, "Play it"));
@@ -240,7 +265,8 @@ export function mount(root, route) {
       state.hint = { version: answer.version, action: answer.action };
       if (answer.version !== state.match.version) state.hint.error = "The match moved on while the AI thought; ask again.";
     } catch (error) {
-      state.hint = { version, error: problemText(error) };
+      // A refusal (403 assistance-forbidden among them) is shown in the server's words.
+      state.hint = { version, error: problemText(error), code: error.code };
     }
     drawAll();
   }
@@ -280,7 +306,37 @@ export function mount(root, route) {
     stopped = true;
     stopStream();
     clocks.stop();
+    analysis?.stop();
   };
+}
+
+const FAIR_PLAY_TEXT = "Hints and analysis are off while this match runs: it forbids assistance (fair play, "
+  + "the rule for a match between two or more players or a rated one). Once it is over, anyone can analyse it from its replay.";
+
+/** True when the match forbids its seats the AI's help while it runs (fair play). */
+function forbidden(match) {
+  return match.assistance === "forbidden";
+}
+
+const HINT_LEVEL_KEY = "parlour.hint-level.v1";
+
+/** The hint level this browser last chose for a game (kept across reloads), or null. */
+function keptHintLevel(game) {
+  try {
+    return JSON.parse(localStorage.getItem(HINT_LEVEL_KEY) ?? "{}")?.[game] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function keepHintLevel(game, level) {
+  let all = {};
+  try {
+    all = JSON.parse(localStorage.getItem(HINT_LEVEL_KEY) ?? "{}") ?? {};
+  } catch {
+    all = {};
+  }
+  localStorage.setItem(HINT_LEVEL_KEY, JSON.stringify({ ...all, [game]: level }));
 }
 
 /** The turn line: whose turn it is, in words, for this viewer. */

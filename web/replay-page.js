@@ -1,10 +1,12 @@
 // The replay page: a finished match step by step (GET /v1/matches/{id}/replay/{step}), drawn by its renderer.
+import { analysisPanel } from "./analysis-panel.js";
 import { api } from "./api.js";
 import { gameEntry } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { problemText } from "./problems.js";
 import { describeAction, draw, loadRenderer } from "./renderer.js";
 import { resignText } from "./lifecycle-panel.js";
+import { reviewSection } from "./review-graph.js";
 import { matchHref } from "./router.js";
 import { namedText, seatName } from "./seat-names.js";
 
@@ -35,6 +37,12 @@ export function mount(root, route) {
   const viewSelect = h("select", { id: "replay-viewer" });
   const picture = h("div", { class: "picture", role: "region", "aria-label": "The match at this step" });
   const outcome = h("div", { class: "replay-result" });
+  let lastCtx = null; // the ctx of the step shown, for wording actions outside the picture
+  const words = (action, suggest) => describeAction(renderer, action, { ...(lastCtx ?? {}), suggest });
+  const review = reviewSection({ matchId: id, go: (n) => go(n), describe: (action) => words(action, false), name: (seat) => seatName(match, seat) });
+  const analysis = analysisPanel({ matchId: id, token: null, describe: (action, seat, suggest) => words(action, suggest),
+    name: (seat) => seatName(match, seat) });
+  const extras = h("div", { class: "replay-extras" });
   // A match that is over as one file, for `parlour verify` (the server names it parlour-<game>-<id>.json).
   const download = h("span", { class: "replay-export" });
   const page = h("div", { class: "replay-page", "data-match": id },
@@ -45,7 +53,7 @@ export function mount(root, route) {
       slider,
       h("span", { class: "inline" }, h("label", { for: "replay-viewer" }, "Seen by"), viewSelect),
       h("p", { class: "muted small" }, "Keys: ← and → step back and forth, Home and End jump.")),
-    where, picture, outcome);
+    where, picture, outcome, extras);
   root.append(page);
 
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -106,6 +114,10 @@ export function mount(root, route) {
       status: answer.result ? "finished" : answer.step === answer.steps ? match.status : "active",
     };
     const ctx = { match: synthetic, legal: null, seat: null, game, act: async () => {}, busy: true };
+    lastCtx = ctx;
+    review.show(answer.step);
+    analysis.update({ version: answer.step, step: answer.step, allowed: answer.step < answer.steps,
+      why: "The match is over at this step: nothing to analyse." });
     const entry = answer.entry;
     replace(where, h("strong", {}, `Step ${answer.step} of ${answer.steps}`), ": ",
       entry ? [seatName(match, entry.seat), " ", entry.resign ? resignText(entry) : describeAction(renderer, entry.action, ctx), entry.timeout ? " (time ran out)" : ""] : "the start, before anyone moved");
@@ -142,6 +154,8 @@ export function mount(root, route) {
       replace(where, h("span", { class: "error" }, "This match is still running: it can be replayed once it is over (its seed is secret until then)."));
       return;
     }
+    replace(extras, review.element, analysis.element);
+    review.start();
     replace(download, " · ", h("a", { href: `/v1/matches/${encodeURIComponent(id)}/export`, download: "", id: "replay-export" }, "Download (export)"));
     go(step);
   }).catch((error) => replace(where, h("span", { class: "error" }, problemText(error))));
@@ -149,6 +163,8 @@ export function mount(root, route) {
   return () => {
     stopped = true;
     stopPlaying();
+    review.stop();
+    analysis.stop();
     document.removeEventListener("keydown", onKey);
   };
 }

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from tests.browser.conftest import PageFactory
 from tests.browser.ui import MATCH_PAGE, create_match, state
 
 
@@ -27,17 +28,20 @@ def test_resigning_asks_first_then_ends_the_match(page: Page, screenshot: Callab
     page.get_by_role("button", name="Yes, resign").click()
     wait_for_status(page, "finished")
     page.wait_for_selector("[data-result=shown]")
-    assert "seat 0 resigned" in page.locator(".result-area").inner_text()
+    assert "Player 1 (you) resigned" in page.locator(".result-area").inner_text()  # named, never "seat 0"
     page.wait_for_selector(".recent li:has-text('resigned')")
     assert page.get_by_role("button", name="Resign").count() == 0
     turn = page.locator(".ic-turn").inner_text()
-    assert "the match is over (seat 0 resigned)" in turn and "to move" not in turn, (
+    assert "the match is over (Player 1 resigned)" in turn and "to move" not in turn, (
         "the board no longer waits for a move"
     )
     screenshot(page, "resigned-desktop")
 
 
-def test_a_rematch_offered_and_accepted_starts_a_new_match(page: Page, screenshot: Callable[[Page, str], Path]) -> None:
+def test_a_rematch_takes_both_players_to_the_new_match(
+    page: Page, new_page: PageFactory, screenshot: Callable[[Page, str], Path]
+) -> None:
+    """The accepting side goes to the rematch at once (its answer), the offering side once it starts (its stream)."""
     match_id = create_match(page, "icecream", ["human", "human"])
     wait_for_status(page, "active")
     page.get_by_role("button", name="Resign").click()
@@ -45,19 +49,20 @@ def test_a_rematch_offered_and_accepted_starts_a_new_match(page: Page, screensho
     wait_for_status(page, "finished")
     page.get_by_role("button", name="Offer a rematch").click()
     page.wait_for_selector(".rematch:has-text('waiting for')")
-    page.goto(f"/#/matches/{match_id}?seat=1")
-    page.wait_for_selector(f"{MATCH_PAGE}[data-status=finished]")
-    page.get_by_role("button", name="Accept the rematch").click()
-    link = page.get_by_role("link", name="Go to the rematch")
-    link.wait_for()
-    screenshot(page, "rematch-started-desktop")
-    link.click()
-    page.wait_for_function(f"() => document.querySelector('{MATCH_PAGE}')?.dataset.match !== '{match_id}'")
-    wait_for_status(page, "active")
+    guest = new_page(storage_from=page)  # another browser holding the other seat
+    guest.goto(f"/#/matches/{match_id}?seat=1")
+    guest.wait_for_selector(f"{MATCH_PAGE}[data-status=finished]")
+    guest.get_by_role("button", name="Accept the rematch").click()
+    for player in (guest, page):
+        player.wait_for_function(f"() => document.querySelector('{MATCH_PAGE}')?.dataset.match !== '{match_id}'")
+        wait_for_status(player, "active")
+        # The page draws the seat's controls once it has read the seat: wait for them (a timeout fails the test).
+        player.get_by_role("button", name="Resign").wait_for(state="visible")  # it holds its seat in the rematch
     rematch_id = page.locator(MATCH_PAGE).get_attribute("data-match")
     assert rematch_id and rematch_id != match_id
-    # The page draws the seat's controls once it has read the seat: wait for them (a timeout fails the test).
-    page.get_by_role("button", name="Resign").wait_for(state="visible")  # this browser holds its seat in the rematch
+    assert guest.locator(MATCH_PAGE).get_attribute("data-match") == rematch_id
+    assert page.locator(".badge.mine").inner_text() != guest.locator(".badge.mine").inner_text(), "two seats"
+    screenshot(guest, "rematch-started-desktop")
 
 
 def test_an_unlisted_match_shows_its_invite_link_and_stays_out_of_the_lobby(page: Page) -> None:

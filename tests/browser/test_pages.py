@@ -39,7 +39,7 @@ def test_a_reload_resumes_the_seat_and_a_hint_marks_a_move(page: Page, screensho
     version = state(page)["version"]
     page.reload()
     page.wait_for_selector(f".match-page[data-version='{version}']")
-    assert page.locator(".badge.mine").inner_text() == "You are Seat 0"
+    assert page.locator(".badge.mine").inner_text() == "You are Player 1"
     assert wait_for_turn_or_end(page) == "act"
     assert page.locator(".picture [data-action]").count() > 0
     assert page.url.endswith(f"#/matches/{match_id}")
@@ -98,7 +98,7 @@ def test_a_finished_match_replays_step_by_step(
     page.get_by_role("button", name="Next step").click()
     page.wait_for_selector(".replay-page[data-step='1']")
     assert page.locator(".picture").inner_text() != start
-    assert "Seat 0 · AI (random) moved the top scoop" in page.locator(".replay-step").inner_text()
+    assert "Random AI 1 moved the top scoop" in page.locator(".replay-step").inner_text()
     page.keyboard.press("End")
     page.wait_for_selector(f".replay-page[data-step='{steps}']")
     assert page.locator(".replay-result").inner_text().strip() != ""
@@ -123,7 +123,7 @@ def test_an_open_seat_is_joined_from_the_lobby_and_played_with_the_keyboard(
     guest.get_by_label(f"Your name for match {match_id}").fill("Ada")
     guest.locator(f"#list-waiting ~ .match-list li:has(input[aria-label$='{match_id}']) button").click()
     guest.wait_for_selector(".match-page[data-status='active']")
-    assert guest.locator(".badge.mine").inner_text() == "You are Seat 1 · Ada"
+    assert guest.locator(".badge.mine").inner_text() == "You are Ada"
     page.wait_for_selector(".match-page[data-status='active']")  # the host's page hears of the join live
 
     assert wait_for_turn_or_end(page) == "act"
