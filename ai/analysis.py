@@ -269,7 +269,7 @@ def icecream_evaluation(state: IceCreamState, seat: int, top: int) -> Evaluation
     for place, ((score, _), _, action) in enumerate(ranked):
         value = float((score > 0) - (score < 0))
         line = icecream_line(state, seat, action) if place < top else ()
-        rewards = (value, -value) if seat == 0 else (-value, value)
+        rewards = (value, 0.0 - value) if seat == 0 else (0.0 - value, value)  # 0.0 - 0.0 is 0.0, not -0.0
         move = MoveLine(action, 0, value, (value + 1) / 2, line, True)
         judged.append(Judged(move, rewards, knowledge_for(state.game_id).key(action)))
     return Evaluation(seat, tuple(judged), 0, True, len(judged))
@@ -302,7 +302,7 @@ def race_evaluation(state: RockemSockemState, seat: int) -> Evaluation | None:
         keep, chance = chances[i]
         value = 2 * chance - 1
         action: Action = {"type": "roll", "keep": keep}
-        rewards = (value, -value) if seat == 0 else (-value, value)
+        rewards = (value, 0.0 - value) if seat == 0 else (0.0 - value, value)  # 0.0 - 0.0 is 0.0, not -0.0
         judged.append(Judged(MoveLine(action, 0, value, chance, (), True), rewards, key(action)))
     return Evaluation(seat, tuple(judged), 0, True, len(judged))
 

@@ -252,7 +252,7 @@ def review(
 
     `versions`: the match version of each move (default 1, 2, ...: a log with resignations numbers its
     moves otherwise); `result`: the match's result where the moves alone do not end it (a resignation);
-    `stop()` ends each position's search early, as `time_cap` does.
+    `stop()` ends each position's search early, as `time_cap` does; to abandon the review, raise from `progress`.
     """
     game = get_game(game_id)
     if game is None:
