@@ -153,7 +153,7 @@ export function mount(root, route) {
       hintButton.disabled = true;
       hintLevel.hidden = true;
       hintBox.dataset.assistance = "forbidden";
-      replace(hintText, h("span", { class: "assistance-off" }, FAIR_PLAY_TEXT));
+      replace(hintText, h("span", { class: "assistance-off" }, HINTS_OFF_TEXT));
       return;
     }
     if (!hintLevel.options.length) {
@@ -310,8 +310,9 @@ export function mount(root, route) {
   };
 }
 
-const FAIR_PLAY_TEXT = "Hints and analysis are off while this match runs: it forbids assistance (fair play, "
-  + "the rule for a match between two or more players or a rated one). Once it is over, anyone can analyse it from its replay.";
+const HINTS_OFF_TEXT = "No hints in this match: it forbids the AI's help while it runs (fair play).";
+const FAIR_PLAY_TEXT = "Analysis is off while this match runs: it forbids assistance (fair play, the rule for a match "
+  + "between two or more players, or a rated one). Once it is over, anyone can analyse it from its replay.";
 
 /** True when the match forbids its seats the AI's help while it runs (fair play). */
 function forbidden(match) {
