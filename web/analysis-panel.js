@@ -13,6 +13,11 @@ const BUDGETS = [
   ["deepest", "Deepest (8 s)", { milliseconds: 8000 }],
 ];
 const BUDGET_KEY = "parlour.analysis-budget.v1";
+const LINE_STEPS = 8; // the principal line's moves shown (the rest of it is less sure)
+
+function lowerFirst(text) {
+  return text ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
 
 /**
  * The analysis panel of match `matchId`. `token`: the seat's (a live match's own view), or null (a finished match,
@@ -96,8 +101,22 @@ export function analysisPanel({ matchId, token, describe, name }) {
       h("ol", { class: "best-lines" }, moves.map((move, index) => h("li", { class: index === 0 ? "best" : null },
         h("strong", { class: "line-move" }, describe(move.action, analysis.seat, true)),
         h("span", { class: "line-value" }, ` ${valueText(move)}`, move.exact ? " (exact)" : move.visits ? ` · ${move.visits} visits` : ""),
-        move.line?.length ? h("p", { class: "line-rest small" }, "then ", move.line.map((step, at) =>
-          [at ? ", " : "", h("span", { class: "line-who" }, name(step.seat)), " ", describe(step.action, step.seat, false)])) : null))));
+        move.line?.length ? h("p", { class: "line-rest small" }, "then ", lineParts(move.line)) : null))));
+  }
+
+  /** The principal line in words: the seat's turns grouped ("Easy AI: move …, move …; Ada: …"), the first few. */
+  function lineParts(line) {
+    const turns = [];
+    for (const step of line.slice(0, LINE_STEPS)) {
+      const text = lowerFirst(describe(step.action, step.seat, true));
+      const turn = turns.at(-1);
+      if (turn?.seat !== step.seat) turns.push({ seat: step.seat, moves: [{ text, times: 1 }] });
+      else if (turn.moves.at(-1).text === text) turn.moves.at(-1).times += 1;
+      else turn.moves.push({ text, times: 1 });
+    }
+    return [turns.map((turn, at) => [at ? "; " : "", h("span", { class: "line-who" }, name(turn.seat)), ": ",
+      turn.moves.map((move) => `${move.text}${move.times > 1 ? ` (×${move.times})` : ""}`).join(", ")]),
+    line.length > LINE_STEPS ? " …" : ""];
   }
 
   /** Tell the panel the position shown now and whether it may be analysed. */

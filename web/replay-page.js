@@ -39,7 +39,7 @@ export function mount(root, route) {
   const outcome = h("div", { class: "replay-result" });
   let lastCtx = null; // the ctx of the step shown, for wording actions outside the picture
   const words = (action, suggest) => describeAction(renderer, action, { ...(lastCtx ?? {}), suggest });
-  const review = reviewSection({ matchId: id, go: (n) => go(n), describe: (action) => words(action, false), name: (seat) => seatName(match, seat) });
+  const review = reviewSection({ matchId: id, go: (n) => go(n), describe: (action, suggest = false) => words(action, suggest), name: (seat) => seatName(match, seat) });
   const analysis = analysisPanel({ matchId: id, token: null, describe: (action, seat, suggest) => words(action, suggest),
     name: (seat) => seatName(match, seat) });
   const extras = h("div", { class: "replay-extras" });

@@ -15,7 +15,7 @@ const CLASS_WORDS = { inaccuracy: "inaccuracy", mistake: "mistake", blunder: "bl
 const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 /**
- * The review section of finished match `matchId`. `go(step)` shows a step; `describe(action)` words a move;
+ * The review section of finished match `matchId`. `go(step)` shows a step; `describe(action, suggest)` words a move;
  * `name(seat)` names a seat. show(step) marks the step the replay shows. start() reads (or asks for) the review.
  */
 export function reviewSection({ matchId, go, describe, name }) {
@@ -35,17 +35,21 @@ export function reviewSection({ matchId, go, describe, name }) {
     try {
       draw(await api(url));
     } catch (error) {
-      if (error.status !== 404) return failed(problemText(error));
-      // Not reviewed yet: a job may already run (its id in the answer), else it is asked for here.
-      const running = error.problem?.job;
-      if (running?.url || running?.id) return follow(typeof running === "object" ? running : null);
-      offer();
+      notReady(error);
     }
   }
 
-  function offer() {
+  /** A 404 review-not-ready says where its job is (`job_status`): waiting or running, failed, or never asked. */
+  function notReady(error) {
+    if (error.status !== 404 || error.code !== "review-not-ready") return failed(problemText(error));
+    const job = error.problem?.job_status;
+    if (job === "queued" || job === "started") return wait(job);
+    offer(job === "failed" ? "The last review could not be computed. " : "This match has not been reviewed yet. ");
+  }
+
+  function offer(text) {
     setState("none");
-    replace(status, "This match has not been reviewed yet. ");
+    replace(status, text);
     replace(body, h("button", { type: "button", class: "review-ask", onclick: () => ask() }, "Review this match"),
       h("p", { class: "muted small" }, "The AI judges every move against the best it finds, off the request path; it takes a little while."));
   }
@@ -57,22 +61,45 @@ export function reviewSection({ matchId, go, describe, name }) {
     try {
       const answer = await api(url, { method: "POST" });
       if (answer?.evaluation) return draw(answer); // 200: the review was stored already
-      follow(answer);
+      if (answer?.events_url) return follow(answer);
+      wait(answer?.status ?? "queued");
     } catch (error) {
       failed(problemText(error));
     }
+  }
+
+  /** Wait for the review's job: its state shown, the review read again until it is stored. */
+  function wait(job) {
+    setState("running");
+    const say = (state) => {
+      replace(status, state === "started" ? "The AI is reviewing the moves…" : "The review is queued: the AI starts on it soon…");
+      replace(body, h("progress", { class: "review-progress", "aria-label": "Review in progress" }));
+    };
+    say(job);
+    let stopped = false;
+    let timer = null;
+    const again = async (pause) => {
+      if (stopped) return;
+      try {
+        return draw(await api(url));
+      } catch (error) {
+        if (stopped) return;
+        if (error.code !== "review-not-ready" || !["queued", "started"].includes(error.problem?.job_status)) return notReady(error);
+        say(error.problem.job_status);
+      }
+      timer = setTimeout(() => again(Math.min(pause * 1.5, 3000)), pause);
+    };
+    timer = setTimeout(() => again(700), 500);
+    stopJob = () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   function follow(job) {
     setState("running");
     replace(status, "The AI is reviewing the moves…");
     replace(body, h("progress", { class: "review-progress", "aria-label": "Review in progress" }));
-    if (!job?.url) {
-      // Only told that a job runs: read the review again until it is there.
-      const retry = setInterval(() => api(url).then((answer) => { clearInterval(retry); draw(answer); }).catch(() => {}), 1000);
-      stopJob = () => clearInterval(retry);
-      return;
-    }
     stopJob = followJob(job, {
       onProgress: (data) => {
         if (typeof data?.done === "number" && typeof data?.total === "number") {
@@ -80,7 +107,7 @@ export function reviewSection({ matchId, go, describe, name }) {
           replace(status, `The AI is reviewing the moves: ${data.done} of ${data.total}…`);
         }
       },
-      onDone: (done) => (done.result?.review ? draw(done.result.review) : api(url).then(draw).catch((error) => failed(problemText(error)))),
+      onDone: (done) => (done.result?.review ? draw(done.result.review) : api(url).then(draw).catch(notReady)),
       onFailed: (problem) => failed(problem?.detail ?? "The review failed."),
     });
   }
@@ -152,13 +179,13 @@ export function reviewSection({ matchId, go, describe, name }) {
   }
 
   function accuracyTable(answer) {
-    return h("table", { class: "review-seats" },
+    return h("div", { class: "table-scroll" }, h("table", { class: "review-seats" },
       h("caption", {}, "Accuracy"),
       h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Inaccuracies", "Mistakes", "Blunders"].map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, answer.seats.map((row) => h("tr", {},
         h("th", { scope: "row" }, name(row.seat)),
         h("td", {}, row.accuracy === null ? "—" : `${Math.round(row.accuracy)}%`),
-        h("td", {}, String(row.inaccuracies)), h("td", {}, String(row.mistakes)), h("td", {}, String(row.blunders))))));
+        h("td", {}, String(row.inaccuracies)), h("td", {}, String(row.mistakes)), h("td", {}, String(row.blunders)))))));
   }
 
   function markedMoves(answer) {
@@ -167,7 +194,7 @@ export function reviewSection({ matchId, go, describe, name }) {
     return h("ol", { class: "review-moves" }, marked.map(({ move, step }) => h("li", {},
       h("button", { type: "button", class: `link review-go review-${move.class}`, onclick: () => go(step) },
         `Step ${step}: ${name(move.seat)} ${describe(move.action)}`),
-      ` — ${CLASS_MARKS[move.class]} ${CLASS_WORDS[move.class]}, lost ${move.loss.toFixed(2)}; the AI preferred: ${describe(move.best)}`)));
+      ` — ${CLASS_MARKS[move.class]} ${CLASS_WORDS[move.class]}, lost ${move.loss.toFixed(2)}; the AI preferred: ${lowerFirst(describe(move.best, true))}`)));
   }
 
   /** Mark the step the replay shows. */
@@ -181,6 +208,10 @@ export function reviewSection({ matchId, go, describe, name }) {
   }
 
   return { element, start, show, stop: () => stopJob() };
+}
+
+function lowerFirst(text) {
+  return text ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 function budgetText(budget) {

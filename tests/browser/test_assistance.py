@@ -120,4 +120,5 @@ def test_a_finished_match_replay_draws_its_review_graph(
     phone = new_page(PHONE_390)
     phone.goto(f"/#/matches/{created['id']}/replay")
     phone.wait_for_selector(".review[data-review=shown] .review-graph")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"], "the page scrolls sideways"
     screenshot(phone, "review-graph-phone")

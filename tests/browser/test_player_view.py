@@ -57,6 +57,7 @@ def test_each_game_on_a_phone_shows_the_board_first_with_44px_controls(
         assert box is None or box["y"] > board["y"], f"{later} comes before the board"
     assert page.locator(".picture [data-action]:not([disabled])").count() > 0
     assert page.evaluate(SMALL_CONTROLS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"], "the page scrolls sideways"
     screenshot(page, f"phone-390-{game}")
 
 
