@@ -18,6 +18,7 @@ from api.limits import install as install_limits
 from api.matches import views as matches
 from api.matchmaking import views as matchmaking
 from api.problems import register_error_handlers
+from api.reviews import views as reviews
 from api.tournaments import views as tournaments
 from domain.wiring import build_services
 from model.settings import Settings
@@ -40,7 +41,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
-    blueprints = (health, catalog, matches, match_exports, events, jobs, tournaments, bots, matchmaking, web)
+    blueprints = (health, catalog, matches, match_exports, reviews, events, jobs, tournaments, bots, matchmaking, web)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)

@@ -161,6 +161,8 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("matches.get_match", "long_polls", HOLDER, _long_poll),
     RouteLimit("matches.replay_step", "replays", ADDRESS),
     RouteLimit("match_exports.export_match", "replays", ADDRESS),
+    RouteLimit("reviews.get_review", "replays", ADDRESS),
+    RouteLimit("reviews.ask_for_review", "reviews", ADDRESS),  # each may queue a job: limited as creations are
     # Pages of up to 100 or 500 entries, each a read of as many records or log entries.
     RouteLimit("matches.list_matches", "pages", ADDRESS),
     RouteLimit("matches.match_log", "pages", ADDRESS),

@@ -105,3 +105,16 @@ class RequestedMove(TypedDict):
     version: int
     level: str
     apply: bool
+
+
+ReviewOutcome = Literal["stored", "handed-over", "match-gone", "not-finished", "superseded"]
+"""What became of a match's review job: stored; handed over to a job queued after the live AI turns that
+waited (its positions so far kept); the match gone or not a finished one; or another job holds the review."""
+
+
+class ReviewJobResult(TypedDict):
+    """A review job's result (`review_match`): what became of it, and how many moves it reviewed."""
+
+    outcome: ReviewOutcome
+    match: str
+    moves: int

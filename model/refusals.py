@@ -105,3 +105,9 @@ class AssistanceForbidden(Forbidden):
     """A seat asked the AI for help (a hint, an analysis) while a match that forbids assistance runs."""
 
     code = "assistance-forbidden"
+
+
+class ReviewNotReady(NotFound):
+    """A finished match's review is not stored (yet); `job_status` says whether a job computes it."""
+
+    code = "review-not-ready"

@@ -285,7 +285,12 @@ LIMIT_LONG_POLLS = declare_rate(
     "PARLOUR_LIMIT_LONG_POLLS", "100/second;3000/minute", "Match and bot long-polls, per seat, bot or address."
 )
 LIMIT_REPLAYS = declare_rate(
-    "PARLOUR_LIMIT_REPLAYS", "20/second;600/minute", "`GET .../replay/{step}` and `.../export`, per address."
+    "PARLOUR_LIMIT_REPLAYS",
+    "20/second;600/minute",
+    "`GET .../replay/{step}`, `.../export` and `.../review`, per address.",
+)
+LIMIT_REVIEWS = declare_rate(
+    "PARLOUR_LIMIT_REVIEWS", "30/minute", "`POST /v1/matches/{id}/review` (asking for a review), per address."
 )
 LIMIT_JOINS = declare_rate("PARLOUR_LIMIT_JOINS", "30/minute", "`POST /v1/matches/{id}/join`, per address.")
 LIMIT_PAGES = declare_rate(
@@ -346,6 +351,7 @@ LIMIT_NAMES = (
     "streams",
     "long_polls",
     "replays",
+    "reviews",
     "joins",
     "pages",
     "matchmaking",
@@ -368,6 +374,7 @@ class LimitSettings:
     streams: str = field(default_factory=read(LIMIT_STREAMS))
     long_polls: str = field(default_factory=read(LIMIT_LONG_POLLS))
     replays: str = field(default_factory=read(LIMIT_REPLAYS))
+    reviews: str = field(default_factory=read(LIMIT_REVIEWS))
     joins: str = field(default_factory=read(LIMIT_JOINS))
     pages: str = field(default_factory=read(LIMIT_PAGES))
     matchmaking: str = field(default_factory=read(LIMIT_MATCHMAKING))

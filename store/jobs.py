@@ -29,6 +29,7 @@ from model.jobs import (
     ExpireMatchResult,
     ExpireTournamentResult,
     MoveJobResult,
+    ReviewJobResult,
     TimeoutJobResult,
     TurnJobResult,
 )
@@ -47,6 +48,7 @@ WORKER_QUEUES = (LIVE_QUEUE, TOURNAMENT_QUEUE, HINT_QUEUE, LEGACY_QUEUE)
 TURN_JOB = "workers.jobs.play_ai_turn"
 MOVE_JOB = "workers.jobs.compute_move"
 ADVANCE_JOB = "workers.jobs.advance_tournament"
+REVIEW_JOB = "workers.reviews.review_match"
 TIMEOUT_MARGIN = 30
 """Seconds a job gets beyond its level's time cap: loading, checking and committing the move."""
 UNCAPPED_TIMEOUT = 300
@@ -70,8 +72,9 @@ def job_timeout(time_cap: float | None) -> int:
 
 
 class JobMeta(TypedDict):
-    """What a job carries beside its arguments (RQ's `meta`): its kind (`turn`, `move` or `advance`), and for a
-    requested move (`move`) who asked for what: the match, seat and version, the level, and whether to apply it."""
+    """What a job carries beside its arguments (RQ's `meta`): its kind (`turn`, `move`, `advance` or `review`), and
+    for a requested move (`move`) who asked for what: the match, seat and version, the level, and whether to apply
+    it; for a review, the match."""
 
     kind: str
     match: NotRequired[str]
@@ -82,7 +85,13 @@ class JobMeta(TypedDict):
 
 
 JobResult = (
-    TurnJobResult | MoveJobResult | AdvanceJobResult | ExpireMatchResult | ExpireTournamentResult | TimeoutJobResult
+    TurnJobResult
+    | MoveJobResult
+    | AdvanceJobResult
+    | ExpireMatchResult
+    | ExpireTournamentResult
+    | TimeoutJobResult
+    | ReviewJobResult
 )
 """What any of Parlour's jobs returns (model/jobs.py), as RQ keeps it."""
 
@@ -165,6 +174,23 @@ class JobQueue:
         self.queues[HINT_QUEUE].enqueue_job(job)
         return job_id
 
+    def enqueue_review(
+        self, match_id: str, timeout: int, claim: Callable[[str], bool], handovers: int = 0
+    ) -> str | None:
+        """Queue the review of a finished match on the tournament queue (nobody waits on a move of it) if
+        `claim(job id)` holds; its id, or None. `timeout`: seconds the job may run (sized from the match's moves);
+        `handovers`: times the review already gave way to live AI turns."""
+        job_id = f"review-{secrets.token_urlsafe(12)}"
+        meta: JobMeta = {"kind": "review", "match": match_id}
+        args: list[Any] = [match_id, handovers]
+        job = self._create(TOURNAMENT_QUEUE, REVIEW_JOB, job_id, args, meta, None, timeout=timeout)
+        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
+        if not claim(job_id):
+            job.delete()
+            return None
+        self.queues[TOURNAMENT_QUEUE].enqueue_job(job)
+        return job_id
+
     def enqueue_advance(self, tournament_id: str) -> None:
         """Queue a job that carries on advancing a tournament (a call made as many steps as it may)."""
         job_id = f"advance-{tournament_id}-{secrets.token_hex(4)}"
@@ -241,14 +267,21 @@ class JobQueue:
         )
 
     def _create(
-        self, queue: str, function: str, job_id: str, args: list[Any], meta: JobMeta, time_cap: float | None
+        self,
+        queue: str,
+        function: str,
+        job_id: str,
+        args: list[Any],
+        meta: JobMeta,
+        time_cap: float | None,
+        timeout: int | None = None,
     ) -> Job:
         return self.queues[queue].create_job(
             function,
             args=args,
             job_id=job_id,
             meta=dict(meta),  # RQ keeps a plain dict
-            timeout=job_timeout(time_cap),
+            timeout=timeout or job_timeout(time_cap),
             result_ttl=self.result_ttl,
             failure_ttl=self.result_ttl,
             status=JobStatus.CREATED,

@@ -47,6 +47,7 @@ from tests.api.openapi_support import (
     pointer_validator,
     resolve,
 )
+from tests.api.reviews_contract import scenario_reviews
 from tests.api.test_freeze_factory_api import CLAIM_LINE, CLAIM_SEED, CLAIMED_CONE, SYMBOL_SEED, claim_position, leaks
 from tests.api.test_freeze_factory_api import Table as FreezeFactoryTable
 from tests.api.test_robots_love_ice_cream_api import ALL_VARIANTS, check_result
@@ -1777,6 +1778,10 @@ def test_matchmaking(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) 
     scenario_matchmaking(contract, monkeypatch)
 
 
+def test_reviews(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_reviews(contract, monkeypatch)
+
+
 def test_every_documented_status_is_produced(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document promises no status the server never gives: every one is provoked above."""
     scenario_catalog(contract)
@@ -1799,6 +1804,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_ladder(contract, monkeypatch)
     scenario_lifecycle(contract, monkeypatch)
     scenario_matchmaking(contract, monkeypatch)
+    scenario_reviews(contract, monkeypatch)
     documented = {
         (path, method, int(status))
         for path, method, operation in iter_operations(contract.document)
