@@ -10,8 +10,11 @@ from typing import Literal, NotRequired, TypedDict, final
 
 from engine import Action
 
-TurnOutcome = Literal["applied", "superseded", "nothing-to-do", "not-an-ai-seat", "refused", "match-over-or-gone"]
-"""What became of one AI turn a turn job took on."""
+TurnOutcome = Literal[
+    "applied", "paced", "superseded", "nothing-to-do", "not-an-ai-seat", "refused", "match-over-or-gone"
+]
+"""What became of one AI turn a turn job took on (`paced`: its move was found early for the match's spectator pace,
+and a job on the timer queue stores it when due, `workers/pace.py`); or a paced move's job (`play_paced_move`)."""
 
 
 class TurnResult(TypedDict):

@@ -26,8 +26,9 @@ streams and long-polls that follow that match (a run of moves stored at once is 
 its last version: a listener reads the match and its log from there). A bot's new event is announced
 on the same channel (`store/bots.py`); `MatchStore.change_of` reads both.
 
-The bots' keys are `store/bots.py`'s (`MatchStore.bots` is the bot store on the same client). The
-scripts are `store/lua/matches/*.lua` (see `store/connection.py`).
+The bots' keys are `store/bots.py`'s (`MatchStore.bots` is the bot store on the same client), and a
+match's watchers (`parlour:match:{<id>}:watchers`, for its spectator pace) `store/watchers.py`'s
+(`MatchStore.watchers`). The scripts are `store/lua/matches/*.lua` (see `store/connection.py`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from model import settings
 from model.match import ABORTED, FINISHED, LogEntry, MatchRecord
 from store.bots import BOT_KEY_PREFIX, BotStore, bot_notice
 from store.connection import CHANGES_CHANNEL, TIE_MARGIN, lua_script, redis_client
+from store.watchers import Watchers
 
 if TYPE_CHECKING:
     from redis.typing import EncodableT, KeyT
@@ -235,6 +237,7 @@ class MatchStore:
         self._reclaim = lua_script(client, "matches", "reclaim")
         self._log_page = lua_script(client, "matches", "log_page")
         self.bots = BotStore(client, finished_ttl, idle_ttl)
+        self.watchers = Watchers(client)
 
     def subscribe_changes(self) -> redis.client.PubSub:
         """A pub/sub connection subscribed to the change notices (read them with `change_of`)."""

@@ -7,15 +7,19 @@
   `MADE_UP_TTL` seconds should the downtime never be finished
 
 The timeout jobs are RQ's (`rq:job:timeout-...`, scheduled on the queue `parlour-timers` with
-`Queue.enqueue_at`); what a heartbeat's silence means and how deadlines move is `domain/turn_timers.py`'s.
+`Queue.enqueue_at`), and so are the paced AI moves' (`rq:job:pace-...`, `TimerQueue.call_at`); what a
+heartbeat's silence means and how deadlines move is `domain/turn_timers.py`'s.
 The one script is `store/lua/turn_timers/beat.lua`.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
 import redis
 from rq import Queue, Retry
@@ -150,6 +154,27 @@ class TimerQueue:
                 failure_ttl=RESULT_TTL,
                 retry=Retry(max=self.retries) if self.retries else None,
             )
+        except DuplicateJobError:
+            return False
+        return True
+
+    def call_at(self, due: float, function: str, args: tuple[object, ...], job_id: str) -> bool:
+        """Run a short job on the timer queue at epoch time `due` (s), within the second before it: RQ's scheduler
+        works in whole seconds, so it is scheduled for `due`'s second, or queued at once when that second has
+        begun, and the job waits out the rest itself. False if that job id is queued or scheduled already."""
+        options: dict[str, Any] = {
+            "job_id": job_id,
+            "unique": True,
+            "result_ttl": RESULT_TTL,
+            "failure_ttl": RESULT_TTL,
+            "retry": Retry(max=self.retries) if self.retries else None,
+        }
+        try:
+            if due < math.floor(time.time()) + 1:
+                self.queue.enqueue_call(function, args=args, timeout=TIMEOUT_JOB_TIMEOUT, **options)
+            else:
+                moment = datetime.fromtimestamp(due, UTC)
+                self.queue.enqueue_at(moment, function, *args, job_timeout=TIMEOUT_JOB_TIMEOUT, **options)
         except DuplicateJobError:
             return False
         return True

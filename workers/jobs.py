@@ -23,6 +23,10 @@ and every move's log entry (each its own version), or nothing. Most moves of a g
 found at once, and each would otherwise cost a round trip, a write and its listeners; nobody can act
 in such a match meanwhile, and its watchers read the moves from the log as after any change they
 were late for.
+
+A match with a spectator pace that applies (`domain/matches/pace.py`) is played otherwise: its moves are
+never held, and a move found before the pace allows it is handed to a job on the timer queue that
+stores it when due (`workers/pace.py`), so no AI worker sleeps on it.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from ai.levels import choose, level_named
 from ai.play import ai_seed, next_actor
 from domain.matches.ai_turns import SWEEP_GRACE
 from domain.matches.commands import Move, apply_action, checked_move, engine_state, seat_may_act, send_moves
+from domain.matches.pace import paced_until
 from domain.wiring import Services
 from engine import Action, ActionRejected, GameState
 from engine.rng import Rng
@@ -48,6 +53,7 @@ from model.tournament import MAX_PARALLEL
 from store.jobs import LIVE_QUEUE, JobQueue
 from store.matches import CommitOutcome
 from workers.context import context, stop_requested
+from workers.pace import schedule_paced_move, take_turn_for_pace
 
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
@@ -123,6 +129,14 @@ def play_one_turn(
         if action is None:
             seed = ai_seed(record.seed, seat, record.version, level)
             action = choose(state.clone(), seat, level, seed, stop=relay.store_held_when_due)
+        # The spectator pace: a move found before the match's pace allows it is stored by a timer job when due.
+        due = paced_until(record, ctx.store.watchers)
+        relay.paced = due is not None  # a paced match's moves are stored one by one, never held
+        if due is not None and due > time.time():
+            if not take_turn_for_pace(ctx, relay.job_id, record, seat):
+                return {"outcome": "superseded", "match": match_id, "seat": seat, "version": record.version}, None
+            relay.store_held(playing_on=False)  # the moves held before it are stored before its job may run
+            return schedule_paced_move(ctx, record, seat, action, due), None
         try:
             outcome = relay.commit(checked_move(record, seat, action, record.version, state=state))
         except (Refusal, ActionRejected) as rejected:  # the match ended between reading and writing it
@@ -169,6 +183,7 @@ class Relay:
         self.held: list[Move] = []
         self.held_since = 0.0
         self.stored = 0  # moves this job stored
+        self.paced = False  # the match's spectator pace applies to the move being played (`workers/pace.py`)
 
     def commit(self, move: Move) -> CommitOutcome:
         """Store the move (compare-and-set) with the moves held before it, searching meanwhile the next move this
@@ -189,10 +204,10 @@ class Relay:
         return outcome
 
     def holds(self, move: Move, acting: Acting) -> bool:
-        """True when the move may wait to be stored with the next: a match of AI seats only, whose next move
-        needs no claim, within RUN_SPAN s of the first move held and RUN_MOVES moves."""
+        """True when the move may wait to be stored with the next: a match of AI seats only and not paced, whose
+        next move needs no claim, within RUN_SPAN s of the first move held and RUN_MOVES moves."""
         seats = move.after.seats
-        if any(seat.ai_level is None for seat in seats) or len(self.held) + 1 >= RUN_MOVES:
+        if self.paced or any(seat.ai_level is None for seat in seats) or len(self.held) + 1 >= RUN_MOVES:
             return False
         if any(may_outlast_sweep_grace(seats[seat].ai_level) for seat in acting[1]):
             return False

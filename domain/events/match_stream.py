@@ -15,12 +15,15 @@ match, a client far behind), `log_after` says after which version its log starts
 event once the match is finished, aborted or gone, and sends a comment line as a heartbeat
 whenever it has been quiet for `heartbeat` seconds. A stream opened with `?rematch=true` stays
 open after the match finished, sending the rematch offer's changes as `match` events, until the
-rematch starts (the match's `rematch.match`), and ends then.
+rematch starts (the match's `rematch.match`), and ends then. While a stream is open, and while a
+long-poll waits, the match counts as watched (`store/watchers.py`), for its spectator pace
+(`domain/matches/pace.py`).
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import logging
 import threading
 import time
@@ -40,6 +43,7 @@ from model.refusals import NotFound, RulesChanged
 from model.tokens import Credential
 from store.changes import ChangeFeed, Watch
 from store.matches import RULES_CHANGED, MatchStore
+from store.watchers import new_watcher
 
 log = logging.getLogger(__name__)
 RETRY_MS = 2000  # how long a disconnected EventSource waits before it reconnects
@@ -49,6 +53,8 @@ FRAMES_KEPT = 8
 """Event frames one render keeps (for different `after`s): enough for the streams that keep up."""
 LOG_WINDOW = 100
 """The newest log entries a `match` event carries at most; earlier ones are read from `/log`."""
+WATCH_SLACK = 5.0
+"""Seconds a stream's or long-poll's watch outlives its next refresh (or its end) should its process die."""
 
 
 def sse(event: str, data: str, event_id: int | None = None) -> str:
@@ -220,11 +226,14 @@ class EventStream:
     log_url: str  # the match's `/log`, for the entries an event leaves out
     rematch: bool = False  # stay open after the match finished until its rematch starts (`?rematch=true`)
     token: Credential | None = None  # what the viewer's seat was checked with: checked again before each send
+    watcher: str = field(default_factory=new_watcher, init=False)  # this stream as one of the match's watchers
+    watch_refresh: float = field(default=0.0, init=False)  # monotonic time from which the watch is refreshed
 
     def __iter__(self) -> Iterator[bytes]:
         """Chunks to write to the client, as they happen; ends when the match is finished or gone."""
         watch = self.feed.watch(self.match_id)
         try:
+            self._keep_watching()
             yield f"retry: {RETRY_MS}\n\n".encode()
             yield from self._events(watch)
         except redis.RedisError as error:
@@ -232,6 +241,20 @@ class EventStream:
             log.warning("event stream of %s ended: %s", self.match_id, error)
         finally:
             self.feed.unwatch(watch)
+            self._stop_watching()
+
+    def _keep_watching(self) -> None:
+        """Count this stream among the match's watchers for two heartbeats more (refreshed every half heartbeat
+        at most: a stream wakes at least once a heartbeat)."""
+        now = time.monotonic()
+        if now >= self.watch_refresh:
+            self.store.watchers.watch(self.match_id, self.watcher, 2 * self.heartbeat + WATCH_SLACK)
+            self.watch_refresh = now + self.heartbeat / 2
+
+    def _stop_watching(self) -> None:
+        """The stream ended: it no longer watches (should Redis be away, the watch lapses by itself)."""
+        with contextlib.suppress(redis.RedisError):
+            self.store.watchers.unwatch(self.match_id, self.watcher)
 
     def _events(self, watch: Watch) -> Iterator[bytes]:
         """An event per change seen (a catch-up first if the client is behind), then `end`."""
@@ -278,6 +301,7 @@ class EventStream:
             announced = watch.wait(self.heartbeat)
             if self.feed.stopping:  # the server is shutting down: the client resumes elsewhere
                 return None
+            self._keep_watching()
             if self._seat_lost(holder) is not None:
                 return self.store.version(self.match_id)
             if announced is None:
@@ -297,12 +321,17 @@ def wait_for_change(
     if record.version > after or record.settled or seconds <= 0:
         return record
     deadline = time.monotonic() + seconds
-    with feed.watching(record.id) as watch:
-        while True:
-            latest = store.load(record.id)  # read after the watch began, so no change slips between
-            if latest is None:
-                raise NotFound(f"no match {record.id!r} (it expired)")
-            remaining = deadline - time.monotonic()
-            if latest.version > after or latest.settled or remaining <= 0 or feed.stopping:
-                return latest
-            watch.wait(remaining)
+    watcher = new_watcher()
+    store.watchers.watch(record.id, watcher, seconds + WATCH_SLACK)  # a long-poll watches the match too
+    try:
+        with feed.watching(record.id) as watch:
+            while True:
+                latest = store.load(record.id)  # read after the watch began, so no change slips between
+                if latest is None:
+                    raise NotFound(f"no match {record.id!r} (it expired)")
+                remaining = deadline - time.monotonic()
+                if latest.version > after or latest.settled or remaining <= 0 or feed.stopping:
+                    return latest
+                watch.wait(remaining)
+    finally:
+        store.watchers.unwatch(record.id, watcher)

@@ -30,6 +30,5 @@ def check_assistance(record: MatchRecord, seat: int | None) -> None:
     who = f"seat {seat}" if seat is not None else "anyone"
     raise AssistanceForbidden(
         f"this match forbids hints and analysis while it runs (assistance: forbidden), so {who} may not ask the AI"
-        " for help until it is over",
-        assistance=str(record.assistance),
+        " for help until it is over"
     )

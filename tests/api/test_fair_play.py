@@ -8,6 +8,7 @@ existed read back with the rule's default.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -47,7 +48,7 @@ def test_a_match_between_two_people_refuses_a_hint_with_403_before_any_job_is_qu
     refused = ask_hint(client, match)
     assert refused.status_code == 403 and refused.mimetype == "application/problem+json"
     problem = refused.get_json()
-    assert problem["code"] == "assistance-forbidden" and problem["assistance"] == "forbidden"
+    assert problem["code"] == "assistance-forbidden"
     assert "forbids hints" in problem["detail"]
     assert app.services.jobs.waiting(HINT_QUEUE) == 0  # nothing for a worker to run
     assert app.services.store.requested_move(match.id, 0) is None  # nor a claim for one
@@ -106,9 +107,9 @@ def test_a_finished_match_no_longer_forbids_help(client: FlaskClient, app: Parlo
 
 def seats_of(*kinds: str) -> list[SeatRecord]:
     """Seats as created: `human` (a token), `open`, `ai` or `bot`."""
-    made = {
+    made: dict[str, Callable[[int], SeatRecord]] = {
         "human": lambda n: SeatRecord(n, token_hash="h"),
-        "open": SeatRecord,
+        "open": lambda n: SeatRecord(n),
         "ai": lambda n: SeatRecord(n, ai_level="easy"),
         "bot": lambda n: SeatRecord(n, bot=f"bot{n}", pending=True),
     }

@@ -1064,7 +1064,7 @@ def scenario_ai(contract: ContractClient) -> None:
     assert asked == {**asked, **queued}
     job = contract.get(asked["url"], headers=bearer(token), expect=200).json
     assert job == {**job, "status": "queued", "result": None, "error": None, "ended_at": None}
-    other = created(contract)
+    other = created(contract, assistance="allowed")  # two people: hints only when the creator allows them
     contract.get(asked["url"], expect=401)
     contract.get(asked["url"], headers=bearer(tokens_of(other)[0]), expect=403)
     contract.get("/v1/jobs/no-such-job", headers=bearer(token), expect=404)
@@ -1079,6 +1079,9 @@ def scenario_ai(contract: ContractClient) -> None:
     contract.post("/v1/matches/nope/ai-move", json={}, headers=bearer(token), expect=404)
     refused = contract.post(f"/v1/matches/{other['id']}/ai-move", headers=bearer(tokens_of(other)[1]), expect=409)
     assert refused.json["code"] == "not-your-turn"
+    fair = created(contract)  # two people: fair play forbids hints by default
+    forbidden = contract.post(f"/v1/matches/{fair['id']}/ai-move", headers=bearer(tokens_of(fair)[0]), expect=403)
+    assert forbidden.json["code"] == "assistance-forbidden"
     huge = "[" + "0," * 40_000 + "0]"
     contract.post(f"{url}/ai-move", data=huge, content_type="application/json", headers=bearer(token), expect=413)
     bad = {"game": "sundae_split", "players": 2, "seats": [{"type": "ai", "level": "perfect"}, ai_seat]}
@@ -1091,7 +1094,8 @@ def scenario_bots(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> 
     other = contract.post("/v1/bots", json={"name": "other"}, expect=201, request_valid=True).json
     assert contract.get(f"/v1/bots/{bot['id']}", expect=200, request_valid=True).json["policy"] == "ask"
     bot_seat = {"type": "bot", "bot": bot["id"]}
-    body = created(contract, seats=[bot_seat, {"type": "human", "name": "Ada"}])  # a bot seat: a server seed
+    seats = [bot_seat, {"type": "human", "name": "Ada"}]
+    body = created(contract, seats=seats, assistance="allowed")  # a bot seat: a server seed; hints allowed
     url, token, human = f"/v1/matches/{body['id']}", bearer(bot["token"]), bearer(tokens_of(body)[1])
     assert list(tokens_of(body)) == [1] and body["status"] == "waiting"
     seats = contract.get(url, headers=token, expect=200, request_valid=True).json["seats"]
@@ -1639,7 +1643,7 @@ def scenario_limits(contract: ContractClient) -> None:
     )
     limited = contract_on(contract, redis_url, rates)
     me: dict[str, Any] = {"environ_base": {"REMOTE_ADDR": "10.1.0.1"}}
-    new = {"game": "icecream", "players": 2, "seed": "limits"}
+    new = {"game": "icecream", "players": 2, "seed": "limits", "assistance": "allowed"}
     body = limited.post("/v1/matches", json=new, expect=201, request_valid=True, **me).json
     limited.post("/v1/matches", json=new, expect=429, request_valid=True, **me)
     url, tokens = f"/v1/matches/{body['id']}", tokens_of(body)
@@ -1716,7 +1720,8 @@ def test_a_full_store(contract: ContractClient, tmp_path: Path) -> None:
     server = start_embedded_redis(tmp_path, persistent=False, maxmemory="4mb")
     full = contract_on(contract, server.url, IN_PROCESS_LIMITS)
     try:
-        body = full.post("/v1/matches", json={"game": "icecream", "players": 2}, expect=201).json
+        allowed = {"game": "icecream", "players": 2, "assistance": "allowed"}  # its hint reaches the store
+        body = full.post("/v1/matches", json=allowed, expect=201).json
         lobby = full.post("/v1/matches", json={"game": "icecream", "players": 2, "open_seats": [1]}, expect=201).json
         url, token = f"/v1/matches/{body['id']}", bearer(tokens_of(body)[0])
         fill(server.url)

@@ -1,0 +1,164 @@
+"""The spectator pace on real RQ workers: an AI move stored no sooner than the pace after the match's previous change.
+
+What is asserted is a lower bound the server keeps (each log entry's `at` at least the pace after the one before),
+never a wall-clock speed; the tests follow the match on its event stream (or, where nobody may watch, on the
+change channel) instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+from rq.registry import FinishedJobRegistry, ScheduledJobRegistry
+from rq.serializers import JSONSerializer
+
+from api.current import ParlourApp
+from domain.matches.ai_turns import AiTurns
+from domain.matches.commands import engine_state
+from store.matches import MatchStore, ai_turn_key
+from store.turn_timers import TIMER_QUEUE
+from tests.api.conftest import Match, create_match, read_log
+from tests.api.test_events import Stream, follow
+from tests.workers.conftest import StartTimerWorker, StartWorker
+from tests.workers.test_ai_seats import ai_seats, announced, empty_turn_queues, finished, turn_jobs_run, wait_for
+from workers import jobs, pace
+
+PACE_MS = 300
+ICECREAM = {"game": "icecream", "options": {"turn_limit": 6}}
+
+
+def stamp(text: str) -> datetime:
+    """A log entry's or record's time."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def gaps_ms(client: FlaskClient, match: Match, since: str) -> list[float]:
+    """The milliseconds between each move's `at` and the change before it (the first: `since`)."""
+    times = [stamp(since)] + [stamp(entry["at"]) for entry in read_log(client, match.id)["entries"]]
+    return [(later - earlier).total_seconds() * 1000 for earlier, later in itertools.pairwise(times)]
+
+
+def follow_to_the_end(stream: Stream) -> list[dict[str, Any]]:
+    """Read the stream's `match` events until its `end` event; their data."""
+    events = []
+    while (event := stream.next(timeout=120.0)) is not None and event.name == "match":
+        events.append(event.data)
+    assert event is not None and event.name == "end", event
+    return events
+
+
+def paced_jobs_run(redis_url: str) -> list[str]:
+    """The ids of the paced moves' jobs the timer worker ran."""
+    connection = redis.Redis.from_url(redis_url)
+    ids = FinishedJobRegistry(TIMER_QUEUE, connection=connection, serializer=JSONSerializer).get_job_ids()
+    return [job_id for job_id in ids if job_id.startswith("pace-")]
+
+
+def test_an_always_paced_match_of_easy_seats_stores_its_moves_the_pace_apart_and_finishes(
+    client: FlaskClient,
+    app: ParlourApp,
+    start_worker: StartWorker,
+    start_timer_worker: StartTimerWorker,
+    redis_url: str,
+) -> None:
+    notices = app.services.store.subscribe_changes()
+    always = {"milliseconds": PACE_MS, "when": "always"}
+    match = create_match(client, **ICECREAM, players=2, seats=ai_seats("easy", "easy"), ai_pace=always)
+    created = client.get(match.url()).get_json()
+    assert created["ai_pace"] == {"milliseconds": PACE_MS, "when": "always"} and created["assistance"] == "allowed"
+    stream = follow(client, match)
+    start_timer_worker("pace-timers")
+    start_worker("pace-ai")
+    events = follow_to_the_end(stream)
+    over = finished(client, match.id)
+    assert over is not None and events[-1]["version"] == over["version"]
+    gaps = gaps_ms(client, match, created["updated_at"])
+    assert len(gaps) == over["version"] and min(gaps) >= PACE_MS, gaps
+    # The moves found early waited on the timer queue, not in an AI worker; none was held for a run.
+    assert paced_jobs_run(redis_url), "no move went through the timer queue"
+    assert [v for v in announced(notices, match.id) if v > 0] == list(range(1, over["version"] + 1))
+
+
+def test_a_match_paced_while_watched_runs_at_full_speed_while_nobody_watches(
+    client: FlaskClient, app: ParlourApp, start_worker: StartWorker, redis_url: str
+) -> None:
+    notices = app.services.store.subscribe_changes()  # the change channel: it does not count as watching
+    match = create_match(
+        client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace={"milliseconds": 10_000}
+    )
+    start_worker("unwatched-ai")  # no timer worker: a paced move would never be stored
+    over = wait_for(lambda: finished(client, match.id), "the unwatched match to finish")
+    moves = over["version"]
+    assert not paced_jobs_run(redis_url)
+    answers = turn_jobs_run(redis_url)
+    assert sum(answer["moves"] for answer in answers) == moves
+    assert len(answers) * 4 <= moves, f"{len(answers)} jobs for {moves} moves: the relay played on as before"
+    changes = [version for version in announced(notices, match.id) if version > 0]
+    assert changes[-1] == moves and len(changes) < moves, "moves were stored together as before"
+
+
+def test_a_match_paced_while_watched_is_paced_while_its_stream_is_open(
+    client: FlaskClient, start_worker: StartWorker, start_timer_worker: StartTimerWorker, redis_url: str
+) -> None:
+    match = create_match(
+        client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace={"milliseconds": PACE_MS}
+    )
+    created = client.get(match.url()).get_json()
+    assert created["ai_pace"] == {"milliseconds": PACE_MS, "when": "watched"}
+    stream = follow(client, match)  # a watcher, before any worker plays a move
+    assert stream.event().data["version"] == 0
+    start_timer_worker("watched-timers")
+    start_worker("watched-ai")
+    follow_to_the_end(stream)
+    over = finished(client, match.id)
+    assert over is not None
+    gaps = gaps_ms(client, match, created["updated_at"])
+    assert len(gaps) == over["version"] and min(gaps) >= PACE_MS, gaps
+    assert paced_jobs_run(redis_url)
+
+
+def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: FlaskClient, app: ParlourApp) -> None:
+    watchers = app.services.store.watchers
+    match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")])
+    assert not watchers.watched(match.id)
+    stream = follow(client, match, seat=0)
+    stream.event()
+    assert watchers.watched(match.id)
+    stream.close()
+    wait_for(lambda: not watchers.watched(match.id), "the closed stream to stop watching")
+    watchers.watch(match.id, "lapsed", 0)  # a watch that lapsed (its process died) counts for nothing
+    assert not watchers.watched(match.id)
+
+
+def test_a_paced_turn_is_neither_played_again_nor_swept_while_its_move_waits(
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    """The turn job hands its early move to the timer queue: the turn's claim goes with it, so neither the
+    listeners nor the sweep (past its grace) queue the turn again, and the job stored nothing itself."""
+    monkeypatch.setattr(jobs, "context", lambda: app.services)
+    store: MatchStore = app.services.store
+    always = {"milliseconds": 10_000, "when": "always"}
+    match = create_match(client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace=always)
+    empty_turn_queues(app)  # the first turn, played here instead
+    record = store.load(match.id)
+    assert record is not None
+    seat = int(client.get(match.url()).get_json()["waiting_for"][0])
+    assert store.ai_turn_claim(match.id, seat, 0) is not None  # the listener's job's, dropped above
+    store.client.delete(ai_turn_key(match.id, seat, 0))  # as a relay's quick turn, which plays on unclaimed
+    answer = jobs.play_ai_turn(match.id, seat, 0)
+    assert answer["outcome"] == "paced" and answer["moves"] == 0
+    paced = pace.pace_job_id(match.id, seat, 0)
+    assert store.client.get(ai_turn_key(match.id, seat, 0)) == paced
+    connection = redis.Redis.from_url(redis_url)
+    scheduled = ScheduledJobRegistry(TIMER_QUEUE, connection=connection, serializer=JSONSerializer)  # type: ignore[no-untyped-call]
+    assert paced in scheduled.get_job_ids()
+    assert app.services.jobs.is_pending(paced)
+    assert AiTurns(store, app.services.jobs).sweep(grace=0) == []
+    assert AiTurns(store, app.services.jobs).after_change(record, engine_state(record)) == []
+    stored = store.load(match.id)
+    assert stored is not None and stored.version == 0  # nothing stored until the move is due
