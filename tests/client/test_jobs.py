@@ -20,7 +20,7 @@ def test_a_hint_job_is_asked_and_waited_for_until_it_answers_a_legal_move(
     base_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with Client(base_url) as client:
-        created = client.create_match("icecream", 2, options={"turn_limit": 6})
+        created = client.create_match("icecream", 2, options={"turn_limit": 6}, assistance="allowed")  # two people
         token = created["tokens"][0]["token"]
         asked = client.ai_move(created["id"], token=token, level="random")
         assert (asked["status"], asked["seat"], asked["version"], asked["apply"]) == ("queued", 0, 0, False)

@@ -20,6 +20,7 @@ SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SCHEMA_OF: dict[str, str] = {
     # model -> its schema in components/schemas; `Schema.property[]` is the items of an array property
     "AiMoveAccepted": "AiMoveAccepted",
+    "AiPace": "AiPace",
     "Assumption": "Assumption",
     "Bot": "Bot",
     "BotEvent": "BotEvent",

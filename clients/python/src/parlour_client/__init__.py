@@ -7,6 +7,7 @@ from parlour_client.errors import ProblemError
 from parlour_client.models import (
     Action,
     AiMoveAccepted,
+    AiPace,
     Assumption,
     Bot,
     BotEvent,
@@ -69,6 +70,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Action",
     "AiMoveAccepted",
+    "AiPace",
     "Assumption",
     "Bot",
     "BotEvent",

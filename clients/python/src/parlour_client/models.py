@@ -122,6 +122,14 @@ class SeatInfo(TypedDict):
     challenge: str | None
 
 
+class AiPace(TypedDict):
+    """A match's spectator pace: each AI move stored no sooner than `milliseconds` after the match's previous
+    change, `when` someone watches (`watched`) or `always`."""
+
+    milliseconds: int
+    when: NotRequired[str]
+
+
 class RematchOffer(TypedDict):
     """A rematch on offer: who offered, who it waits for, and (once all agreed) the new match and seat token."""
 
@@ -157,6 +165,8 @@ class Match(TypedDict):
     tournament: str | None
     unlisted: bool
     rematch: RematchOffer | None
+    assistance: str  # fair play: `allowed` or `forbidden` (hints and analysis while the match runs)
+    ai_pace: AiPace | None
     created_at: str
     updated_at: str
 
