@@ -31,7 +31,8 @@ What is searched:
 
 * `full_information=False` (a seat asking, or a client's position): every iteration is a fresh
   `state.determinize(seat, rng)`, so nothing the seat cannot see is read, and two states the seat
-  cannot tell apart get the same analysis for one seed.
+  cannot tell apart get the same analysis for one seed. A line's moves that depend on hidden cards (another
+  seat's card played) come from the worlds sampled, not from anyone's real hand.
 * `full_information=True` (the public analysis of a finished match): every iteration keeps the whole
   deal (every hand, pile contents, removed cards, keeps already sent) and draws only the future afresh:
   a new RNG for dice and coin, and the draw piles named in `FUTURE_DECKS` shuffled, since their order
