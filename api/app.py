@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_cors import CORS
 
 from api import health, web
+from api.analysis import views as analysis
 from api.bodies import BodyTimeout
 from api.bots import views as bots
 from api.catalog import views as catalog
@@ -41,7 +42,20 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "Last-Event-ID"],
         max_age=600,
     )
-    blueprints = (health, catalog, matches, match_exports, reviews, events, jobs, tournaments, bots, matchmaking, web)
+    blueprints = (
+        health,
+        catalog,
+        matches,
+        match_exports,
+        reviews,
+        events,
+        jobs,
+        analysis,
+        tournaments,
+        bots,
+        matchmaking,
+        web,
+    )
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)

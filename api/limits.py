@@ -151,12 +151,15 @@ LIMITED: tuple[RouteLimit, ...] = (
     RouteLimit("matchmaking.cancel_ticket", "matchmaking", HOLDER),
     RouteLimit("matchmaking.get_ticket", "long_polls", HOLDER, _bot_long_poll),
     RouteLimit("matches.request_ai_move", "hints", SEAT),
+    RouteLimit("analysis.analyse_match", "hints", SEAT),  # an analysis costs a worker what a hint does
+    RouteLimit("analysis.analyse_position", "hints", ADDRESS),
     RouteLimit("matches.post_action", "actions", HOLDER),
     RouteLimit("matches.resign", "actions", HOLDER),  # the lifecycle posts are a seat's moves as well
     RouteLimit("matches.leave", "actions", HOLDER),
     RouteLimit("matches.rematch", "actions", HOLDER),
     RouteLimit("events.match_events", "streams", HOLDER),
     RouteLimit("bots.bot_events", "streams", HOLDER, _stream),
+    RouteLimit("jobs.job_events", "streams", ADDRESS),  # a public analysis's reader sends no token to be proven
     RouteLimit("bots.bot_events", "long_polls", HOLDER, _bot_long_poll),
     RouteLimit("matches.get_match", "long_polls", HOLDER, _long_poll),
     RouteLimit("matches.replay_step", "replays", ADDRESS),
@@ -185,6 +188,8 @@ TOKEN_ENDPOINTS = frozenset(
         "matches.request_ai_move",
         "events.match_events",
         "jobs.get_job",
+        "jobs.job_events",
+        "analysis.analyse_match",
         "bots.bot_events",
         "matchmaking.get_ticket",
         "matchmaking.cancel_ticket",

@@ -10,7 +10,7 @@ import redis
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from engine import ActionRejected, InvalidOptions
+from engine import ActionRejected, InvalidOptions, ViewMismatch
 from model.refusals import (
     AssistanceForbidden,
     Conflict,
@@ -25,6 +25,7 @@ from model.refusals import (
     ServiceUnavailable,
     StoreFull,
     Unauthorized,
+    Unprocessable,
 )
 from store.connection import is_store_full
 
@@ -41,6 +42,7 @@ HTTP_STATUS: dict[type[Refusal], tuple[int, str]] = {
     Conflict: (409, "Conflict"),
     RulesChanged: (409, "Rules changed"),
     IdempotencyKeyReused: (422, "Idempotency key reused"),
+    Unprocessable: (422, "Unprocessable content"),
     RateLimited: (429, "Too many requests"),
     QuotaExceeded: (429, "Quota exceeded"),
     StoreFull: (503, "Store full"),
@@ -79,6 +81,11 @@ def _from_engine_rejection(error: ActionRejected) -> Response:
     status = 422 if error.code == "illegal-action" else 409
     title = {"illegal-action": "Illegal action", "not-your-turn": "Not your turn", "match-over": "Match over"}
     return problem(status, error.code, title.get(error.code, "Conflict"), error.reason)
+
+
+def _from_view_mismatch(error: ViewMismatch) -> Response:
+    # A position a client sent (`POST /v1/analysis`) that no state of the game shows its seat.
+    return problem(422, error.code, "View mismatch", error.reason)
 
 
 def _from_invalid_options(error: InvalidOptions) -> Response:
@@ -124,6 +131,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Refusal, _from_refusal)
     app.register_error_handler(ActionRejected, _from_engine_rejection)
     app.register_error_handler(InvalidOptions, _from_invalid_options)
+    app.register_error_handler(ViewMismatch, _from_view_mismatch)
     app.register_error_handler(HTTPException, _from_http_exception)
     app.register_error_handler(redis.RedisError, _from_redis_error)
     app.register_error_handler(Exception, _from_unexpected)

@@ -6,9 +6,12 @@ layer reads a requested move's back (`api/jobs/views.py`), the tests and RQ's da
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict, final
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, final
 
 from engine import Action
+
+if TYPE_CHECKING:
+    from ai.analysis import AnalysisJson
 
 TurnOutcome = Literal[
     "applied", "paced", "superseded", "nothing-to-do", "not-an-ai-seat", "refused", "match-over-or-gone"
@@ -60,6 +63,17 @@ class MoveRefused(TypedDict):
 
 MoveJobResult = MoveAnswer | MoveRefused
 """What a requested move's job (`workers.jobs.compute_move`) returns."""
+
+
+@final
+class AnalysisAnswer(TypedDict):
+    """An analysis job's result (`workers.analysis.analyse_position`): the search's top moves at its end."""
+
+    analysis: AnalysisJson
+
+
+AnalysisJobResult = AnalysisAnswer | MoveRefused
+"""What an analysis job returns: the analysis, or why none could be given (the job counts as failed)."""
 
 
 class AdvanceJobResult(TypedDict):

@@ -111,3 +111,11 @@ class ReviewNotReady(NotFound):
     """A finished match's review is not stored (yet); `job_status` says whether a job computes it."""
 
     code = "review-not-ready"
+
+
+class Unprocessable(Refusal):
+    """Well-formed, but asking for what cannot be done: a budget over its cap, a state no position of the game has."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail, **extra)
+        self.code = code

@@ -26,6 +26,7 @@ from rq.serializers import JSONSerializer
 
 from model.jobs import (
     AdvanceJobResult,
+    AnalysisJobResult,
     ExpireMatchResult,
     ExpireTournamentResult,
     MoveJobResult,
@@ -49,6 +50,7 @@ TURN_JOB = "workers.jobs.play_ai_turn"
 MOVE_JOB = "workers.jobs.compute_move"
 ADVANCE_JOB = "workers.jobs.advance_tournament"
 REVIEW_JOB = "workers.reviews.review_match"
+ANALYSIS_JOB = "workers.analysis.analyse_position"
 TIMEOUT_MARGIN = 30
 """Seconds a job gets beyond its level's time cap: loading, checking and committing the move."""
 UNCAPPED_TIMEOUT = 300
@@ -74,7 +76,8 @@ def job_timeout(time_cap: float | None) -> int:
 class JobMeta(TypedDict):
     """What a job carries beside its arguments (RQ's `meta`): its kind (`turn`, `move`, `advance` or `review`), and
     for a requested move (`move`) who asked for what: the match, seat and version, the level, and whether to apply
-    it; for a review, the match."""
+    it; for a review, the match; for an analysis (`analysis`), its scope, game, match, seat, version and step where
+    it has them, and its budget."""
 
     kind: str
     match: NotRequired[str]
@@ -82,6 +85,10 @@ class JobMeta(TypedDict):
     version: NotRequired[int]
     level: NotRequired[str]
     apply: NotRequired[bool]
+    scope: NotRequired[str]  # an analysis: `seat` (a seat's, its token reads it), `public` or `position`
+    game: NotRequired[str]
+    step: NotRequired[int | None]
+    budget: NotRequired[dict[str, int]]
 
 
 JobResult = (
@@ -92,6 +99,7 @@ JobResult = (
     | ExpireTournamentResult
     | TimeoutJobResult
     | ReviewJobResult
+    | AnalysisJobResult
 )
 """What any of Parlour's jobs returns (model/jobs.py), as RQ keeps it."""
 
@@ -189,6 +197,20 @@ class JobQueue:
             job.delete()
             return None
         self.queues[TOURNAMENT_QUEUE].enqueue_job(job)
+        return job_id
+
+    def enqueue_analysis(
+        self, arguments: list[Any], meta: JobMeta, time_cap: float, claim: Callable[[str], bool]
+    ) -> str | None:
+        """Queue an analysis on the hints' queue (served last) if `claim(job id)` holds; its id (unguessable) or None.
+        `arguments`: what `workers.analysis.analyse_position` takes (JSON), `time_cap`: the search's seconds at most."""
+        job_id = secrets.token_urlsafe(16)
+        job = self._create(HINT_QUEUE, ANALYSIS_JOB, job_id, arguments, meta, time_cap)
+        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
+        if not claim(job_id):
+            job.delete()
+            return None
+        self.queues[HINT_QUEUE].enqueue_job(job)
         return job_id
 
     def enqueue_advance(self, tournament_id: str) -> None:

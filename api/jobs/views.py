@@ -1,17 +1,25 @@
-"""HTTP endpoints of the jobs resource: the state and answer of a requested AI move."""
+"""HTTP endpoints of the jobs resource: the state and answer of a requested AI move or an analysis, and an
+analysis followed live (`GET /v1/jobs/{id}/events`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, url_for
 
+from api.analysis.views import analyses, analysis_job_json
 from api.current import services
-from api.http import bearer_token, keep_private
+from api.http import NO_STORE, bearer_token, keep_private, last_event_id
+from api.limits import client_address
+from domain.events.analysis_stream import AnalysisStream, Ending
 from domain.matches import commands
+from domain.quotas import HeldStream
+from model import codec
 from model.jobs import JobError, MoveAnswer, MoveJobResult, RequestedMove
 from model.refusals import NotFound
-from store.jobs import JobInfo
+from store.analysis import Progress
+from store.jobs import JobInfo, JobQueue
 
 blueprint = Blueprint("jobs", __name__, url_prefix="/v1/jobs")
 GENERIC_FAILURE: JobError = {"code": "ai-failed", "detail": "the AI could not compute a move; ask again"}
@@ -19,14 +27,72 @@ GENERIC_FAILURE: JobError = {"code": "ai-failed", "detail": "the AI could not co
 
 @blueprint.get("/<job_id>")
 def get_job(job_id: str) -> Response:
-    """A requested move's status (queued, started, finished, failed) and its answer; the asking seat only."""
-    token = bearer_token(required=True)
+    """A requested move's status (queued, started, finished, failed) and its answer, the asking seat only; or an
+    analysis's, for the asking seat's token (a seat's analysis) or for anyone holding its id (any other)."""
     job = services().jobs.fetch(job_id)
+    if job is not None and job.meta.get("kind") == "analysis":
+        check_analysis_reader(job)
+        events_url = url_for("jobs.job_events", job_id=job.id)
+        return keep_private(jsonify(analysis_job_json(job, analyses().progress(job.id), events_url)))
+    token = bearer_token(required=True)
     if job is None or job.meta.get("kind") != "move":
         raise NotFound(f"no job {job_id!r} (results expire)")
     record = commands.load_match(services().store, job.meta["match"])
     commands.authenticate(services().store, record, token, job.meta["seat"])
     return keep_private(jsonify(job_json(job)))
+
+
+@blueprint.get("/<job_id>/events")
+def job_events(job_id: str) -> Response:
+    """An analysis followed live (Server-Sent Events): its progress reports as the search deepens, then `done` or
+    `failed` with the job; for whoever may read the job."""
+    job = services().jobs.fetch(job_id)
+    if job is None or job.meta.get("kind") != "analysis":
+        raise NotFound(f"no analysis job {job_id!r} (results expire)")
+    check_analysis_reader(job)
+    after = last_event_id("a progress report's number")
+    app = services()
+    events_url = url_for("jobs.job_events", job_id=job.id)
+    stream = AnalysisStream(
+        analyses(),
+        app.changes,
+        job.id,
+        after,
+        app.settings.events_heartbeat,
+        analysis_ending(app.jobs, job, events_url),
+    )
+    lease = app.quotas.streams.open(client_address())
+    response = Response(HeldStream(iter(stream), lease), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = NO_STORE if job.meta.get("scope") == "seat" else "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # proxies such as nginx pass each event on at once
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+def check_analysis_reader(job: JobInfo) -> None:
+    """A seat's analysis is read with that seat's token (401, 403 otherwise); any other by whoever has its id."""
+    if job.meta.get("scope") != "seat":
+        return
+    token = bearer_token(required=True)
+    record = commands.load_match(services().store, job.meta["match"])
+    commands.authenticate(services().store, record, token, job.meta["seat"])
+
+
+def analysis_ending(jobs: JobQueue, job: JobInfo, events_url: str) -> Callable[[Progress], Ending | None]:
+    """How an analysis's stream ends: `done` or `failed` with the job once it has ended (its answer kept, or RQ
+    says so), or `failed` once it expired; None while it waits or runs."""
+
+    def ending(progress: Progress) -> Ending | None:
+        current = job if progress.answer is not None else jobs.fetch(job.id)
+        if current is None:
+            gone: JobError = {"code": "not-found", "detail": f"the job {job.id} expired"}
+            return "failed", codec.dumps({"id": job.id, "kind": "analysis", "status": "failed", "error": gone})
+        answer = analysis_job_json(current, progress, events_url)
+        if answer["status"] not in ("finished", "failed"):
+            return None
+        return answer["status"].replace("finished", "done"), codec.dumps(answer)
+
+    return ending
 
 
 class JobJson(RequestedMove):

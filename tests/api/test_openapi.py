@@ -30,6 +30,7 @@ from engine import IllegalAction, MatchOver, NotYourTurn, get_game
 from model.refusals import Refusal
 from model.settings import LimitSettings, Settings
 from ops.embedded_redis import start_embedded_redis
+from tests.api.analysis_contract import scenario_analysis
 from tests.api.conftest import EVENTS_HEARTBEAT, IN_PROCESS_LIMITS, bearer
 from tests.api.ladder_contract import scenario_ladder
 from tests.api.lifecycle_contract import scenario_lifecycle
@@ -1783,6 +1784,10 @@ def test_matchmaking(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) 
     scenario_matchmaking(contract, monkeypatch)
 
 
+def test_analysis(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario_analysis(contract, monkeypatch)
+
+
 def test_reviews(contract: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario_reviews(contract, monkeypatch)
 
@@ -1809,6 +1814,7 @@ def test_every_documented_status_is_produced(contract: ContractClient, monkeypat
     scenario_ladder(contract, monkeypatch)
     scenario_lifecycle(contract, monkeypatch)
     scenario_matchmaking(contract, monkeypatch)
+    scenario_analysis(contract, monkeypatch)
     scenario_reviews(contract, monkeypatch)
     documented = {
         (path, method, int(status))

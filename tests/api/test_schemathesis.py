@@ -62,7 +62,11 @@ def test_every_answer_is_as_documented(path: str, method: str, client: FlaskClie
     conform()
 
 
-STREAM_ITEMS = {"MatchStreamItem": "MatchStreamEvent", "BotStreamItem": "BotEvent"}
+STREAM_ITEMS = {
+    "MatchStreamItem": "MatchStreamEvent",
+    "BotStreamItem": "BotEvent",
+    "AnalysisStreamItem": "AnalysisStreamEvent",
+}
 """Each stream's events as sent (what Schemathesis reads) and as an `EventSource` gives them, `data` parsed."""
 
 
