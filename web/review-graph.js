@@ -142,6 +142,7 @@ export function reviewSection({ matchId, go, describe, name }) {
       points: answer.evaluation.map((row, step) => `${x(step).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" "),
     }));
     cursor = svg("line", { class: "review-cursor", x1: x(0), x2: x(0), y1: PAD / 2, y2: HEIGHT - PAD / 2, stroke: "#1d1b22", "stroke-dasharray": "4 3" });
+    const reach = Math.max(4, Math.min(22, (WIDTH - 2 * PAD) / steps / 2 - 1)); // a mark's target, never its neighbour's
     const marks = answer.moves.flatMap((move, index) => {
       if (!move.class) return [];
       const step = index + 1;
@@ -150,7 +151,7 @@ export function reviewSection({ matchId, go, describe, name }) {
       return [svg("g", { class: `review-mark review-${move.class}`, role: "button", tabindex: 0, "aria-label": label, "data-step": step },
         svg("title", {}, label),
         svg("circle", { cx: x(step), cy: y(value), r: 7 }),
-        svg("circle", { class: "review-hit", cx: x(step), cy: y(value), r: 22, fill: "transparent" }))];
+        svg("circle", { class: "review-hit", cx: x(step), cy: y(value), r: reach, fill: "transparent" }))];
     });
     const area = svg("rect", { class: "review-area", x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "transparent" });
     const picture = svg("svg", { class: "review-graph", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group", "aria-label": "Evaluation over the steps: click a point to go to its step" },
@@ -158,14 +159,14 @@ export function reviewSection({ matchId, go, describe, name }) {
       svg("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0), y2: y(0), stroke: "#c9beb2", "stroke-width": 1 }),
       lines, cursor, marks);
     picture.addEventListener("click", (event) => {
-      const mark = event.target.closest?.("[data-step]");
+      const mark = event.target.closest?.(".review-mark");
       if (mark) return go(Number(mark.dataset.step));
       const box = picture.getBoundingClientRect();
       const at = ((event.clientX - box.left) / box.width) * WIDTH;
       go(Math.max(0, Math.min(steps, Math.round(((at - PAD) * steps) / (WIDTH - 2 * PAD)))));
     });
     picture.addEventListener("keydown", (event) => {
-      const mark = event.target.closest?.("[data-step]");
+      const mark = event.target.closest?.(".review-mark");
       if (mark && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
         go(Number(mark.dataset.step));

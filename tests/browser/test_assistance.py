@@ -109,12 +109,13 @@ def test_a_finished_match_replay_draws_its_review_graph(
     marks = page.locator(".review-mark")
     if marks.count():  # a marked move goes to its step
         step = marks.first.get_attribute("data-step")
-        marks.first.click()
+        marks.first.locator("circle").first.click()
     else:  # a point of the line goes to its step: the graph's right end is the last step
         step = page.locator(".replay-page").get_attribute("data-steps")
-        box = page.locator(".review-graph").bounding_box()
+        graph = page.locator(".review-graph")
+        box = graph.bounding_box()
         assert box is not None
-        page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
+        graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
     page.wait_for_selector(f".replay-page[data-step='{step}']")
     screenshot(page, "review-graph-desktop")
     phone = new_page(PHONE_390)
