@@ -1,8 +1,10 @@
 // The lobby page: Quick match, the create form, your matches, the lists, and the catalog with each game's assumptions.
 import { mountWithCatalog } from "./catalog-page.js";
-import { createForm } from "./create-form.js";
+import { api } from "./api.js";
+import { createForm, DEFAULT_PACE } from "./create-form.js";
 import { h, replace } from "./dom.js";
 import { matchList } from "./match-lists.js";
+import { problemText } from "./problems.js";
 import { quickMatch } from "./quick-match.js";
 import { matchHref, replayHref } from "./router.js";
 import { forgetMatch, rememberedMatches } from "./seats.js";
@@ -46,8 +48,30 @@ function gameCard(game, form) {
       h("p", { class: "muted" }, "Where the rulebook is silent or unclear, this server chose:"),
       h("dl", { class: "assumptions" }, game.assumptions.map((a) => [
         h("dt", {}, a.choice), h("dd", {}, a.reason)]))),
-    h("button", { type: "button", onclick: () => { form.choose(game.id); form.scrollIntoView({ block: "start" }); } },
-      `Set up ${game.name}`));
+    h("div", { class: "card-buttons" },
+      h("button", { type: "button", onclick: () => { form.choose(game.id); form.scrollIntoView({ block: "start" }); } },
+        `Set up ${game.name}`),
+      watchButton(game)));
+}
+
+/** "Watch the AI play": a match between easy AI seats at the spectator pace, watched from its public page. */
+function watchButton(game) {
+  const level = game.ai_levels.includes("easy") ? "easy" : game.ai_levels[0];
+  const players = game.cooperative ? game.max_players : Math.max(game.min_players, 2);
+  const status = h("span", { class: "error", role: "status" });
+  const button = h("button", { type: "button", class: "watch-ai", onclick: async () => {
+    button.disabled = true;
+    try {
+      const created = await api("/v1/matches", { method: "POST", body: {
+        game: game.id, players, seats: Array.from({ length: players }, () => ({ type: "ai", level })), ai_pace: DEFAULT_PACE,
+      } });
+      location.hash = matchHref(created.id, "public");
+    } catch (error) {
+      status.textContent = problemText(error);
+      button.disabled = false;
+    }
+  } }, "Watch the AI play");
+  return [button, status];
 }
 
 function yourMatches(games) {

@@ -123,3 +123,19 @@ def test_a_finished_match_replay_draws_its_review_graph(
     phone.wait_for_selector(".review[data-review=shown] .review-graph")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"], "the page scrolls sideways"
     screenshot(phone, "review-graph-phone")
+
+
+def test_watch_the_ai_play_starts_a_paced_match_to_watch(page: Page) -> None:
+    page.goto("/#/")
+    page.locator(".game-card[data-game=rockem_sockem]").get_by_role("button", name="Watch the AI play").click()
+    page.wait_for_selector(f"{MATCH_PAGE}[data-version]")
+    assert page.locator(".badge").inner_text() == "Spectating: the public view"
+    match_id = page.locator(MATCH_PAGE).get_attribute("data-match")
+    match = page.request.get(f"/v1/matches/{match_id}").json()
+    assert match["ai_pace"] == {"milliseconds": 800, "when": "watched"}
+    assert [(seat["type"], seat["level"]) for seat in match["seats"]] == [("ai", "easy"), ("ai", "easy")]
+    first = int(page.locator(MATCH_PAGE).get_attribute("data-version") or 0)
+    # The next move arrives (the one AI worker may still be busy with an earlier test's job: a long wait).
+    page.wait_for_selector(
+        f"{MATCH_PAGE}[data-version='{first + 1}'], {MATCH_PAGE}[data-status=finished]", timeout=90_000
+    )
