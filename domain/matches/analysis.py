@@ -24,11 +24,12 @@ from functools import partial
 from typing import Any, Literal, TypedDict
 
 from ai.levels import level_named
+from ai.play import play_out
 from domain.matches.commands import check_may_act, engine_state, game_of, game_or_400, is_move
 from domain.matches.fair_play import check_assistance
 from domain.matches.replay import CACHE, state_at
 from engine import Game, GameState, has_action
-from engine.errors import EngineError
+from engine.errors import CorruptState, EngineError, ViewMismatch
 from engine.protocol import MALFORMED, View
 from engine.rng import Rng
 from model.match import MatchRecord
@@ -47,6 +48,10 @@ DEFAULT_ITERATIONS = _HARD.budget
 TIMED_ITERATIONS = 1_000_000
 """The iterations bound of a search given milliseconds: its time ends it long before."""
 CLAIM_ATTEMPTS = 5
+"""Claims an ask tries; each one lost means another ask just queued a job, which the next attempt finds."""
+TRIAL_MOVES = 300
+"""Random moves played from a client's position before it is taken (`try_rules`): most games end sooner, and
+the slowest play them in about 10 ms (Freeze Factory, Robots Love Ice Cream, from their start)."""
 """Claims an ask tries; each one lost means another ask just queued a job, which the next attempt finds."""
 Scope = Literal["seat", "public", "position"]
 
@@ -170,14 +175,29 @@ def client_position(
     rng = Rng.from_seed(secrets.token_hex(8))  # what the seat cannot see is drawn afresh for each ask
     if state is not None:
         view = checked_view(game, state, seat, players, options)
-    rebuilt = game.state_from_view(view if view is not None else {}, seat, players, options, rng)
+    try:
+        rebuilt = game.state_from_view(view if view is not None else {}, seat, players, options, rng)
+    except CorruptState as error:  # a game that rebuilds through its state's JSON: what it read is no state
+        raise ViewMismatch(f"not a {game.info.name} view: {error.reason}") from error
     try:
         acts = seat in rebuilt.acting_seats() and has_action(rebuilt, seat)
-    except MALFORMED as error:  # a view the rebuild took but whose rules cannot run: no position of this game
-        raise Unprocessable("view-mismatch", f"no {game.info.name} position is this one: {error!r}") from error
+        if acts:
+            try_rules(rebuilt.clone())
+    except (EngineError, *MALFORMED) as error:  # a view the rebuild took but whose rules cannot run
+        raise ViewMismatch(f"no {game.info.name} position is this one: {error!r}") from error
     if not acts:
         raise Conflict("nothing-to-analyse", f"seat {seat} has nothing to do in this position")
     return Position(game_id, rebuilt, seat, "position")
+
+
+def try_rules(state: GameState) -> None:
+    """Random moves from a position a client sent (TRIAL_MOVES at most, the checked path): the rules run on it.
+
+    A view is checked against what its rebuilt state shows (`Game.state_from_view`), and a value of the wrong
+    kind copied into the state passes that check, to fail where the rules first use it: in the search. Played
+    here, it fails the request (422) instead of the job."""
+    rng = Rng.from_seed("trial")
+    play_out(state, lambda position, seat, _: position.sample_action(seat, rng), "trial", TRIAL_MOVES)
 
 
 def checked_view(game: Game, data: dict[str, Any], seat: int, players: int, options: dict[str, Any] | None) -> View:

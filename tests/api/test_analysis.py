@@ -202,6 +202,10 @@ def test_a_position_that_does_not_fit_its_game_is_a_4xx_problem(client: FlaskCli
     )
     assert idle.status_code == 409 and idle.get_json()["code"] == "nothing-to-analyse"
     icecream = position("icecream", 2, "bad").to_json()
+    robots_state = position("robots_love_ice_cream", 2, "bad")
+    seat_0 = robots_state.acting_seats()[0]
+    robots = robots_state.view(seat_0)  # a view whose values of the wrong kind only the rules find out
+    freeze = position("freeze_factory", 2, "bad").view(0)  # rebuilt through its state's JSON
     shapes: list[Any] = [
         {},
         [],
@@ -222,6 +226,8 @@ def test_a_position_that_does_not_fit_its_game_is_a_4xx_problem(client: FlaskCli
         {"game": "sundae_split", "players": 3, "seat": seat, "view": view, "budget": {"iterations": -1}},
         {"game": "freeze_factory", "players": 2, "seat": 0, "view": view},
         {"game": "robots_love_ice_cream", "players": 2, "seat": 0, "view": {"a": [1] * 50}},
+        {"game": "robots_love_ice_cream", "players": 2, "seat": seat_0, "view": {**robots, "track_levels": [None]}},
+        {"game": "freeze_factory", "players": 2, "seat": 0, "view": {**freeze, "points_left": None}},
         {"game": "rockem_sockem", "players": 2, "seat": 1, "view": {"round": "x"}},
     ]
     for shape in shapes:
