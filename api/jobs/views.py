@@ -4,6 +4,7 @@ analysis followed live (`GET /v1/jobs/{id}/events`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import cast
 
 from flask import Blueprint, Response, jsonify, url_for
@@ -16,7 +17,7 @@ from domain.events.analysis_stream import AnalysisStream, Ending
 from domain.matches import commands
 from domain.quotas import HeldStream
 from model import codec
-from model.jobs import JobError, MoveAnswer, MoveJobResult, RequestedMove
+from model.jobs import JobError, MoveAnswer, MoveJobResult, MoveRefused, RequestedMove
 from model.refusals import NotFound
 from store.analysis import Progress
 from store.jobs import JobInfo, JobQueue
@@ -83,10 +84,12 @@ def analysis_ending(jobs: JobQueue, job: JobInfo, events_url: str) -> Callable[[
     says so), or `failed` once it expired; None while it waits or runs."""
 
     def ending(progress: Progress) -> Ending | None:
-        current = job if progress.answer is not None else jobs.fetch(job.id)
-        if current is None:
-            gone: JobError = {"code": "not-found", "detail": f"the job {job.id} expired"}
-            return "failed", codec.dumps({"id": job.id, "kind": "analysis", "status": "failed", "error": gone})
+        current = jobs.fetch(job.id)  # with its answer kept, RQ may not have recorded its end yet (`ended_at`)
+        if current is None and progress.answer is not None:
+            current = job
+        if current is None:  # expired: the job as it was, failed for it
+            gone: MoveRefused = {"error": {"code": "not-found", "detail": f"the job {job.id} expired"}}
+            current = replace(job, status="failed", result=gone)
         answer = analysis_job_json(current, progress, events_url)
         if answer["status"] not in ("finished", "failed"):
             return None

@@ -92,7 +92,8 @@ def test_progress_is_streamed_live_as_the_search_deepens_then_done(
     final = done["result"]["analysis"]
     assert done["status"] == "finished" and done["id"] == job["id"] and done["scope"] == "position"
     assert final["iterations"] >= iterations[-1] and final["exact"] is False and final["moves"]
-    assert client.get(job["url"]).get_json() == done  # the job as the stream ended it
+    read = client.get(job["url"]).get_json()
+    assert {**read, "ended_at": None} == {**done, "ended_at": None}  # RQ may record its end just after the answer
 
 
 def test_a_search_that_fails_ends_its_stream_with_failed(
