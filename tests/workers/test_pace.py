@@ -8,6 +8,7 @@ change channel) instead of sleeping.
 from __future__ import annotations
 
 import itertools
+import threading
 from datetime import datetime
 from typing import Any
 
@@ -22,8 +23,9 @@ from domain.matches.ai_turns import AiTurns
 from domain.matches.commands import engine_state
 from store.matches import MatchStore, ai_turn_key
 from store.turn_timers import TIMER_QUEUE
-from tests.api.conftest import Match, create_match, read_log
+from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_events import Stream, follow
+from tests.api.test_openapi import MOVE
 from tests.workers.conftest import StartTimerWorker, StartWorker
 from tests.workers.test_ai_seats import ai_seats, announced, empty_turn_queues, finished, turn_jobs_run, wait_for
 from workers import jobs, pace
@@ -133,6 +135,15 @@ def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: Fl
     wait_for(lambda: not watchers.watched(match.id), "the closed stream to stop watching")
     watchers.watch(match.id, "lapsed", 0)  # a watch that lapsed (its process died) counts for nothing
     assert not watchers.watched(match.id)
+    polled: list[int] = []
+    poll = threading.Thread(target=lambda: polled.append(client.get(match.url("?after=0&wait=25")).status_code))
+    poll.start()
+    wait_for(lambda: watchers.watched(match.id) or polled, "the long-poll to watch")
+    assert not polled, polled
+    move = {"action": MOVE, "expected_version": 0}
+    assert client.post(match.url("/actions"), json=move, headers=bearer(match.tokens[0])).status_code == 200
+    poll.join()
+    assert polled == [200] and not watchers.watched(match.id)
 
 
 def test_a_paced_turn_is_neither_played_again_nor_swept_while_its_move_waits(
