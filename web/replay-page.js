@@ -155,7 +155,7 @@ export function mount(root, route) {
       return;
     }
     replace(extras, review.element, analysis.element);
-    review.start();
+    review.start(Boolean(game.cooperative));
     replace(download, " · ", h("a", { href: `/v1/matches/${encodeURIComponent(id)}/export`, download: "", id: "replay-export" }, "Download (export)"));
     go(step);
   }).catch((error) => replace(where, h("span", { class: "error" }, problemText(error))));

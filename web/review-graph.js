@@ -16,7 +16,8 @@ const CLASS_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 /**
  * The review section of finished match `matchId`. `go(step)` shows a step; `describe(action, suggest)` words a move;
- * `name(seat)` names a seat. show(step) marks the step the replay shows. start() reads (or asks for) the review.
+ * `name(seat)` names a seat. show(step) marks the step the replay shows. start(cooperative) reads (or asks for)
+ * the review (a co-operative game's seats share one line).
  */
 export function reviewSection({ matchId, go, describe, name }) {
   const status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
@@ -28,10 +29,12 @@ export function reviewSection({ matchId, go, describe, name }) {
   let review = null;
   let current = 0;
   let cursor = null;
+  let cooperative = false;
 
   const setState = (value) => { element.dataset.review = value; };
 
-  async function start() {
+  async function start(isCooperative = false) {
+    cooperative = isCooperative;
     try {
       draw(await api(url));
     } catch (error) {
@@ -136,7 +139,9 @@ export function reviewSection({ matchId, go, describe, name }) {
     const high = Math.max(1, ...values);
     const x = (step) => PAD + (step * (WIDTH - 2 * PAD)) / steps;
     const y = (value) => PAD + ((high - value) * (HEIGHT - 2 * PAD)) / (high - low);
-    const seats = answer.evaluation[0]?.length ?? 0;
+    // A co-operative game's seats share one result: one line for the team, not lines drawn over each other.
+    const team = cooperative && answer.evaluation.every((row) => row.every((value) => Math.abs(value - row[0]) < 1e-9));
+    const seats = team ? Math.min(1, answer.evaluation[0]?.length ?? 0) : (answer.evaluation[0]?.length ?? 0);
     const lines = Array.from({ length: seats }, (_, seat) => svg("polyline", {
       class: "review-line", fill: "none", stroke: SEAT_COLOURS[seat % SEAT_COLOURS.length], "stroke-width": 2.5,
       points: answer.evaluation.map((row, step) => `${x(step).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" "),
@@ -147,7 +152,7 @@ export function reviewSection({ matchId, go, describe, name }) {
       if (!move.class) return [];
       const step = index + 1;
       const label = `Step ${step}: ${name(move.seat)} ${describe(move.action)}, ${CLASS_WORDS[move.class]} (lost ${move.loss.toFixed(2)})`;
-      const value = answer.evaluation[step]?.[move.seat] ?? 0;
+      const value = answer.evaluation[step]?.[team ? 0 : move.seat] ?? 0;
       return [svg("g", { class: `review-mark review-${move.class}`, role: "button", tabindex: 0, "aria-label": label, "data-step": step },
         svg("title", {}, label),
         svg("circle", { cx: x(step), cy: y(value), r: 7 }),
@@ -173,7 +178,7 @@ export function reviewSection({ matchId, go, describe, name }) {
       }
     });
     const legend = h("p", { class: "review-legend small" }, Array.from({ length: seats }, (_, seat) =>
-      h("span", { class: "review-seat" }, h("span", { class: "review-swatch", style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}` }), name(seat))),
+      h("span", { class: "review-seat" }, h("span", { class: "review-swatch", style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}` }), team ? "The team" : name(seat))),
     h("span", { class: "muted" }, "each seat's expected result, from −1 (lost) to +1 (won)"));
     picture.dataset.x0 = String(PAD);
     return h("figure", { class: "review-figure" }, picture, legend);
