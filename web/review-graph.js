@@ -187,7 +187,9 @@ export function reviewSection({ matchId, go, describe, name }) {
   function accuracyTable(answer) {
     return h("div", { class: "table-scroll" }, h("table", { class: "review-seats" },
       h("caption", {}, "Accuracy"),
-      h("thead", {}, h("tr", {}, ["Player", "Accuracy", "Inaccuracies", "Mistakes", "Blunders"].map((text) => h("th", { scope: "col" }, text)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Accuracy"),
+        Object.keys(CLASS_WORDS).map((kind) => h("th", { scope: "col", title: `${kind[0].toUpperCase()}${kind.slice(1)}s`, class: `review-${kind}` },
+          h("span", { "aria-hidden": "true" }, CLASS_MARKS[kind]), h("span", { class: "visually-hidden" }, `${kind}s`))))),
       h("tbody", {}, answer.seats.map((row) => h("tr", {},
         h("th", { scope: "row" }, name(row.seat)),
         h("td", {}, row.accuracy === null ? "—" : `${Math.round(row.accuracy)}%`),
