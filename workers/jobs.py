@@ -53,7 +53,7 @@ from model.tournament import MAX_PARALLEL
 from store.jobs import LIVE_QUEUE, JobQueue
 from store.matches import CommitOutcome
 from workers.context import context, stop_requested
-from workers.pace import schedule_paced_move, take_turn_for_pace
+from workers.pace import RecentWatchers, schedule_paced_move, take_turn_for_pace
 
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
@@ -130,7 +130,7 @@ def play_one_turn(
             seed = ai_seed(record.seed, seat, record.version, level)
             action = choose(state.clone(), seat, level, seed, stop=relay.store_held_when_due)
         # The spectator pace: a move found before the match's pace allows it is stored by a timer job when due.
-        due = paced_until(record, ctx.store.watchers)
+        due = paced_until(record, relay.watchers)
         relay.paced = due is not None  # a paced match's moves are stored one by one, never held
         if due is not None and due > time.time():
             if not take_turn_for_pace(ctx, relay.job_id, record, seat):
@@ -184,6 +184,7 @@ class Relay:
         self.held_since = 0.0
         self.stored = 0  # moves this job stored
         self.paced = False  # the match's spectator pace applies to the move being played (`workers/pace.py`)
+        self.watchers = RecentWatchers(ctx.store.watchers)  # who watches the match, looked at every 50 ms at most
 
     def commit(self, move: Move) -> CommitOutcome:
         """Store the move (compare-and-set) with the moves held before it, searching meanwhile the next move this

@@ -25,12 +25,33 @@ from engine import Action, ActionRejected
 from model.jobs import TurnResult
 from model.match import ACTIVE, MatchRecord
 from model.refusals import Refusal
+from store.watchers import Watchers
 from workers.context import context
 
 log = logging.getLogger(__name__)
 PACE_JOB = "workers.pace.play_paced_move"
 LONGEST_WAIT = 1.0
 """Seconds a paced move's job waits at most at a time: it runs within the second before the move is due."""
+WATCHERS_LOOK = 0.05
+"""Seconds a turn job trusts its last look at a match's watchers: a relay playing an unwatched match's moves at
+full speed (stored together) asks Redis at most this often, and a new watcher is noticed this late at most."""
+
+
+class RecentWatchers:
+    """A turn job's view of who watches its match: read from the store at most once every WATCHERS_LOOK s."""
+
+    def __init__(self, watchers: Watchers, every: float = WATCHERS_LOOK) -> None:
+        self.watchers = watchers
+        self.every = every
+        self.seen: dict[str, tuple[float, bool]] = {}  # match -> (monotonic time of the look, watched)
+
+    def watched(self, match_id: str) -> bool:
+        """True while a stream or long-poll watches the match, as of a look at most WATCHERS_LOOK s old."""
+        now = time.monotonic()
+        look = self.seen.get(match_id)
+        if look is None or now - look[0] >= self.every:
+            look = self.seen[match_id] = (now, self.watchers.watched(match_id))
+        return look[1]
 
 
 def pace_job_id(match_id: str, seat: int, version: int) -> str:

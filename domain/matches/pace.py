@@ -12,15 +12,24 @@ not apply, plays as fast as its AI finds its moves.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from domain.turn_timers import parse_iso
 from model.match import MatchRecord, PaceWhen
-from store.watchers import Watchers
 
 STAMP_MARGIN = 0.001
 """Seconds added to the pace so that the log's stamps, cut to the millisecond, show at least the whole of it."""
 
 
-def pace_applies(record: MatchRecord, watchers: Watchers) -> bool:
+class MatchWatchers(Protocol):
+    """Who watches a match: `store.watchers.Watchers`, or a reader that remembers its answer a while."""
+
+    def watched(self, match_id: str) -> bool:
+        """True while a stream or long-poll watches the match."""
+        ...
+
+
+def pace_applies(record: MatchRecord, watchers: MatchWatchers) -> bool:
     """True when the match has a pace and it applies now: `always`, or `watched` while someone watches."""
     pace = record.ai_pace
     if pace is None:
@@ -28,7 +37,7 @@ def pace_applies(record: MatchRecord, watchers: Watchers) -> bool:
     return pace["when"] == PaceWhen.ALWAYS or watchers.watched(record.id)
 
 
-def paced_until(record: MatchRecord, watchers: Watchers) -> float | None:
+def paced_until(record: MatchRecord, watchers: MatchWatchers) -> float | None:
     """The epoch time (s) before which the match's next AI move may not be stored, when its pace applies; else
     None. Measured from the match's previous change as stored (to the millisecond its log shows)."""
     if not pace_applies(record, watchers):
