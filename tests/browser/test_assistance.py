@@ -71,8 +71,10 @@ def test_a_match_between_two_easy_ai_seats_is_watched_move_by_move(
     # Every version the page draws, recorded as it is drawn (a MutationObserver on the page's data-version).
     page.evaluate(
         """() => { const m = document.querySelector('.match-page'); window.__drawn = new Set([m.dataset.version]);
-                   new MutationObserver(() => window.__drawn.add(m.dataset.version))
-                     .observe(m, {attributes: true, attributeFilter: ['data-version']}); }"""
+                   new MutationObserver((records) => {
+                     for (const record of records) window.__drawn.add(record.oldValue);  // each value it replaced
+                     window.__drawn.add(m.dataset.version);
+                   }).observe(m, {attributes: true, attributeOldValue: true, attributeFilter: ['data-version']}); }"""
     )
     match_id = page.locator(MATCH_PAGE).get_attribute("data-match")
     page.wait_for_selector(f"{MATCH_PAGE}[data-status=finished]", timeout=180_000)
