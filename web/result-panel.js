@@ -23,7 +23,7 @@ export function resultPanel(match, { commitment, mySeat }) {
         h("tr", { class: seat === mySeat ? "mine" : null },
           h("td", {}, String(place + 1)), h("td", {}, seatName(match, seat, mySeat)), h("td", {}, String(result.scores[seat]))))))),
     seedCheck(match, commitment),
-    h("p", {}, h("a", { href: replayHref(match.id) }, "Replay this match step by step")));
+    h("p", {}, h("a", { href: replayHref(match.id) }, "Replay this match step by step, with its review and analysis")));
 }
 
 function headline(match, mySeat) {

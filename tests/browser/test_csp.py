@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from engine import all_games
-from tests.browser.conftest import PageFactory
+from tests.browser.conftest import PageFactory, Service
 from tests.browser.ui import create_match, wait_for_turn_or_end
 
 LISTEN = """
@@ -71,6 +71,25 @@ def test_the_other_pages_of_the_client_draw_under_the_policy(new_page: PageFacto
     ):
         page.goto(f"/{route}")
         page.wait_for_selector(marker)
+    assert violations(page, console) == []
+
+
+def test_a_replay_with_its_review_and_analysis_draws_under_the_policy(new_page: PageFactory, service: Service) -> None:
+    """The replay's review graph (SVG) and the analysis panel's evaluation bar (a width set per element)."""
+    seats = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
+    body = {"game": "icecream", "players": 2, "seats": seats, "options": {"turn_limit": 4}}
+    status, created = service.api("POST", "/v1/matches", body)
+    assert status == 201, created
+    page, console = watched(new_page)
+    page.goto(f"/#/matches/{created['id']}?seat=public")
+    page.wait_for_selector(".match-page[data-status=finished]", timeout=60_000)
+    page.goto(f"/#/matches/{created['id']}/replay")
+    page.wait_for_selector(".review[data-review=none], .review[data-review=running], .review[data-review=shown]")
+    if page.locator(".review").get_attribute("data-review") == "none":
+        page.get_by_role("button", name="Review this match").click()
+    page.wait_for_selector(".review[data-review=shown] .review-graph", timeout=120_000)
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_selector(".analysis[data-state=done] .eval-fill", timeout=60_000)
     assert violations(page, console) == []
 
 
