@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.browser.conftest import PageFactory, Service
 from tests.browser.ui import MATCH_PAGE, create_match, wait_for_turn_or_end
@@ -39,6 +39,29 @@ def test_a_match_between_two_people_refuses_a_hint_and_says_why(
     status, problem = service.api("POST", f"/v1/matches/{match_id}/ai-move", {"level": "easy", "apply": False}, token)
     assert (status, problem["code"]) == (403, "assistance-forbidden"), problem
     screenshot(page, "hint-refused-desktop")
+
+
+def test_a_hint_the_server_refuses_shows_its_reason(page: Page) -> None:
+    """A client that did not know (here: the match JSON read without its `assistance`, and no live stream to correct
+    it) asks anyway; the server's 403 assistance-forbidden comes back and the page shows its detail."""
+    match_id = create_match(page, "icecream", ["human", "human"])
+    assert wait_for_turn_or_end(page) == "act"
+
+    def without_assistance(route: Route) -> None:
+        answer = route.fetch()
+        match = answer.json()
+        match.pop("assistance", None)
+        route.fulfill(response=answer, json=match)
+
+    page.route(f"**/v1/matches/{match_id}", without_assistance)
+    page.route(f"**/v1/matches/{match_id}/events*", lambda route: route.abort())
+    page.reload()
+    page.wait_for_selector(f"{MATCH_PAGE}[data-version]")
+    assert wait_for_turn_or_end(page) == "act"
+    page.get_by_role("button", name="Hint").click()
+    refusal = page.locator(".hint-text .assistance-off")
+    refusal.wait_for()
+    assert "forbids hints and analysis" in refusal.inner_text()  # the problem's detail, in the server's words
 
 
 def test_analysis_shows_the_best_lines_in_a_match_that_allows_it(
