@@ -53,7 +53,7 @@ from model.tournament import MAX_PARALLEL
 from store.jobs import LIVE_QUEUE, JobQueue
 from store.matches import CommitOutcome
 from workers.context import context, stop_requested
-from workers.pace import RecentWatchers, schedule_paced_move, take_turn_for_pace
+from workers.pace import RecentWatchers, schedule_paced_move, take_turn_for_pace, timers_running
 
 log = logging.getLogger(__name__)
 MAX_RECOMPUTES = 20
@@ -132,7 +132,7 @@ def play_one_turn(
         # The spectator pace: a move found before the match's pace allows it is stored by a timer job when due.
         due = paced_until(record, relay.watchers)
         relay.paced = due is not None  # a paced match's moves are stored one by one, never held
-        if due is not None and due > time.time():
+        if due is not None and due > time.time() and timers_running(ctx):
             if not take_turn_for_pace(ctx, relay.job_id, record, seat):
                 return {"outcome": "superseded", "match": match_id, "seat": seat, "version": record.version}, None
             relay.store_held(playing_on=False)  # the moves held before it are stored before its job may run

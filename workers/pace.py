@@ -10,7 +10,8 @@ The timer worker then runs `play_paced_move`, which stores the move through the 
 compare-and-set at the version it was found for, exactly as the turn job would have, and runs the
 change's listeners, which queue the match's next AI turn as after any change. Should the match have
 moved on meanwhile (another seat's move, a timeout), the move is dropped and the turns of the new
-version are queued: each is found again there, and paced again.
+version are queued: each is found again there, and paced again. While the timer worker is away (its
+scheduler's heartbeat silent, `timers_running`), moves are stored as they are found, unpaced.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 
 from domain.matches.commands import checked_move, commit_move, engine_state
 from domain.matches.pace import paced_until
+from domain.turn_timers import AWAY_AFTER_MS
 from domain.wiring import Services
 from engine import Action, ActionRejected
 from model.jobs import TurnResult
@@ -52,6 +54,13 @@ class RecentWatchers:
         if look is None or now - look[0] >= self.every:
             look = self.seen[match_id] = (now, self.watchers.watched(match_id))
         return look[1]
+
+
+def timers_running(ctx: Services) -> bool:
+    """True while the timer worker's scheduler beats: it runs the paced moves' jobs, so a move waits for its pace
+    only then. Without it a paced match plays on unpaced rather than stall (no sweep re-queues a waiting move)."""
+    last = ctx.timers.clock.last_beat()
+    return last is not None and time.time() * 1000 - last < AWAY_AFTER_MS
 
 
 def pace_job_id(match_id: str, seat: int, version: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from datetime import datetime
 from typing import Any
 
@@ -75,6 +76,7 @@ def test_an_always_paced_match_of_easy_seats_stores_its_moves_the_pace_apart_and
     assert created["ai_pace"] == {"milliseconds": PACE_MS, "when": "always"} and created["assistance"] == "allowed"
     stream = follow(client, match)
     start_timer_worker("pace-timers")
+    wait_for(app.services.timers.clock.last_beat, "the timer scheduler's first heartbeat")  # moves wait only then
     start_worker("pace-ai")
     events = follow_to_the_end(stream)
     over = finished(client, match.id)
@@ -105,7 +107,11 @@ def test_a_match_paced_while_watched_runs_at_full_speed_while_nobody_watches(
 
 
 def test_a_match_paced_while_watched_is_paced_while_its_stream_is_open(
-    client: FlaskClient, start_worker: StartWorker, start_timer_worker: StartTimerWorker, redis_url: str
+    client: FlaskClient,
+    app: ParlourApp,
+    start_worker: StartWorker,
+    start_timer_worker: StartTimerWorker,
+    redis_url: str,
 ) -> None:
     match = create_match(
         client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace={"milliseconds": PACE_MS}
@@ -115,6 +121,7 @@ def test_a_match_paced_while_watched_is_paced_while_its_stream_is_open(
     stream = follow(client, match)  # a watcher, before any worker plays a move
     assert stream.event().data["version"] == 0
     start_timer_worker("watched-timers")
+    wait_for(app.services.timers.clock.last_beat, "the timer scheduler's first heartbeat")
     start_worker("watched-ai")
     follow_to_the_end(stream)
     over = finished(client, match.id)
@@ -122,6 +129,16 @@ def test_a_match_paced_while_watched_is_paced_while_its_stream_is_open(
     gaps = gaps_ms(client, match, created["updated_at"])
     assert len(gaps) == over["version"] and min(gaps) >= PACE_MS, gaps
     assert paced_jobs_run(redis_url)
+
+
+def test_without_a_timer_worker_a_paced_match_plays_on_unpaced_rather_than_stall(
+    client: FlaskClient, start_worker: StartWorker, redis_url: str
+) -> None:
+    always = {"milliseconds": 10_000, "when": "always"}
+    match = create_match(client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace=always)
+    start_worker("timerless-ai")  # no timer worker: its scheduler's heartbeat is silent
+    wait_for(lambda: finished(client, match.id), "the paced match to finish without a timer worker")
+    assert not paced_jobs_run(redis_url)
 
 
 def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: FlaskClient, app: ParlourApp) -> None:
@@ -156,6 +173,7 @@ def test_a_paced_turn_is_neither_played_again_nor_swept_while_its_move_waits(
     always = {"milliseconds": 10_000, "when": "always"}
     match = create_match(client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace=always)
     empty_turn_queues(app)  # the first turn, played here instead
+    app.services.timers.clock.beat(int(time.time() * 1000))  # as if a timer worker ran: the move waits for it
     record = store.load(match.id)
     assert record is not None
     seat = int(client.get(match.url()).get_json()["waiting_for"][0])
