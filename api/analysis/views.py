@@ -25,7 +25,7 @@ from store.analysis import AnalysisStore, Progress
 
 if TYPE_CHECKING:
     from ai.analysis import AnalysisJson
-    from store.jobs import JobInfo
+    from store.jobs import JobInfo, JobMeta
 
 blueprint = Blueprint("analysis", __name__)
 ANALYSES = "parlour.analyses"
@@ -73,12 +73,11 @@ def analyse_position() -> tuple[Response, int, dict[str, str]]:
     return asked(analysis.request_analysis(analyses(), services().jobs, client_address(), position, budget))
 
 
-class AnalysisAskedJson(TypedDict):
-    """An analysis asked for, as its 202 answer: the job and where to read and follow it, and what it analyses."""
+class AnalysisAboutJson(TypedDict):
+    """What an analysis job analyses, as its answers show it (from the job's meta): scope, game, match, seat,
+    version, step and budget, and where it is followed."""
 
     id: str
-    url: str
-    events_url: str
     status: str
     scope: str
     game: str
@@ -87,18 +86,14 @@ class AnalysisAskedJson(TypedDict):
     version: int | None
     step: int | None
     budget: dict[str, int]
-    pending: bool
+    events_url: str
 
 
-def asked(requested: analysis.RequestedAnalysis) -> tuple[Response, int, dict[str, str]]:
-    """The 202 answer to an analysis asked for (the asker's pending one, if it has one)."""
-    meta = requested.meta
-    location = url_for("jobs.get_job", job_id=requested.id)
-    answer: AnalysisAskedJson = {
-        "id": requested.id,
-        "url": location,
-        "events_url": url_for("jobs.job_events", job_id=requested.id),
-        "status": requested.status,
+def about(job_id: str, status: str, meta: JobMeta, events_url: str) -> AnalysisAboutJson:
+    """What an analysis job analyses, read from its meta."""
+    return {
+        "id": job_id,
+        "status": status,
         "scope": meta.get("scope", "position"),
         "game": meta.get("game", ""),
         "match": meta.get("match"),
@@ -106,6 +101,25 @@ def asked(requested: analysis.RequestedAnalysis) -> tuple[Response, int, dict[st
         "version": meta.get("version"),
         "step": meta.get("step"),
         "budget": meta.get("budget", {}),
+        "events_url": events_url,
+    }
+
+
+class AnalysisAskedJson(AnalysisAboutJson):
+    """An analysis asked for, as its 202 answer: the job and where to read and follow it, and what it analyses."""
+
+    url: str
+    pending: bool
+
+
+def asked(requested: analysis.RequestedAnalysis) -> tuple[Response, int, dict[str, str]]:
+    """The 202 answer to an analysis asked for (the asker's pending one, if it has one)."""
+    meta = requested.meta
+    location = url_for("jobs.get_job", job_id=requested.id)
+    events_url = url_for("jobs.job_events", job_id=requested.id)
+    answer: AnalysisAskedJson = {
+        **about(requested.id, requested.status, meta, events_url),
+        "url": location,
         "pending": requested.pending,
     }
     return keep_private(jsonify(answer)), 202, {"Location": location}
@@ -117,20 +131,10 @@ class AnalysisAnswerJson(TypedDict):
     analysis: AnalysisJson
 
 
-class AnalysisJobJson(TypedDict):
+class AnalysisJobJson(AnalysisAboutJson):
     """An analysis job as `GET /v1/jobs/{id}` answers it: what it analyses, its status, and its answer or error."""
 
-    id: str
     kind: str
-    status: str
-    scope: str
-    game: str
-    match: str | None
-    seat: int
-    version: int | None
-    step: int | None
-    budget: dict[str, int]
-    events_url: str
     enqueued_at: str | None
     ended_at: str | None
     result: AnalysisAnswerJson | None
@@ -151,17 +155,8 @@ def analysis_job_json(job: JobInfo, progress: Progress, events_url: str) -> Anal
         result = answer
     failed = status == "failed" or error is not None
     return {
-        "id": job.id,
+        **about(job.id, "failed" if failed else status, meta, events_url),
         "kind": "analysis",
-        "status": "failed" if failed else status,
-        "scope": meta.get("scope", "position"),
-        "game": meta.get("game", ""),
-        "match": meta.get("match"),
-        "seat": meta.get("seat", 0),
-        "version": meta.get("version"),
-        "step": meta.get("step"),
-        "budget": meta.get("budget", {}),
-        "events_url": events_url,
         "enqueued_at": job.enqueued_at,
         "ended_at": job.ended_at,
         "result": None if failed else result,

@@ -27,6 +27,7 @@ from ai.levels import level_named
 from ai.play import play_out
 from domain.matches.commands import check_may_act, engine_state, game_of, game_or_400, is_move
 from domain.matches.fair_play import check_assistance
+from domain.matches.hints import CLAIM_ATTEMPTS
 from domain.matches.replay import CACHE, state_at
 from engine import Game, GameState, has_action
 from engine.errors import CorruptState, EngineError, ViewMismatch
@@ -47,12 +48,9 @@ DEFAULT_ITERATIONS = _HARD.budget
 """The budget of an analysis that names none: the hard level's iterations (1500)."""
 TIMED_ITERATIONS = 1_000_000
 """The iterations bound of a search given milliseconds: its time ends it long before."""
-CLAIM_ATTEMPTS = 5
-"""Claims an ask tries; each one lost means another ask just queued a job, which the next attempt finds."""
 TRIAL_MOVES = 300
 """Random moves played from a client's position before it is taken (`try_rules`): most games end sooner, and
 the slowest play them in about 10 ms (Freeze Factory, Robots Love Ice Cream, from their start)."""
-"""Claims an ask tries; each one lost means another ask just queued a job, which the next attempt finds."""
 Scope = Literal["seat", "public", "position"]
 
 
