@@ -175,12 +175,7 @@ class JobQueue:
             "apply": apply,
         }
         job = self._create(HINT_QUEUE, MOVE_JOB, job_id, [match_id, seat, version, level, apply], meta, time_cap)
-        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
-        if not claim(job_id):
-            job.delete()
-            return None
-        self.queues[HINT_QUEUE].enqueue_job(job)
-        return job_id
+        return self._enqueue_claimed(HINT_QUEUE, job, claim)
 
     def enqueue_review(
         self, match_id: str, timeout: int, claim: Callable[[str], bool], handovers: int = 0
@@ -192,12 +187,7 @@ class JobQueue:
         meta: JobMeta = {"kind": "review", "match": match_id}
         args: list[Any] = [match_id, handovers]
         job = self._create(TOURNAMENT_QUEUE, REVIEW_JOB, job_id, args, meta, None, timeout=timeout)
-        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
-        if not claim(job_id):
-            job.delete()
-            return None
-        self.queues[TOURNAMENT_QUEUE].enqueue_job(job)
-        return job_id
+        return self._enqueue_claimed(TOURNAMENT_QUEUE, job, claim)
 
     def enqueue_analysis(
         self, arguments: list[Any], meta: JobMeta, time_cap: float, claim: Callable[[str], bool]
@@ -206,12 +196,17 @@ class JobQueue:
         `arguments`: what `workers.analysis.analyse_position` takes (JSON), `time_cap`: the search's seconds at most."""
         job_id = secrets.token_urlsafe(16)
         job = self._create(HINT_QUEUE, ANALYSIS_JOB, job_id, arguments, meta, time_cap)
-        job.save()  # before the claim: whoever reads the claim finds its job, even before it is queued
-        if not claim(job_id):
+        return self._enqueue_claimed(HINT_QUEUE, job, claim)
+
+    def _enqueue_claimed(self, queue: str, job: Job, claim: Callable[[str], bool]) -> str | None:
+        """Queue a created job if `claim(its id)` holds; its id, or None (the job is deleted: another ask holds it).
+        The job is saved before the claim, so whoever reads the claim finds its job, even before it is queued."""
+        job.save()
+        if not claim(job.id):
             job.delete()
             return None
-        self.queues[HINT_QUEUE].enqueue_job(job)
-        return job_id
+        self.queues[queue].enqueue_job(job)
+        return job.id
 
     def enqueue_advance(self, tournament_id: str) -> None:
         """Queue a job that carries on advancing a tournament (a call made as many steps as it may)."""
