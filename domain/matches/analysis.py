@@ -176,7 +176,7 @@ def client_position(
     try:
         rebuilt = game.state_from_view(view if view is not None else {}, seat, players, options, rng)
     except CorruptState as error:  # a game that rebuilds through its state's JSON: what it read is no state
-        raise ViewMismatch(f"not a {game.info.name} view: {error.reason}") from error
+        raise ViewMismatch(f"the view does not read as {game.info.name}'s: {error.reason}") from error
     try:
         acts = seat in rebuilt.acting_seats() and has_action(rebuilt, seat)
         if acts:
@@ -213,7 +213,7 @@ def checked_view(game: Game, data: dict[str, Any], seat: int, players: int, opti
         players_and_options = state.players, state.options
         view = state.view(seat)
     except (EngineError, *MALFORMED) as error:
-        raise Unprocessable("invalid-state", f"not a {game.info.name} state: {error}") from error
+        raise Unprocessable("invalid-state", f"the state does not read as {game.info.name}'s: {error}") from error
     if players_and_options != (players, resolved):
         raise Unprocessable("invalid-state", f"the state is not one of {players} players and these options")
     return view
