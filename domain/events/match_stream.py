@@ -36,6 +36,7 @@ import redis
 
 from domain.links import LOG_PAGE_MAX, with_query
 from domain.matches import commands
+from domain.matches.pace import counts_watchers
 from domain.matches.reads import Reads
 from model import codec as jsoncodec
 from model.match import MatchRecord, SeatRecord
@@ -248,7 +249,7 @@ class EventStream:
         at most: a stream wakes at least once a heartbeat)."""
         now = time.monotonic()
         if now >= self.watch_refresh:
-            self.store.watchers.watch(self.match_id, self.watcher, 2 * self.heartbeat + WATCH_SLACK)
+            watch_best_effort(self.store, self.match_id, self.watcher, 2 * self.heartbeat + WATCH_SLACK)
             self.watch_refresh = now + self.heartbeat / 2
 
     def _stop_watching(self) -> None:
@@ -314,6 +315,15 @@ class EventStream:
                 return current
 
 
+def watch_best_effort(store: MatchStore, match_id: str, watcher: str, seconds: float) -> None:
+    """Count a stream or long-poll among the match's watchers; a store that refuses the write (full, or away)
+    only leaves the match unwatched for its pace: the reader is served all the same."""
+    try:
+        store.watchers.watch(match_id, watcher, seconds)
+    except redis.RedisError as error:
+        log.info("match %s: a reader not counted as a watcher: %s", match_id, error)
+
+
 def wait_for_change(
     store: MatchStore, feed: ChangeFeed, record: MatchRecord, after: int, seconds: float
 ) -> MatchRecord:
@@ -321,8 +331,9 @@ def wait_for_change(
     if record.version > after or record.settled or seconds <= 0:
         return record
     deadline = time.monotonic() + seconds
-    watcher = new_watcher()
-    store.watchers.watch(record.id, watcher, seconds + WATCH_SLACK)  # a long-poll watches the match too
+    watcher = new_watcher() if counts_watchers(record) else None
+    if watcher is not None:
+        watch_best_effort(store, record.id, watcher, seconds + WATCH_SLACK)  # a long-poll watches the match too
     try:
         with feed.watching(record.id) as watch:
             while True:
@@ -334,4 +345,6 @@ def wait_for_change(
                     return latest
                 watch.wait(remaining)
     finally:
-        store.watchers.unwatch(record.id, watcher)
+        if watcher is not None:
+            with contextlib.suppress(redis.RedisError):
+                store.watchers.unwatch(record.id, watcher)

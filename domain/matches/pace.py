@@ -29,6 +29,13 @@ class MatchWatchers(Protocol):
         ...
 
 
+def counts_watchers(record: MatchRecord) -> bool:
+    """True when whether someone watches matters to the match: its pace applies while watched. Only then do its
+    streams and long-polls register as watchers (a write each), so other matches' readers cost nothing more."""
+    pace = record.ai_pace
+    return pace is not None and pace["when"] == PaceWhen.WATCHED
+
+
 def pace_applies(record: MatchRecord, watchers: MatchWatchers) -> bool:
     """True when the match has a pace and it applies now: `always`, or `watched` while someone watches."""
     pace = record.ai_pace

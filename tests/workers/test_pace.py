@@ -143,7 +143,8 @@ def test_without_a_timer_worker_a_paced_match_plays_on_unpaced_rather_than_stall
 
 def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: FlaskClient, app: ParlourApp) -> None:
     watchers = app.services.store.watchers
-    match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")])
+    watched = {"milliseconds": 100, "when": "watched"}
+    match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")], ai_pace=watched)
     assert not watchers.watched(match.id)
     stream = follow(client, match, seat=0)
     stream.event()
@@ -161,6 +162,22 @@ def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: Fl
     assert client.post(match.url("/actions"), json=move, headers=bearer(match.tokens[0])).status_code == 200
     poll.join()
     assert polled == [200] and not watchers.watched(match.id)
+
+
+def test_only_a_match_with_a_watched_pace_counts_its_long_polls(
+    client: FlaskClient, app: ParlourApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a match whose pace applies while watched counts its watchers: other long-polls write nothing."""
+    watchers = app.services.store.watchers
+    registered: list[str] = []
+    watch = watchers.watch
+    monkeypatch.setattr(
+        watchers, "watch", lambda match_id, *rest: (registered.append(match_id), watch(match_id, *rest))
+    )
+    for ai_pace in (None, {"milliseconds": 100, "when": "always"}, {"milliseconds": 100, "when": "watched"}):
+        match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")], ai_pace=ai_pace)
+        assert client.get(match.url("?after=0&wait=0.05")).status_code == 200  # waits, no change: answers as is
+        assert registered.count(match.id) == (ai_pace is not None and ai_pace["when"] == "watched"), ai_pace
 
 
 def test_a_paced_turn_is_neither_played_again_nor_swept_while_its_move_waits(
