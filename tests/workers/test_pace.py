@@ -171,9 +171,12 @@ def test_only_a_match_with_a_watched_pace_counts_its_long_polls(
     watchers = app.services.store.watchers
     registered: list[str] = []
     watch = watchers.watch
-    monkeypatch.setattr(
-        watchers, "watch", lambda match_id, *rest: (registered.append(match_id), watch(match_id, *rest))
-    )
+
+    def counted(match_id: str, watcher: str, seconds: float) -> None:
+        registered.append(match_id)
+        watch(match_id, watcher, seconds)
+
+    monkeypatch.setattr(watchers, "watch", counted)
     for ai_pace in (None, {"milliseconds": 100, "when": "always"}, {"milliseconds": 100, "when": "watched"}):
         match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")], ai_pace=ai_pace)
         assert client.get(match.url("?after=0&wait=0.05")).status_code == 200  # waits, no change: answers as is
