@@ -270,6 +270,7 @@ def test_a_game_with_only_its_registry_line_lacks_every_other_part(toy_registere
         "ai/greedy/toy_lacking.py",
         "web/games/toy_lacking.js",
         SPEC,
+        "ai/level_ratings.json",
         "tests/engine/test_toy_lacking_rules.py",
         "tests/conformance/golden/toy_lacking.json",
         "tests/conformance/hidden.py",
@@ -321,6 +322,7 @@ ALONE = [
     "action",
     "options",
     "catalog",
+    "ratings",
     "rules",
     "golden",
     "hidden",
@@ -344,6 +346,7 @@ def test_a_part_missing_alone_is_named_alone(part: str, sources: Sources, tmp_pa
         "action": SPEC,
         "options": SPEC,
         "catalog": "api/catalog/views.py",
+        "ratings": "ai/level_ratings.json",
         "hidden": "tests/conformance/hidden.py",
         **files,
     }
@@ -351,7 +354,11 @@ def test_a_part_missing_alone_is_named_alone(part: str, sources: Sources, tmp_pa
         sources,
         root=root_without(tmp_path, game_id, files.get(part, "")),
         document=spec_without(sources.document, game_id, part),
-        catalog={k: v for k, v in sources.catalog.items() if part != "catalog" or k != game_id},
+        catalog={
+            k: {**v, "level_ratings": {}} if part == "ratings" and k == game_id else v
+            for k, v in sources.catalog.items()
+            if part != "catalog" or k != game_id
+        },
         module=without_module({"knowledge": "ai.knowledge", "greedy": "ai.greedy"}.get(part, "")),
     )
     with pytest.MonkeyPatch.context() as patch:

@@ -33,6 +33,8 @@ from parlour_client.models import (
     LeaderboardEntry,
     LeftSeat,
     LegalActions,
+    LevelRating,
+    LevelRatingsMeasured,
     LogEntry,
     LoggedEntry,
     LogPage,
@@ -61,6 +63,7 @@ from parlour_client.models import (
     TournamentProgress,
     TournamentSummary,
     TurnTimer,
+    VersusRandom,
 )
 from parlour_client.retry import RetryPolicy
 from parlour_client.sse import Event
@@ -100,6 +103,8 @@ __all__ = [
     "LeaderboardEntry",
     "LeftSeat",
     "LegalActions",
+    "LevelRating",
+    "LevelRatingsMeasured",
     "LogEntry",
     "LogPage",
     "LoggedEntry",
@@ -130,4 +135,5 @@ __all__ = [
     "TournamentProgress",
     "TournamentSummary",
     "TurnTimer",
+    "VersusRandom",
 ]

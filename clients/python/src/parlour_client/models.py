@@ -42,6 +42,34 @@ class Assumption(TypedDict):
     reason: str
 
 
+class VersusRandom(TypedDict):
+    """An AI level's two-player record against `random`, with the win rate's 95% Wilson interval."""
+
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float | None
+    interval95: list[float]
+
+
+class LevelRating(TypedDict):
+    """An AI level's measured rating in a game (the ladder's scale) and its record against `random`."""
+
+    mu: float
+    sigma: float
+    games: int
+    win_rate_vs_random: float | None
+    versus_random: VersusRandom | None
+
+
+class LevelRatingsMeasured(TypedDict):
+    """When and how a game's level ratings were measured."""
+
+    date: str
+    command: str
+    target_sigma: float
+
+
 class GameEntry(TypedDict):
     """A game's catalog entry (`GET /v1/games/{id}`, and each item of `GET /v1/games`)."""
 
@@ -60,6 +88,9 @@ class GameEntry(TypedDict):
     cards: NotRequired[list[dict[str, Any]]]
     """The game's cards (Robots Love Ice Cream), each in its deck's shape."""
     ai_levels: list[str]
+    level_ratings: dict[str, LevelRating]
+    """Each AI level's measured rating in this game (empty for a co-operative game)."""
+    level_ratings_measured: LevelRatingsMeasured | None
 
 
 class LeaderboardEntry(TypedDict):
