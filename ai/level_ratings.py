@@ -13,7 +13,7 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 RATINGS_FILE = Path(__file__).with_name("level_ratings.json")
 """Where the measured figures are stored (package data)."""
@@ -46,6 +46,7 @@ class GameLevelsJson(TypedDict):
     unfinished: int
     target_sigma: float
     reached: bool
+    foregone: NotRequired[list[str]]  # levels more games cannot narrow: every pair with them is foregone
     measured: str
     command: str
 

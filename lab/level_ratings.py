@@ -3,7 +3,7 @@
 The ladder rates bots against the AI levels, which stand still as its anchors; this command measures
 where they stand instead of assuming it. For each competitive game it plays the game's levels against
 each other, in rounds, until every level's rating is known to within `--sigma` or the game's
-`--minutes` run out:
+`--minutes` run out, or more games cannot narrow a level (all its pairs are foregone):
 
 * at two players, every pair of distinct levels, seats swapped each time, until the pair has played
   MIN_PAIR_GAMES and its result is foregone (the ratings give the favourite FOREGONE or more); these
@@ -132,6 +132,7 @@ class GameRatings:
     tables: dict[int, int] = field(default_factory=dict)  # player count -> games played
     unfinished: int = 0
     seconds: float = 0.0
+    foregone: list[str] = field(default_factory=list)  # levels every pair of which is foregone (`unplayed`)
 
     def __post_init__(self) -> None:
         for level in self.levels:
@@ -169,9 +170,11 @@ class GameRatings:
         """The level's current rating as the model takes it."""
         return MODEL.rating(mu=self.mu[level], sigma=self.sigma[level])
 
-    def widest(self) -> float:
-        """The largest sigma among the levels."""
-        return max(self.sigma.values())
+    def unsettled(self, target: float) -> list[str]:
+        """The levels more games would still narrow: sigma above `target`, and some pair with them not foregone.
+        (A level that wins or loses every game it plays, as `random` and `perfect` in IceCream, is known only to
+        be above or below the rest: no more games narrow it.)"""
+        return [level for level in self.levels if self.sigma[level] > target and level not in self.foregone]
 
     def json(self, target: float) -> dict[str, object]:
         return {
@@ -187,7 +190,8 @@ class GameRatings:
             "games_by_players": {str(players): count for players, count in sorted(self.tables.items())},
             "unfinished": self.unfinished,
             "target_sigma": target,
-            "reached": self.widest() <= target,
+            "reached": not self.unsettled(target),
+            "foregone": self.foregone,
         }
 
 
@@ -219,6 +223,12 @@ def next_round(game_id: str, ratings: GameRatings, pair_games: dict[tuple[str, s
         drawn += [draw.choice(levels) for _ in range(players - len(drawn))]
         tables.append(Table(game_id, tuple(drawn), f"levels:{game_id}:{number + len(tables)}"))
     return tables
+
+
+def unplayed(levels: Sequence[str], tables: Sequence[Table]) -> list[str]:
+    """The levels no table of a round seats: every pair with them is foregone, and the game has no larger table."""
+    seated = {level for table in tables for level in table.levels}
+    return [level for level in levels if level not in seated]
 
 
 def played_before(results: Path, game_id: str) -> list[Played]:
@@ -267,8 +277,11 @@ def measure(game_id: str, target: float, minutes: float, workers: int, results: 
     number = len(earlier)
     ends = time.monotonic() + 60 * minutes
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        while ratings.widest() > target and time.monotonic() < ends:
+        while time.monotonic() < ends:
             batch = next_round(game_id, ratings, pair_games, number)
+            ratings.foregone = unplayed(ratings.levels, batch)
+            if not ratings.unsettled(target):
+                break
             number += len(batch)
             for played in pool.map(play, batch):
                 count(played)
