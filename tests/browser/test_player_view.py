@@ -55,7 +55,7 @@ def test_each_game_on_a_phone_shows_the_board_first_with_44px_controls(
     for later in (".side .hint", ".recent"):
         box = page.locator(later).bounding_box()
         assert box is None or box["y"] > board["y"], f"{later} comes before the board"
-    assert page.locator(".picture [data-action]:not([disabled])").count() > 0
+    page.wait_for_selector(".picture [data-action]:not([disabled])")  # the seat's choices drawn (a redraw may follow)
     assert page.evaluate(SMALL_CONTROLS) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"], "the page scrolls sideways"
     screenshot(page, f"phone-390-{game}")
