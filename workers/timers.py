@@ -160,7 +160,12 @@ class TimerScheduler(RQScheduler):
     parent_pid = 0
 
     def start(self) -> Any:
-        """Fork the scheduler process, remembering which process it must die with."""
+        """Make the clocks fair, then fork the scheduler process, remembering which process it must die with.
+
+        Every start (the worker's first, or the maintenance's after a scheduler died or another's lock was freed)
+        follows a stopped scheduler, so a silence of over one beat was downtime; and timeouts queued before it
+        must find their deadlines moved before this worker takes a job."""
+        keep_clocks_fair(RESTART_AWAY_AFTER_MS)
         self.parent_pid = os.getpid()
         return super().start()  # type: ignore[no-untyped-call]
 
@@ -171,8 +176,8 @@ class TimerScheduler(RQScheduler):
         self._install_signal_handlers()  # type: ignore[no-untyped-call]
         self.register_birth()
         while not self._stop_requested:
-            if self.should_reacquire_locks:
-                self.acquire_locks()
+            if self.should_reacquire_locks and self.acquire_locks():
+                keep_clocks_fair(RESTART_AWAY_AFTER_MS)  # the lock taken over from a scheduler that stopped
             self.heartbeat()  # type: ignore[no-untyped-call]
             self.enqueue_scheduled_jobs()
             time.sleep(seconds_to_next_look())
@@ -230,10 +235,7 @@ class TimerWorker(PromptWorker):
         if not self.scheduler.acquired_locks:
             return  # another scheduler is alive; the maintenance tries again
         if not burst:
-            # Here too: timeouts queued before a downtime must find their deadlines moved. A scheduler that has
-            # just started or taken over follows a stopped one, so a silence of over one beat was downtime.
-            keep_clocks_fair(RESTART_AWAY_AFTER_MS)
-            self.scheduler.start()
+            self.scheduler.start()  # the clocks made fair first
             return
         try:
             self.scheduler.register_birth()

@@ -55,7 +55,9 @@ def test_each_game_on_a_phone_shows_the_board_first_with_44px_controls(
     for later in (".side .hint", ".recent"):
         box = page.locator(later).bounding_box()
         assert box is None or box["y"] > board["y"], f"{later} comes before the board"
-    page.wait_for_selector(".picture [data-action]:not([disabled])")  # the seat's choices drawn (a redraw may follow)
+    # The seat's choices drawn (a redraw may follow): a move to click, or, for Sundae Split's Splitter, the split
+    # builder (its "Split!" carries an action only once every rule holds).
+    page.wait_for_selector(".picture [data-action]:not([disabled]), .picture .ss-builder [data-build]:not([disabled])")
     assert page.evaluate(SMALL_CONTROLS) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"], "the page scrolls sideways"
     screenshot(page, f"phone-390-{game}")

@@ -33,6 +33,12 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def print_logs(log_dir: Path) -> None:
+    """Print the workers' logs (pytest shows them with a failed test only)."""
+    for log in sorted(log_dir.glob("*.log")):
+        print(f"--- {log.name}\n{log.read_text(errors='replace')[-6000:]}")
+
+
 StartWorker = Callable[[str], subprocess.Popen[bytes]]
 
 
@@ -69,6 +75,7 @@ def start_worker(redis_url: str, tmp_path: Path) -> Iterator[StartWorker]:
     yield start
     for process in started:
         stop(process)
+    print_logs(tmp_path)
 
 
 StartTimerWorker = Callable[[str], subprocess.Popen[bytes]]
@@ -95,3 +102,4 @@ def start_timer_worker(redis_url: str, tmp_path: Path) -> Iterator[StartTimerWor
     yield start
     for process in started:
         terminate(process)
+    print_logs(tmp_path)
