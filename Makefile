@@ -23,8 +23,16 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# Parlour (HTTP and WebSocket, every game) against boardgame.io, its peer (loadtests/peer, Node): Node and npm
+# come from apt-get when missing (as in .ci/run), the peer's packages from `npm ci` when its lockfile is newer than
+# the last install. LOADTEST_ARGS="--runs 1 --seconds 15" for a short run; "--baseline" for the older comparison
+# with a bare Flask + Redis app (loadtests/benchmark.py).
 loadtest: $(STAMP)
-	$(BIN)/python -m loadtests.benchmark $(LOADTEST_ARGS)
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm; \
+	fi
+	$(BIN)/python -m loadtests.versus_peer $(LOADTEST_ARGS)
 
 venv: $(STAMP)
 
