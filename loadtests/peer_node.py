@@ -8,6 +8,7 @@ it prints once it listens.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from typing import IO
 
 PEER_DIR = Path(__file__).resolve().parent / "peer"
 STAMP = PEER_DIR / "node_modules" / ".parlour-installed"
+LOCK = PEER_DIR / ".install-lock"
 MANIFESTS = (PEER_DIR / "package.json", PEER_DIR / "package-lock.json")
 INSTALL_TIMEOUT = 600.0  # seconds `npm ci` may take on a slow registry
 STORAGES = ("memory", "flatfile")
@@ -36,13 +38,17 @@ def ensure_installed() -> None:
     missing = missing_tools()
     if missing:
         raise NodeMissing(f"{' and '.join(missing)} not found (Debian: apt-get install nodejs npm)")
-    if STAMP.exists() and all(STAMP.stat().st_mtime >= manifest.stat().st_mtime for manifest in MANIFESTS):
-        return
-    command = ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel", "error"]
-    done = subprocess.run(command, cwd=PEER_DIR, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"npm ci in {PEER_DIR} failed:\n{done.stdout}{done.stderr}")
-    STAMP.touch()
+    with LOCK.open("w") as lock:  # two test processes, or a test and the benchmark, install once
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if STAMP.exists() and all(STAMP.stat().st_mtime >= manifest.stat().st_mtime for manifest in MANIFESTS):
+            return
+        command = ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel", "error"]
+        done = subprocess.run(
+            command, cwd=PEER_DIR, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"npm ci in {PEER_DIR} failed:\n{done.stdout}{done.stderr}")
+        STAMP.touch()
 
 
 @dataclass

@@ -16,9 +16,8 @@ Each move counts as one Locust request named `move` (type `WS`, or `SIO` for soc
 the mover has its answer (the `result`, or the `update` with the new state id). The reads of the other seats'
 sockets that follow are not timed. Creating and joining matches count under their own names.
 
-socket.io is spoken directly (Engine.IO 4 over a plain WebSocket: `40/icecream,` to join the namespace,
-`42/icecream,[event, ...args]` per event, `3` answering the server's `2` ping) with websocket-client, the
-same client as Parlour's socket users, so neither side pays for a heavier client library.
+Both protocols are spoken directly with websocket-client (loadtests/peer_protocol.py), the same client on both
+sides, so neither pays for a heavier client library.
 """
 
 from __future__ import annotations
@@ -27,13 +26,9 @@ import random
 import time
 from typing import Any
 
-import orjson
 import websocket
 from locust import FastHttpUser, constant, task
 
-from engine.icecream import IceCreamState
-from engine.icecream.game import OPTIONS
-from engine.rng import Rng
 from loadtests.locustfile import (
     EXAMPLE_SPLITS,
     FREEZE_FACTORY_TURNS,
@@ -43,39 +38,9 @@ from loadtests.locustfile import (
     favoured_keep,
     random_split,
 )
+from loadtests.peer_protocol import ParlourSeat, SocketFailure, SocketIoSeat, icecream_moves
 
-SOCKET_TIMEOUT = 30.0  # seconds a socket read may wait before the match counts as failed
 MAX_MOVES = 5000  # a match's moves; random matches end far sooner: this only bounds a bug
-NAMESPACE = "/icecream"
-ICECREAM_OPTIONS = OPTIONS.resolve({})
-
-
-class SocketFailure(Exception):
-    """The server closed, refused or answered something unexpected."""
-
-
-def socket_url(host: str, path: str) -> str:
-    """ws://host/path for Locust's http://host."""
-    return "ws" + host.removeprefix("http").rstrip("/") + path
-
-
-def connect(url: str) -> websocket.WebSocket:
-    """A WebSocket connection (no compression: neither side asks for it)."""
-    return websocket.create_connection(url, timeout=SOCKET_TIMEOUT, enable_multithread=False)
-
-
-def receive_text(ws: websocket.WebSocket) -> str:
-    """The next text message (a WebSocket ping answered on the way); SocketFailure on a close or a binary one."""
-    opcode, data = ws.recv_data(control_frame=True)
-    if opcode == websocket.ABNF.OPCODE_TEXT:
-        return bytes(data).decode()
-    if opcode == websocket.ABNF.OPCODE_CLOSE:
-        code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
-        raise SocketFailure(f"the server closed the socket: {code} {data[2:].decode(errors='replace')}")
-    if opcode == websocket.ABNF.OPCODE_PING:
-        ws.pong(data)
-        return receive_text(ws)
-    raise SocketFailure(f"expected a text message, got opcode {opcode}")
 
 
 class SocketUser(FastHttpUser):
@@ -112,69 +77,6 @@ class SocketUser(FastHttpUser):
 
 
 # --- boardgame.io ---------------------------------------------------------------------------------------------
-
-
-class SocketIoSeat:
-    """One seat's socket.io connection to boardgame.io's `/icecream` namespace, and the last state it received."""
-
-    def __init__(self, url: str, match_id: str, player_id: str, credentials: str) -> None:
-        self.match_id, self.player_id, self.credentials = match_id, player_id, credentials
-        self.ws = connect(socket_url(url, "/socket.io/?EIO=4&transport=websocket"))
-        self.prefix = f"42{NAMESPACE},"
-        opened = receive_text(self.ws)
-        if not opened.startswith("0"):
-            raise SocketFailure(f"no Engine.IO open packet: {opened[:80]}")
-        self.ws.send(f"40{NAMESPACE},")
-        joined = receive_text(self.ws)  # the server drops events sent to a namespace before it acknowledges it
-        if not joined.startswith(f"40{NAMESPACE},"):
-            raise SocketFailure(f"boardgame.io refused the namespace: {joined[:200]}")
-        self.state: dict[str, Any] = {}
-        self.emit("sync", match_id, player_id, credentials, 2)
-        self.read_until(lambda: bool(self.state))
-
-    def emit(self, event: str, *args: Any) -> int:
-        """Send a socket.io event; its size in characters."""
-        packet = self.prefix + orjson.dumps([event, *args]).decode()
-        self.ws.send(packet)
-        return len(packet)
-
-    def receive(self) -> None:
-        """Read one packet: keep the state an `update` or `sync` carries, answer a ping."""
-        packet = receive_text(self.ws)
-        if packet.startswith(self.prefix):
-            event, *args = orjson.loads(packet[len(self.prefix) :])
-            if event == "update":
-                self.state = args[1]
-            elif event == "sync":
-                self.state = args[1]["state"]
-        elif packet == "2":
-            self.ws.send("3")
-        elif packet.startswith((f"44{NAMESPACE}", f"41{NAMESPACE}", "1")):
-            raise SocketFailure(f"boardgame.io closed the namespace: {packet[:200]}")
-
-    def read_until(self, done: Any) -> None:
-        """Read packets until `done()` is true."""
-        while not done():
-            self.receive()
-
-    def move(self, args: list[int]) -> int:
-        """Send a move at the state id this seat last saw; the packet's size."""
-        action = {
-            "type": "MAKE_MOVE",
-            "payload": {"type": "move", "args": args, "playerID": self.player_id, "credentials": self.credentials},
-        }
-        return self.emit("update", action, self.state["_stateID"], self.match_id, self.player_id)
-
-    def close(self) -> None:
-        """Close the connection."""
-        self.ws.close()
-
-
-def icecream_moves(state: dict[str, Any]) -> list[list[int]]:
-    """The legal moves of a boardgame.io IceCream state, listed by Parlour's engine (the same as `ai.enumerate`)."""
-    G, seat = state["G"], int(state["ctx"]["currentPlayer"])
-    mirror = IceCreamState(ICECREAM_OPTIONS, Rng(0), list(G["cones"]), G["turn"], G["pointsLeft"], seat)
-    return [[action["from_cone"], action["scoops"]] for action in mirror.legal_actions(seat)]
 
 
 class BoardgameIoPlayer(SocketUser):
@@ -227,62 +129,6 @@ class BoardgameIoPlayer(SocketUser):
 
 
 # --- Parlour's socket -----------------------------------------------------------------------------------------
-
-
-class ParlourSeat:
-    """One seat's `GET /v1/socket` connection: its token, the latest event's data, answers by `ref`."""
-
-    def __init__(self, url: str, seat: int, token: str) -> None:
-        self.seat = seat
-        self.ws = connect(socket_url(url, "/v1/socket"))
-        self.ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
-        self.latest: dict[str, Any] = {}  # the newest event's data: version, match, legal_actions
-        self.answers: dict[str, dict[str, Any]] = {}  # results and problems not yet taken, by ref
-        self.ended = False
-        self.read_until(lambda: bool(self.latest))
-
-    @property
-    def version(self) -> int:
-        """The version of the newest event read."""
-        return int(self.latest.get("version", -1))
-
-    def receive(self) -> None:
-        """Read one message and keep what it says."""
-        text = receive_text(self.ws)
-        message = orjson.loads(text)
-        kind = message["type"]
-        if kind == "event":
-            if message["event"] == "match":
-                if message["data"]["version"] >= self.version:
-                    self.latest = message["data"]
-            elif message["event"] == "end":
-                self.ended = True
-        elif kind in ("result", "problem"):
-            self.answers[message["ref"]] = message
-        elif kind not in ("welcome", "heartbeat", "pong"):
-            raise SocketFailure(f"unexpected message: {text[:200]}")
-
-    def read_until(self, done: Any) -> None:
-        """Read messages until `done()` is true."""
-        while not done():
-            self.receive()
-
-    def act(self, ref: str, action: dict[str, Any], expected_version: int | None) -> dict[str, Any]:
-        """Send an action and wait for its answer (the HTTP answer); SocketFailure on a problem."""
-        message: dict[str, Any] = {"type": "action", "ref": ref, "action": action}
-        if expected_version is not None:
-            message["expected_version"] = expected_version
-        self.ws.send(orjson.dumps(message).decode())
-        self.read_until(lambda: ref in self.answers)
-        answer = self.answers.pop(ref)
-        if answer["type"] == "problem":
-            raise SocketFailure(f"problem: {orjson.dumps(answer['problem']).decode()[:300]}")
-        body: dict[str, Any] = answer["answer"]
-        return body
-
-    def close(self) -> None:
-        """Close the connection."""
-        self.ws.close()
 
 
 class SocketMatchPlayer(SocketUser):
