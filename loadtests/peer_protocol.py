@@ -165,7 +165,12 @@ class ParlourSeat:
         if expected_version is not None:
             message["expected_version"] = expected_version
         self.ws.send(orjson.dumps(message).decode())
-        self.read_until(lambda: ref in self.answers)
+        try:
+            self.read_until(lambda: ref in self.answers)
+        except SocketFailure as error:
+            raise SocketFailure(
+                f"no answer to an action (after the event of version {self.version}): {error}"
+            ) from None
         answer = self.answers.pop(ref)
         if answer["type"] == "problem":
             raise SocketFailure(f"problem: {orjson.dumps(answer['problem']).decode()[:300]}")
