@@ -44,7 +44,7 @@ MAX_MOVES = 5000  # a match's moves; random matches end far sooner: this only bo
 
 
 class SocketUser(FastHttpUser):
-    """What both kinds of socket user share: report a move, report a failure, close sockets."""
+    """What both kinds of socket user share: a move counted, a failure counted, a POST."""
 
     abstract = True
     wait_time = constant(0)
@@ -66,10 +66,9 @@ class SocketUser(FastHttpUser):
             request_type=kind, name=name, response_time=0, response_length=0, exception=error, context={}
         )
 
-    def post(self, path: str, name: str, body: dict[str, Any], token: str | None = None) -> Any:
-        """An HTTP POST; its JSON body, or None on failure (which Locust counts)."""
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        with self.client.post(path, name=name, json=body, headers=headers, catch_response=True) as response:
+    def post(self, path: str, name: str, body: dict[str, Any]) -> Any:
+        """An HTTP POST (creating or joining a match); its JSON body, or None on failure (which Locust counts)."""
+        with self.client.post(path, name=name, json=body, catch_response=True) as response:
             if response.status_code not in (200, 201):
                 response.failure(f"{response.status_code}: {response.text[:200] if response.text else ''}")
                 return None
