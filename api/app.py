@@ -20,6 +20,7 @@ from api.matches import views as matches
 from api.matchmaking import views as matchmaking
 from api.problems import register_error_handlers
 from api.reviews import views as reviews
+from api.socket import views as socket
 from api.tournaments import views as tournaments
 from domain.wiring import build_services
 from model.settings import Settings
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         tournaments,
         bots,
         matchmaking,
+        socket,
         web,
     )
     for blueprint in (module.blueprint for module in blueprints):
