@@ -109,7 +109,7 @@ def app_operations(app: Flask) -> set[tuple[str, str]]:
     """Every (path template, METHOD) of the API the app routes, HEAD and OPTIONS left out."""
     operations = set()
     for rule in app.url_map.iter_rules():
-        if not rule.rule.startswith(API_PREFIX):
+        if not rule.rule.startswith(API_PREFIX) or rule.websocket:  # a WebSocket (GET /v1/socket) is no HTTP operation
             continue
         for method in rule.methods or ():
             if method not in IGNORED_METHODS:
