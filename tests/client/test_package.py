@@ -28,7 +28,8 @@ def test_the_distribution_needs_httpx_only_and_imports_nothing_of_the_server() -
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 imported.add(node.module.split(".")[0])
-    outside = imported - set(sys.stdlib_module_names) - {"httpx", "parlour_client", "parlour_bot"}
+    assert project["optional-dependencies"]["socket"] == ["websocket-client>=1.8,<2"]  # parlour_client.socket's
+    outside = imported - set(sys.stdlib_module_names) - {"httpx", "websocket", "parlour_client", "parlour_bot"}
     assert outside == set(), "parlour_bot's LocalAI imports the server's packages by name, at run time only"
     assert (CLIENT_SOURCE / "parlour_client" / "py.typed").exists()
     assert (CLIENT_SOURCE / "parlour_bot" / "py.typed").exists()

@@ -46,6 +46,7 @@ from parlour_client.models import (
     TournamentSummary,
 )
 from parlour_client.retry import BUSY, RetryPolicy, retry_after
+from parlour_client.socket import Socket, open_socket
 from parlour_client.streams import EventStream
 
 Chooser = Callable[[LegalActions], Action]
@@ -272,6 +273,13 @@ class Client:
         match_id: str,
         *,
         token: str | None = None,
+    def socket(
+        self, *, token: str | None = None, match: str | None = None, seat: int | None = None, after: int | None = None
+    ) -> Socket | None:
+        """`GET /v1/socket` for the token's seat or bot (parlour_client.socket): its events and actions on one
+        connection; None without websocket-client or a server socket (then use the streams and `act`)."""
+        return open_socket(str(self._http.base_url), token or self.token or "", match=match, seat=seat, after=after)
+
         seat: int | None = None,
         level: str | None = None,
         apply: bool = False,
