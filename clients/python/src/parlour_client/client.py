@@ -266,13 +266,6 @@ class Client:
                     raise
         raise ProblemError(409, "stale-version", f"the match moved on {attempts} times while this seat chose")
 
-    # --- AI moves ------------------------------------------------------------------------------
-
-    def ai_move(
-        self,
-        match_id: str,
-        *,
-        token: str | None = None,
     def socket(
         self, *, token: str | None = None, match: str | None = None, seat: int | None = None, after: int | None = None
     ) -> Socket | None:
@@ -280,6 +273,13 @@ class Client:
         connection; None without websocket-client or a server socket (then use the streams and `act`)."""
         return open_socket(str(self._http.base_url), token or self.token or "", match=match, seat=seat, after=after)
 
+    # --- AI moves ------------------------------------------------------------------------------
+
+    def ai_move(
+        self,
+        match_id: str,
+        *,
+        token: str | None = None,
         seat: int | None = None,
         level: str | None = None,
         apply: bool = False,
