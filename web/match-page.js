@@ -8,7 +8,6 @@ import { clockPanel } from "./clocks.js";
 import { debugPanel } from "./debug-panel.js";
 import { lifecyclePanel, resignText } from "./lifecycle-panel.js";
 import { h, replace } from "./dom.js";
-import { followMatch } from "./events.js";
 import { askHint, canonicalJson } from "./hints.js";
 import { problemText } from "./problems.js";
 import { describeAction, draw, loadRenderer } from "./renderer.js";
@@ -16,6 +15,7 @@ import { resultPanel } from "./result-panel.js";
 import { matchHref, replayHref } from "./router.js";
 import { seatList, seatName } from "./seat-names.js";
 import { remembered, seatsHeld } from "./seats.js";
+import { seatChannel } from "./socket.js";
 
 /** Mount the page of match `route.id` (`?seat=N` picks a held seat, `?seat=public` watches); returns stop(). */
 export function mount(root, route) {
@@ -242,7 +242,7 @@ export function mount(root, route) {
     const body = { action };
     if (!state.game.simultaneous) body.expected_version = state.legal?.version ?? state.match.version;
     try {
-      const answer = await api(`/v1/matches/${id}/actions`, { method: "POST", body, token });
+      const answer = await stopStream.act(body);
       state.busy = false;
       accept(answer);
       drawAll(); // the stream may have brought this version first, so accept() drew nothing new
@@ -276,7 +276,7 @@ export function mount(root, route) {
     if (stopped) return;
     Object.assign(state, { game, renderer });
     accept(match);
-    stopStream = followMatch(id, {
+    stopStream = seatChannel(id, { // the seat's socket, else the stream (its `act` then POSTs)
       token,
       rematch: seat !== null && !match.tournament,
       onMatch: (event) => {

@@ -55,6 +55,7 @@ def test_a_hint_the_server_refuses_shows_its_reason(page: Page) -> None:
 
     page.route(f"**/v1/matches/{match_id}", without_assistance)
     page.route(f"**/v1/matches/{match_id}/events*", lambda route: route.abort())
+    page.route_web_socket("**/v1/socket", lambda socket: socket.close())  # nor the seat's socket (web/socket.js)
     page.reload()
     page.wait_for_selector(f"{MATCH_PAGE}[data-version]")
     assert wait_for_turn_or_end(page) == "act"
