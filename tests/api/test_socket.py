@@ -385,3 +385,10 @@ def test_a_lagging_socket_is_closed_so_its_client_resumes() -> None:
     assert outbox.wait_closed(RECEIVE_TIMEOUT)
     assert outbox.close_code == protocol.LAGGING
     assert ws.closed_with is not None and ws.closed_with[0] == protocol.LAGGING
+
+
+def test_a_message_over_the_body_limit_closes_the_socket(base: str, sockets: list[Socket], match: Match) -> None:
+    socket = open_socket(base, sockets)
+    welcome = socket.hello(match.tokens[0])
+    socket.send({"type": "ping", "ref": "x" * welcome["max_message_bytes"]})
+    assert socket.next_of("closed")["code"] == 1009
