@@ -179,7 +179,8 @@ def listed_page(
 
 @blueprint.get("/<match_id>")
 def get_match(match_id: str) -> Response:
-    """The match as the caller may see it; 304 when If-None-Match names the current version.
+    """The match as the caller may see it (a seat's with its `legal_actions`); 304 when If-None-Match names the
+    current version.
 
     With `wait` and `after` it is a long-poll: the answer comes once the version passes `after`.
     """
@@ -195,7 +196,10 @@ def get_match(match_id: str) -> Response:
     if etag_matches(etag, request.headers.get("If-None-Match", "")):
         response = Response(status=304)
     else:
-        response = json_answer(services().reads.match(record, viewer, bearer_token(required=False)))
+        token = bearer_token(required=False)
+        reads = services().reads
+        # A seat's read carries its legal actions: a long-polling player needs no other request before its move.
+        response = json_answer(reads.match(record, None) if viewer is None else reads.seat_match(record, viewer, token))
     response.headers["ETag"] = etag
     response.headers["Vary"] = "Authorization"
     return response

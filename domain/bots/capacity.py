@@ -69,6 +69,6 @@ def tell_ended(store: MatchStore, bot_id: str) -> None:
             assert game is not None, f"stored match of unregistered game {record.game}"
             outcome = Result.from_json(record.result) if record.result else game.state_from_json(record.state).result()
             result = outcome.to_json() if outcome else None
-        for notice in seat_notices(record, set(), result):
+        for notice in seat_notices(record, {}, result):
             if notice.bot_id == bot_id:
                 store.bots.announce(notice)

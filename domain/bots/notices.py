@@ -7,7 +7,7 @@ import logging
 import redis
 
 from domain.bots.registration import seat_notices
-from domain.matches.commands import result_of, seat_may_act
+from domain.matches.commands import legal_actions_json, result_of
 from engine import GameState
 from model.match import FINISHED, WAITING, MatchRecord
 from store.matches import MatchStore
@@ -22,7 +22,9 @@ def tell_bots(store: MatchStore, record: MatchRecord, state: GameState) -> None:
     """
     if record.status == WAITING or all(seat.bot is None for seat in record.seats):
         return
-    acting = {seat.seat for seat in record.seats if seat.bot is not None and seat_may_act(record, state, seat.seat)}
+    # Worked out once per (version, seat) here, where the state is in hand: each `your-turn` carries them.
+    legal = {seat.seat: legal_actions_json(record, state, seat.seat) for seat in record.seats if seat.bot is not None}
+    acting = {seat: actions for seat, actions in legal.items() if actions["may_act"]}
     result = result_of(record, state) if record.status == FINISHED else None  # an aborted match has none
     try:
         for notice in seat_notices(record, acting, result.to_json() if result else None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, TypedDict
 
@@ -156,8 +157,11 @@ def refuse_bot_name(store: MatchStore, name: str | None, where: str, own_bot: st
         raise Conflict("name-taken", f"{where}: {name!r} is a registered bot's name; only that bot is shown by it")
 
 
-def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] | None) -> list[SeatNotice]:
-    """What the change to `record` means for each seated bot (`acting`: the seats that may act now).
+def seat_notices(
+    record: MatchRecord, acting: Mapping[int, dict[str, Any]], result: dict[str, Any] | None
+) -> list[SeatNotice]:
+    """What the change to `record` means for each seated bot (`acting`: the legal actions of each seat that may
+    act now, which its `your-turn` carries, so the bot acts without reading them).
 
     A bot that has not accepted its challenge is not seated: it is told nothing of the match itself.
     """
@@ -168,6 +172,8 @@ def seat_notices(record: MatchRecord, acting: set[int], result: dict[str, Any] |
         where = {"match": record.id, "seat": seat.seat}
         started = {**where, "game": record.game, "players": record.players, "version": record.version}
         turn = {**where, "version": record.version, "deadline": record.deadlines.get(str(seat.seat))}
+        if seat.seat in acting:
+            turn["legal_actions"] = acting[seat.seat]
         over = {**where, "version": record.version, "status": record.status, "result": result}
         notices.append(
             SeatNotice(

@@ -6,7 +6,11 @@ viewer's previous event, redacted for that viewer exactly as `GET /v1/matches/{i
     id: 7
     event: match
     data: {"version": 7, "match": {...}, "log": [{"version": 6, ...}, {"version": 7, ...}],
-           "log_after": 5, "log_earlier": null}
+           "log_after": 5, "log_earlier": null, "legal_actions": {"version": 7, "seat": 1, "may_act": true, ...}}
+
+A seat's event carries `legal_actions`, what that seat may do at the event's version (exactly what
+`GET .../legal-actions` answers there), so a player needs no other request before its move; the
+public's events never carry any.
 
 Changes that land between two reads are sent as one event (its log has every entry). An event
 carries at most the newest `LOG_WINDOW` entries: when more are due (the first event of a long
@@ -37,7 +41,7 @@ import redis
 from domain.links import LOG_PAGE_MAX, with_query
 from domain.matches import commands
 from domain.matches.pace import counts_watchers
-from domain.matches.reads import Reads
+from domain.matches.reads import Reads, state_of
 from model import codec as jsoncodec
 from model.match import MatchRecord, SeatRecord
 from model.refusals import NotFound, RulesChanged
@@ -100,6 +104,7 @@ class Rendered:
     before: int | None  # the version of the newest entry left out; None when the whole log is kept
     rematch_open: bool = False  # finished, and a rematch may still start (streams asked to follow it stay open)
     holder: SeatRecord | None = None  # the viewer's seat as it is held at this version (None for the public)
+    legal_actions: str | None = None  # what the viewer's seat may do at this version, as JSON (None for the public)
 
     frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
     """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
@@ -124,32 +129,35 @@ class Rendered:
         left_out = self.before is not None and self.before > seen
         log_after = self.before if left_out else seen
         earlier = compact(with_query(log_url, after=seen, limit=LOG_PAGE_MAX, seat=seat)) if left_out else "null"
+        legal = f',"legal_actions":{self.legal_actions}' if self.legal_actions is not None else ""
         return (
             f'{{"version":{self.version},"match":{self.match},"log":[{log}],'
-            f'"log_after":{log_after},"log_earlier":{earlier}}}'
+            f'"log_after":{log_after},"log_earlier":{earlier}{legal}}}'
         )
 
 
 def render(
     store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None, token: Credential | None = None
 ) -> Rendered:
-    """The viewer's view of the match (shared with the reads), and the newest log entries as `GET .../log`
-    shows them to that viewer."""
+    """The viewer's view of the match and a seat's legal actions (both shared with the reads), and the newest
+    log entries as `GET .../log` shows them to that viewer."""
     # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
     window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
     entries = window.entries
+    state = state_of(record)
     if not record.ended:
-        entries = commands.redacted(commands.engine_state(record), window.entries, [], viewer)
+        entries = commands.redacted(state(), window.entries, [], viewer)
     return Rendered(
         record.version,
         record.ended,
         record.status,
-        reads.match(record, viewer, token),
+        reads.match(record, viewer, token, state),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
         window.before,
         record.rematch_open,
         record.seats[viewer] if viewer is not None else None,
+        reads.legal_actions(record, viewer, state) if viewer is not None else None,
     )
 
 

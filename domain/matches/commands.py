@@ -665,13 +665,29 @@ def summary_json(record: MatchRecord) -> SummaryJson:
     }
 
 
-def legal_actions_json(record: MatchRecord, state: GameState, seat: int) -> dict[str, Any]:
+LegalActionsJson = dict[str, Any]
+"""What one seat may do at one version (`legal_actions_json`): `version`, `seat`, `may_act` and the action space."""
+
+
+def legal_actions_json(record: MatchRecord, state: GameState, seat: int) -> LegalActionsJson:
     """What the seat may do now, in the form the actions endpoint accepts."""
     acting = record.status == ACTIVE and seat in state.acting_seats()
     space = state.action_space(seat) if acting else {"kind": "enumerated", "actions": []}
     # Only this seat reads its answer, so `may_act` can say whether it has anything to do (a claim).
     may_act = acting and (space["kind"] != "enumerated" or bool(space["actions"]))
     return {"version": record.version, "seat": seat, "may_act": may_act, **space}
+
+
+class SeatMatchJson(MatchJson):
+    """A seat's view of the match with what that seat may do at its version: the answer to the seat's action
+    and to its read of the match, so a player needs one request per move (no `GET .../legal-actions`)."""
+
+    legal_actions: LegalActionsJson
+
+
+def seat_match_json(record: MatchRecord, state: GameState, seat: int, token: Credential | None = None) -> SeatMatchJson:
+    """The match as the seat sees it, with the seat's legal actions at this version (`legal_actions_json`)."""
+    return {**match_json(record, state, seat, token), "legal_actions": legal_actions_json(record, state, seat)}
 
 
 def seat_may_act(record: MatchRecord, state: GameState, seat: int) -> bool:
@@ -741,10 +757,12 @@ class StoredAnswer(TypedDict):
     """The first answer to an Idempotency-Key as stored: what was asked (its fingerprint) and the answer."""
 
     fingerprint: str
-    body: MatchJson
+    body: SeatMatchJson
 
 
-def stored_answer(store: MatchStore, record: MatchRecord, seat: int, key: str, fingerprint: str) -> MatchJson | None:
+def stored_answer(
+    store: MatchStore, record: MatchRecord, seat: int, key: str, fingerprint: str
+) -> SeatMatchJson | None:
     """The first answer to this Idempotency-Key, or None if it was never answered."""
     raw = store.stored_answer(record.id, seat, key)
     if raw is None:
@@ -764,8 +782,9 @@ def apply_action(
     idempotency_key: str | None,
     on_commit: OnCommit | None = None,
     timeout: bool = False,
-) -> MatchJson:
-    """Check and apply one action with compare-and-set; the seat's view of the new version.
+) -> SeatMatchJson:
+    """Check and apply one action with compare-and-set; the seat's view of the new version, with its legal
+    actions there (so the seat needs no other request before its next action).
 
     Without `expected_version` the action applies to whatever version is current: on a lost
     compare-and-set the server reads the match again and re-checks the action, a few times.
@@ -801,7 +820,7 @@ class Attempt:
     outcome: CommitOutcome
     record: MatchRecord
     state: GameState
-    body: MatchJson
+    body: SeatMatchJson
 
 
 def commit_action(
@@ -816,7 +835,7 @@ def commit_action(
 ) -> Attempt:
     """One attempt: check the action on the record read, and write it if nobody wrote since."""
     move = checked_move(record, seat, action, expected_version, timeout)
-    body = match_json(move.after, move.state, seat)
+    body = seat_match_json(move.after, move.state, seat)
     answer = None
     if idempotency_key:
         stored: StoredAnswer = {"fingerprint": fingerprint, "body": body}

@@ -8,11 +8,13 @@ parsed, no view, no legal actions, no JSON written).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
 from domain.matches import commands
+from engine import GameState
 from model import codec as jsoncodec
 from model.match import MatchRecord
 from model.tokens import Credential
@@ -21,6 +23,13 @@ READS_KEPT = 512
 """Answers a process keeps, the least recently read forgotten first (a few KB each)."""
 Key = tuple[str, int, int | None, str]
 """(match id, version, viewer or seat, what was read)."""
+StateOf = Callable[[], GameState]
+"""The record's engine state, parsed when first asked for (a kept answer needs none)."""
+
+
+def state_of(record: MatchRecord) -> StateOf:
+    """The record's engine state, parsed at most once, and only if an answer must be built."""
+    return functools.cache(lambda: commands.engine_state(record))
 
 
 class Reads:
@@ -31,23 +40,35 @@ class Reads:
         self._kept: OrderedDict[Key, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def match(self, record: MatchRecord, viewer: int | None, token: Credential | None = None) -> str:
+    def match(
+        self, record: MatchRecord, viewer: int | None, token: Credential | None = None, state: StateOf | None = None
+    ) -> str:
         """The match as the viewer sees it (`commands.match_json`), as JSON text.
 
         `token`, the viewer's checked token, adds its rematch token: kept per viewer all the same, since a seat
         has one token at a time, and none changes once the match is over (no seat is left or resigned then).
+        `state`: the record's state when the caller shares it (`state_of`).
         """
+        state = state or state_of(record)
         return self._answer(
             (record.id, record.version, viewer, "match"),
-            lambda: commands.match_json(record, commands.engine_state(record), viewer, token),
+            lambda: commands.match_json(record, state(), viewer, token),
         )
 
-    def legal_actions(self, record: MatchRecord, seat: int) -> str:
+    def legal_actions(self, record: MatchRecord, seat: int, state: StateOf | None = None) -> str:
         """What the seat may do at this version (`commands.legal_actions_json`), as JSON text."""
+        state = state or state_of(record)
         return self._answer(
             (record.id, record.version, seat, "legal-actions"),
-            lambda: commands.legal_actions_json(record, commands.engine_state(record), seat),
+            lambda: commands.legal_actions_json(record, state(), seat),
         )
+
+    def seat_match(self, record: MatchRecord, seat: int, token: Credential | None = None) -> str:
+        """The match as the seat sees it with its legal actions (`commands.seat_match_json`), as JSON text: both
+        parts kept, so a seat's read and its stream's event at one version work them out once."""
+        state = state_of(record)
+        match = self.match(record, seat, token, state)
+        return f'{match[:-1]},"legal_actions":{self.legal_actions(record, seat, state)}}}'
 
     def _answer(self, key: Key, build: Callable[[], object]) -> str:
         """The kept answer, or a new one built (a JSON value) and kept."""

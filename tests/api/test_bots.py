@@ -229,10 +229,13 @@ def test_the_stream_says_started_your_turn_and_over_each_once(client: FlaskClien
         "match-started",
         {"match": match.id, "seat": 0, "game": "icecream", "players": 2, "version": 0},
     )
+    # A your-turn carries the seat's legal actions at its version: the bot acts on it with no other request.
+    legal = client.get(match.url("/legal-actions"), headers=bearer(bot["token"])).get_json()
+    assert legal["may_act"] and legal["version"] == 0
     assert (turn.id, turn.name, turn.data) == (
         2,
         "your-turn",
-        {"match": match.id, "seat": 0, "version": 0, "deadline": None},
+        {"match": match.id, "seat": 0, "version": 0, "deadline": None, "legal_actions": legal},
     )
     play_line(client, match, bot["token"], 0, 0, len(WINNING_LINE))
     rest = [stream.next() for _ in range(5)]
@@ -243,6 +246,12 @@ def test_the_stream_says_started_your_turn_and_over_each_once(client: FlaskClien
         (6, "your-turn", 6),
         (7, "match-over", 7),
     ]
+    for event in rest[:-1]:
+        assert event is not None
+        assert (
+            event.data["legal_actions"]["version"] == event.data["version"] and event.data["legal_actions"]["may_act"]
+        )
+    assert rest[-1] is not None and "legal_actions" not in rest[-1].data
     over = rest[-1]
     assert over is not None and over.data["result"]["winners"] == [0]
     stream.close()
@@ -253,11 +262,18 @@ def test_the_stream_says_started_your_turn_and_over_each_once(client: FlaskClien
 def test_the_stream_carries_no_hidden_information(client: FlaskClient) -> None:
     bot = register(client)
     seat = {"type": "bot", "bot": bot["id"]}
-    create_match(client, game="sundae_split", players=3, seats=[seat, seat, seat])
+    match = create_match(client, game="sundae_split", players=3, seats=[seat, seat, seat])
     answer = client.get(f"/v1/bots/{bot['id']}/events?after=0&wait=0", headers=bearer(bot["token"])).get_json()
     assert sorted(event["event"] for event in answer["events"]) == ["match-started"] * 3 + ["your-turn"]
     for event in answer["events"]:
-        assert set(event["data"]) <= {"match", "seat", "game", "players", "version", "deadline"}
+        data = dict(event["data"])
+        # Only the acting seat's own choices, as its legal-actions read gives them (no other seat's, no view).
+        legal = data.pop("legal_actions", None)
+        assert (legal is not None) == (event["event"] == "your-turn")
+        if legal is not None:
+            path = f"/legal-actions?seat={data['seat']}"
+            assert legal == client.get(match.url(path), headers=bearer(bot["token"])).get_json()
+        assert set(data) <= {"match", "seat", "game", "players", "version", "deadline"}
 
 
 def test_the_stream_resumes_after_the_last_event_id(client: FlaskClient) -> None:

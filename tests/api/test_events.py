@@ -140,10 +140,18 @@ def seen_by(client: FlaskClient, match: Match, seat: int | None) -> tuple[dict[s
 
 
 def check_event(client: FlaskClient, match: Match, seat: int | None, event: Event, since: int) -> None:
-    """The event is exactly what the viewer reads from the API at its version: view, and log since `since`."""
+    """The event is exactly what the viewer reads from the API at its version: view, and log since `since`; a
+    seat's carries beside its view the legal actions its read carries (those of `GET .../legal-actions`)."""
     view, log = seen_by(client, match, seat)
     assert event.id == event.data["version"] == view["version"]
+    legal = view.pop("legal_actions", None)
     assert event.data["match"] == view
+    assert event.data.get("legal_actions") == legal
+    if seat is None:
+        assert legal is None and "legal_actions" not in event.text  # the public never sees a seat's choices
+    else:
+        assert legal == client.get(match.url("/legal-actions"), headers=bearer(match.tokens[seat])).get_json()
+        assert legal["seat"] == seat and legal["version"] == event.data["version"]
     assert event.data["log"] == [entry for entry in log["entries"] if entry["version"] > since]
 
 

@@ -22,6 +22,7 @@ def test_a_kept_answer_is_served_without_engine_work(app: ParlourApp, client: Fl
     # The same version with a state that would not parse: only a kept answer can be served for it.
     broken = replace(record, state={"not": "a state"})
     assert (reads.match(broken, 0), reads.legal_actions(broken, 0)) == first
+    assert reads.seat_match(broken, 0) == f'{first[0][:-1]},"legal_actions":{first[1]}}}'
     # Another viewer of the same version is built afresh (here: from the broken state, so it fails).
     try:
         reads.match(broken, 1)
@@ -42,7 +43,11 @@ def test_every_viewer_reads_what_the_engine_shows_it_at_every_version(app: Parlo
             for viewer in viewers:
                 headers = bearer(match.tokens[viewer]) if viewer is not None else {}
                 read = client.get(match.url(), headers=headers).get_json()
-                assert read == service.match_json(record, state, viewer)
+                # A seat's read carries its legal actions at the version; the public's never does.
+                if viewer is None:
+                    assert read == service.match_json(record, state, None)
+                else:
+                    assert read == service.seat_match_json(record, state, viewer)
         acting = service.match_json(record, state, None)["to_act"][0]
         legal = client.get(match.url("/legal-actions"), headers=bearer(match.tokens[acting])).get_json()
         assert legal["version"] == record.version
