@@ -392,3 +392,13 @@ def test_a_message_over_the_body_limit_closes_the_socket(base: str, sockets: lis
     welcome = socket.hello(match.tokens[0])
     socket.send({"type": "ping", "ref": "x" * welcome["max_message_bytes"]})
     assert socket.next_of("closed")["code"] == 1009
+
+
+def test_a_server_stopping_closes_its_sockets_to_be_resumed(
+    app: ParlourApp, base: str, sockets: list[Socket], match: Match
+) -> None:
+    socket = open_socket(base, sockets)
+    socket.hello(match.tokens[0])
+    assert socket.next()["id"] == 0
+    app.services.changes.stop()  # what SIGTERM does (ops/wsgi.py)
+    assert socket.next_of("closed")["code"] == protocol.GOING_AWAY
