@@ -20,7 +20,8 @@ class Faults:
     outage_until: float = 0.0
     """Until this monotonic time every request is refused (a connection error, then a `503`, in turn)."""
     slow: int = 0
-    """The next this-many `legal-actions` answers are held for `delay` seconds."""
+    """The next this-many requests of a move (`legal-actions`, or the action: a bot acting on its events' legal
+    actions sends only that) are held for `delay` seconds."""
     delay: float = 0.0
     injected: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -79,7 +80,7 @@ class FaultTransport(httpx.BaseTransport):
                 faults.storm -= 1
                 faults.count("429")
                 return _problem(429, "rate-limited", "too many requests (fault injected)")
-            slow = faults.slow > 0 and request.url.path.endswith("/legal-actions")
+            slow = faults.slow > 0 and request.url.path.endswith(("/legal-actions", "/actions"))
             if slow:
                 faults.slow -= 1
                 faults.count("slow")

@@ -1,5 +1,7 @@
 """One match's seats, played in a thread of their own: woken by the bot's events, each turn played with the
-client's `play_turn` (the version rule, simultaneous seats), the engine given its time budget."""
+client's `play_turn` (the version rule, simultaneous seats), the engine given its time budget. A move costs one
+request: the legal actions come with the `your-turn` event and with the answer to the seat's previous action
+(and the view, for an engine that wants it, with that answer too)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import httpx
-from parlour_client import Action, Client, LegalActions, ProblemError
+from parlour_client import Action, Client, LegalActions, Match, ProblemError
 
 from parlour_bot.engines import Engine, RandomEngine, call_hook
 from parlour_bot.state import StateDir
@@ -76,13 +78,30 @@ class MatchPlayer(threading.Thread):
         self._wakes: queue.SimpleQueue[bool] = queue.SimpleQueue()
         self._over = threading.Event()
         self.started_hook = False
+        self.known: dict[int, LegalActions] = {}
+        """Each seat's legal actions as last told (an event's, or the answer to its action): no read for them."""
+        self.seen: dict[int, Match] = {}
+        """Each seat's view of the match as the answer to its last action gave it (the engine's view, unread)."""
+        self._known_lock = threading.Lock()
 
-    def wake(self, seat: int | None = None, deadline: str | None = None) -> None:
-        """Ask the player to look at its seats again (`seat` joins them; `deadline` is its turn timer's)."""
+    def wake(self, seat: int | None = None, deadline: str | None = None, legal: LegalActions | None = None) -> None:
+        """Ask the player to look at its seats again (`seat` joins them; `deadline` is its turn timer's; `legal`
+        its legal actions, as the `your-turn` event carries them: none makes the player read them)."""
         if seat is not None:
             self.seats.add(seat)
             self.deadlines[seat] = parse_deadline(deadline)
+            self.tell(seat, legal)
         self._wakes.put(True)
+
+    def tell(self, seat: int, legal: LegalActions | None) -> None:
+        """Keep the seat's legal actions unless newer ones are known (events and answers may cross); None
+        forgets them, so the next look reads them."""
+        with self._known_lock:
+            known = self.known.get(seat)
+            if legal is None:
+                self.known.pop(seat, None)
+            elif known is None or legal["version"] >= known["version"]:
+                self.known[seat] = legal
 
     def finish(self) -> None:
         """The match is over: stop playing it."""
@@ -118,18 +137,20 @@ class MatchPlayer(threading.Thread):
     def play_seat(self, seat: int) -> None:
         """Play the seat's turns while it may act (a turn may be several actions)."""
         client, fallback_next = self.ctx.client, False
+        with self._known_lock:
+            legal: LegalActions | None = self.known.pop(seat, None)
         while not self._over.is_set():
-            chosen: list[tuple[int, Action]] = []
+            chosen: list[tuple[LegalActions, Action]] = []
 
             def choose(
-                legal: LegalActions, fallback: bool = fallback_next, chosen: list[tuple[int, Action]] = chosen
+                legal: LegalActions, fallback: bool = fallback_next, chosen: list[tuple[LegalActions, Action]] = chosen
             ) -> Action:
                 action = self.fallback.choose(self.game, None, legal) if fallback else self.decide(seat, legal)
-                chosen.append((legal["version"], action))
+                chosen.append((legal, action))
                 return action
 
             try:
-                played = client.play_turn(self.match_id, None, choose, seat=seat, game=self.game)
+                played = client.play_turn(self.match_id, None, choose, seat=seat, game=self.game, legal=legal)
             except ProblemError as error:
                 if error.code in NOT_NOW:
                     return
@@ -139,6 +160,7 @@ class MatchPlayer(threading.Thread):
                         "match %s seat %s: the engine's action was refused: %s", self.match_id, seat, error.detail
                     )
                     fallback_next = True  # play this turn with a random legal action instead
+                    legal = chosen[-1][0] if chosen else None  # still the seat's: a refusal changes nothing
                     continue
                 log.warning("match %s seat %s: the turn failed: %s; trying again shortly", self.match_id, seat, error)
                 self.retry_later()
@@ -150,8 +172,13 @@ class MatchPlayer(threading.Thread):
                 self.retry_later()
                 return
             if played is None:
+                if legal is not None and not legal["may_act"]:  # an event older than this is no reason to read
+                    self.tell(seat, legal)
                 return
-            version, action = chosen[-1]
+            used, action = chosen[-1]
+            version = used["version"]
+            legal = played.get("legal_actions")  # the seat's next choices: no read for them
+            self.seen[seat] = played
             self.ctx.state.record_move(self.match_id, seat, version, action)
             self.ctx.tally.add("moves")
             fallback_next = False
@@ -170,7 +197,10 @@ class MatchPlayer(threading.Thread):
         in_match = getattr(engine, "choose_in_match", None)
         match: dict[str, Any] | None = None
         if in_match is not None or getattr(engine, "wants_view", True):
-            match = dict(self.ctx.client.match(self.match_id, seat=seat))
+            seen = self.seen.get(seat)
+            # The answer to the seat's last action shows the match at the version it decides on: no read then.
+            fresh = seen is not None and seen["version"] == legal["version"]
+            match = dict(seen if fresh and seen is not None else self.ctx.client.match(self.match_id, seat=seat))
         view = match["view"] if match is not None else None
         budget = self.ctx.move_budget
         deadline = self.deadlines.get(seat)

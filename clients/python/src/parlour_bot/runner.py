@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 import httpx
-from parlour_client import BotSeat, Challenge, Client, Event, EventStream, ProblemError
+from parlour_client import BotSeat, Challenge, Client, Event, EventStream, LegalActions, ProblemError
 
 from parlour_bot.challenges import verdict
 from parlour_bot.config import BotConfig
@@ -171,7 +171,7 @@ class Runner:
         elif event.event == "match-started":
             self.started(data["match"], data["game"], data["seat"], data.get("players"))
         elif event.event == "your-turn":
-            self.your_turn(data["match"], data["seat"], data.get("deadline"))
+            self.your_turn(data["match"], data["seat"], data.get("deadline"), data.get("legal_actions"))
         elif event.event == "match-over":
             self.match_over(data["match"], data["seat"], data["status"], data.get("result"))
         else:
@@ -230,13 +230,14 @@ class Runner:
                 player.seats.add(seat)
         self.matchmaker.update()
 
-    def your_turn(self, match_id: str, seat: int, deadline: str | None) -> None:
-        """The seat may act: wake the match's player (starting it if the match is new to this run)."""
+    def your_turn(self, match_id: str, seat: int, deadline: str | None, legal: LegalActions | None = None) -> None:
+        """The seat may act: wake the match's player (starting it if the match is new to this run) with the
+        seat's legal actions the event carries."""
         if match_id in self.state.finished:
             return
         if match_id not in self.players:
             self.started(match_id, self.client.match(match_id, seat=seat)["game"], seat, None, quiet=True)
-        self.players[match_id].wake(seat, deadline)
+        self.players[match_id].wake(seat, deadline, legal)
 
     def match_over(self, match_id: str, seat: int, status: str, result: Any) -> None:
         """The match ended: counted once (whatever a restart replays), its export saved, the engine told."""

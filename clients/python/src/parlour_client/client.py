@@ -248,13 +248,19 @@ class Client:
         seat: int | None = None,
         attempts: int = 5,
         game: str | None = None,
+        legal: LegalActions | None = None,
     ) -> Match | None:
-        """Play the seat's action if it may act: read legal actions, let `choose` pick (or build, for
-        `constructed`), send it at the legal-actions `version` (the version rule: a Rock'em Sock'em roll,
-        when `game` says so, goes without one), and on `stale-version` (another seat moved first, as both
-        may in a simultaneous step) read again and choose again. None when it may not act."""
+        """Play the seat's action if it may act: take its legal actions (`legal`, when already in hand: the
+        previous answer's `legal_actions` or an event's; else read them), let `choose` pick (or build, for
+        `constructed`), send it at their `version` (the version rule: a Rock'em Sock'em roll, when `game` says
+        so, goes without one), and on `stale-version` (another seat moved first, as both may in a simultaneous
+        step) read again and choose again. None when it may not act.
+
+        The answer carries the seat's `legal_actions` at the new version: pass them as `legal` to the next call,
+        and a move costs one request."""
         for _ in range(attempts):
-            legal = self.legal_actions(match_id, token=token, seat=seat)
+            if legal is None:
+                legal = self.legal_actions(match_id, token=token, seat=seat)
             if not legal["may_act"]:
                 return None
             action = choose(legal)
@@ -264,6 +270,7 @@ class Client:
             except ProblemError as error:
                 if error.code != "stale-version":
                     raise
+            legal = None  # what they were at a version gone by: read them again
         raise ProblemError(409, "stale-version", f"the match moved on {attempts} times while this seat chose")
 
     def socket(

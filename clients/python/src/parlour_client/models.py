@@ -171,9 +171,26 @@ class RematchOffer(TypedDict):
     token: str | None
 
 
+class LegalActions(TypedDict):
+    """What a seat may do now. Send `version` as `expected_version`. `kind` is `enumerated` (pick one of
+    `actions`) or `constructed` (build one from `schema` and `constraints`; `example` is a legal one): the
+    spec's `EnumeratedActions` or `ConstructedActions`, so only the keys both share are required."""
+
+    version: int
+    seat: int
+    may_act: bool
+    kind: str
+    actions: NotRequired[list[Action]]
+    ends_turn: NotRequired[list[bool]]
+    schema: NotRequired[dict[str, Any]]
+    constraints: NotRequired[dict[str, Any]]
+    example: NotRequired[Action]
+
+
 class Match(TypedDict):
     """A match as the caller may see it (the spec's `GameMatch`: `GET /v1/matches/{id}`, the answer of an
-    action, resign or abort). `options` and `view` take the shape of the match's `game`."""
+    action, resign or abort). `options` and `view` take the shape of the match's `game`. A seat's read and the
+    answer to its action carry its `legal_actions` at `version`, so its next move needs no other request."""
 
     id: str
     game: str
@@ -200,6 +217,8 @@ class Match(TypedDict):
     ai_pace: AiPace | None
     created_at: str
     updated_at: str
+    legal_actions: NotRequired[LegalActions]
+    """Only in a seat's own answers (its action's, its read of the match): what it may do at `version`."""
 
 
 class MatchCreated(TypedDict):
@@ -264,22 +283,6 @@ class RematchAnswer(TypedDict):
     rematch: RematchOffer
 
 
-class LegalActions(TypedDict):
-    """What a seat may do now. Send `version` as `expected_version`. `kind` is `enumerated` (pick one of
-    `actions`) or `constructed` (build one from `schema` and `constraints`; `example` is a legal one): the
-    spec's `EnumeratedActions` or `ConstructedActions`, so only the keys both share are required."""
-
-    version: int
-    seat: int
-    may_act: bool
-    kind: str
-    actions: NotRequired[list[Action]]
-    ends_turn: NotRequired[list[bool]]
-    schema: NotRequired[dict[str, Any]]
-    constraints: NotRequired[dict[str, Any]]
-    example: NotRequired[Action]
-
-
 class LogEntry(TypedDict):
     """One applied action of a match's log."""
 
@@ -318,6 +321,18 @@ class LogPage(TypedDict):
     entries: list[LoggedEntry]
     next_after: int | None
     next: str | None
+
+
+class MatchEvent(TypedDict):
+    """The data of a `match` event of `GET /v1/matches/{id}/events`: the match as the viewer sees it at `version`
+    and the log entries since the viewer's previous event; a seat's stream adds its `legal_actions` there."""
+
+    version: int
+    match: Match
+    log: list[LoggedEntry]
+    log_after: int
+    log_earlier: str | None
+    legal_actions: NotRequired[LegalActions]
 
 
 class ReplayStep(TypedDict):
@@ -549,6 +564,17 @@ class Snapshot(TypedDict):
     next_challenges: str | None
     matches: list[BotSeat]
     next_matches: str | None
+
+
+class BotYourTurn(TypedDict):
+    """The data of a bot's `your-turn` event: the seat may act at `version`, as `legal_actions` says (what
+    `GET .../legal-actions` answers there; absent only from events stored before servers sent it)."""
+
+    match: str
+    seat: int
+    version: int
+    deadline: str | None
+    legal_actions: NotRequired[LegalActions]
 
 
 class BotEvent(TypedDict):

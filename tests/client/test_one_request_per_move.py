@@ -1,0 +1,100 @@
+"""One request per move, counted at the client's transport: `play_turn` fed the previous answer's legal actions
+reads none, and parlour-bot's runner, woken by `your-turn` events that carry them, sends only its actions."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+from parlour_bot import RandomEngine, Runner
+from parlour_client import Client, LegalActions
+
+from api.current import ParlourApp
+from tests.client.test_client import random_legal, tokens
+from tests.client.test_runner import JOIN, bot_config, moves_of, start
+
+WATCHING = 10.0  # seconds the runners may take to open their streams (never asserted as a speed)
+
+
+class Counting(httpx.BaseTransport):
+    """The network, with every request counted by its method and the kind of resource (`GET legal-actions`)."""
+
+    def __init__(self) -> None:
+        self.sent: Counter[str] = Counter()
+        self.inner = httpx.HTTPTransport()
+        self.lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        parts = request.url.path.strip("/").split("/")  # v1, matches, <id>, what
+        if len(parts) > 3:
+            what = parts[3]
+        else:  # a match, a bot (`GET match`), or a collection (`POST matches`)
+            what = parts[1].removesuffix("es").removesuffix("s") if len(parts) == 3 else parts[-1]
+        with self.lock:
+            self.sent[f"{request.method} {what}"] += 1
+        return self.inner.handle_request(request)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_play_turn_fed_the_answers_legal_actions_reads_them_once_per_turn(base_url: str) -> None:
+    counting = Counting()
+    with Client(base_url, transport=counting) as client:
+        match = client.create_match("icecream", 2, seed="one-request-per-move", options={"turn_limit": 6})
+        seats, rng = tokens(match), random.Random(5)
+        turns = moves = 0
+        status = "active"
+        while status == "active":
+            for seat, token in seats.items():
+                legal: LegalActions | None = None  # a new turn: nothing known (a seat's event would carry them)
+                while status == "active" and (
+                    answer := client.play_turn(match["id"], token, random_legal(rng), legal=legal)
+                ):
+                    turns += legal is None
+                    moves, status = moves + 1, answer["status"]
+                    legal = answer["legal_actions"]
+                    assert legal["seat"] == seat and legal["version"] == answer["version"]
+        assert moves == len(list(client.log(match["id"]))) > turns
+    assert counting.sent["POST actions"] == moves
+    # Once per turn (and once per seat looked at out of turn): never before a move the previous answer prepared.
+    assert counting.sent["GET legal-actions"] < moves
+
+
+def test_a_runner_woken_by_your_turn_sends_one_request_per_move(app: ParlourApp, base_url: str, tmp_path: Path) -> None:
+    counted = [Counting(), Counting()]
+    with Client(base_url) as anyone:
+        bots = [anyone.register_bot(name) for name in ("uno", "due")]
+        folders = [tmp_path / bot["name"] for bot in bots]
+        runners = [
+            Runner(
+                bot_config(base_url, folder, bot),
+                RandomEngine(seed=index),
+                Client(base_url, bot["token"], transport=transport),
+                matches=1,
+            )
+            for index, (bot, folder, transport) in enumerate(zip(bots, folders, counted, strict=True))
+        ]
+        threads = [start(runner) for runner in runners]
+        deadline = time.monotonic() + WATCHING
+        while app.services.changes.watched() < len(bots):  # both streams open: every turn comes as an event
+            assert time.monotonic() < deadline, "the runners' event streams did not open"
+            time.sleep(0.01)
+        seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
+        match = anyone.create_match("icecream", 2, seats=seats, options={"turn_limit": 20})
+        for thread in threads:
+            thread.join(JOIN)
+            assert not thread.is_alive(), "a runner did not see its match over"
+        log = list(anyone.log(match["id"]))
+    for runner, folder, transport in zip(runners, folders, counted, strict=True):
+        journalled = moves_of(folder)
+        moves = len(journalled)
+        assert moves == sum(entry["seat"] == journalled[0]["seat"] for entry in log) > 0
+        assert runner.tally.refused == Counter()
+        assert transport.sent["POST actions"] == moves
+        assert transport.sent["GET legal-actions"] == 0, transport.sent  # each came with an event or an answer
+        assert transport.sent["GET match"] == 0, transport.sent  # RandomEngine wants no view
