@@ -1,6 +1,8 @@
 """Locust users for Parlour's load test, one class per target (pick it by name on the command line).
 
 * `IceCreamPlayer` plays whole IceCream matches through the API, holding both seats.
+* `IceCreamStreamPlayer` does the same following each seat's match stream, as two players would: a seat whose
+  turn comes acts on the legal actions its event carries, so every move is one request.
 * `SundaeSplitPlayer` plays whole Sundae Split matches for 2 to 5 players (chosen at random),
   holding every seat: the Splitter sends the constructed `example` or a random split built from
   `constraints`, a chooser a random pile.
@@ -26,11 +28,20 @@
 
 Both use Locust's FastHttpUser: on a 2-core machine the load generator shares the CPU with the
 servers, and the cheaper client leaves more of it to them.
+
+A move costs one request where the API allows it: the answer to a seat's action carries that seat's
+`legal_actions` at the new version, so a seat acting again reads nothing first. A user holding every seat
+reads `legal-actions` only when another seat moved since its seat's last answer (a seat of its own would
+learn that from its event stream, which these users do not hold open); the `legal-actions` row of the
+report counts those reads. `IceCreamStreamPlayer` holds each seat's stream open instead (one request per
+seat and match, the `events` row), and reads no `legal-actions` at all.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from locust import FastHttpUser, constant, task
@@ -58,6 +69,7 @@ MATCHES = "/v1/matches"
 MATCH = "/v1/matches/[id]"
 LEGAL_ACTIONS = "/v1/matches/[id]/legal-actions"
 ACTIONS = "/v1/matches/[id]/actions"
+EVENTS = "/v1/matches/[id]/events"
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -65,39 +77,107 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class SeatStream:
+    """One seat's match stream, read only when that seat's turn comes, for the legal actions its events carry."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.blocks = self._blocks()
+
+    def _blocks(self) -> Iterator[bytes]:
+        """The stream's blocks (events, comments), as they arrive: read up to each blank line, never waiting
+        for more than one block (geventhttpclient's `read(n)` would wait for `n` bytes)."""
+        outer = self.response._response
+        body = getattr(outer, "_response", outer)  # geventhttpclient's socket response, chunks decoded
+        while block := body.readline(b"\n\n"):
+            yield block.rstrip(b"\n")
+
+    def legal_at(self, version: int) -> dict[str, Any] | None:
+        """The seat's legal actions from its first event at `version` or later (None if the stream ends first)."""
+        for block in self.blocks:
+            fields = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line and line[:1] != b":")
+            if fields.get(b"event") == b"end":
+                return None
+            if fields.get(b"event") == b"match":
+                event = json.loads(fields[b"data"])
+                if event["version"] >= version:
+                    return event.get("legal_actions")  # type: ignore[no-any-return]
+        return None
+
+    def close(self, finished: bool) -> None:
+        """Give the connection back: a finished match's stream ends by itself (read it to its end); any other is
+        dropped, and its socket closed."""
+        if finished:
+            for _ in self.blocks:
+                pass  # the end of the body gives the connection back to the pool
+
+
 class MatchPlayer(FastHttpUser):
     """What every game's player does: create a match holding every seat, play it to the end."""
 
     abstract = True
     wait_time = constant(0)
+    follow_streams = False
+    """Hold each seat's match stream open and act on the legal actions its events carry (no legal-actions read)."""
+    known: dict[int, dict[str, Any]]
+    """Each seat's legal actions as the answer to its last action gave them (this match's)."""
+    streams: dict[int, SeatStream]
+    """Each seat's match stream, when the user follows them (this match's)."""
 
     def play_match_of(self, request: dict[str, Any], max_steps: int) -> None:
-        """One whole match: create, read, then legal-actions and actions until finished."""
+        """One whole match: create, read, then actions (and legal-actions when no answer gave them) until finished."""
+        self.known, self.streams = {}, {}
         created = self.send("POST", MATCHES, MATCHES, json=request)
         if created is None:
             return
         match_id = created["id"]
         tokens = {seat["seat"]: seat["token"] for seat in created["tokens"]}
+        if self.follow_streams:
+            for seat, token in tokens.items():
+                path = f"{MATCHES}/{match_id}/events"
+                response = self.client.request("GET", path, name=EVENTS, headers=bearer(token), stream=True)
+                if response.status_code == 200:  # else the seat reads its legal actions (the failure is counted)
+                    self.streams[seat] = SeatStream(response)
         state = self.send("GET", f"{MATCHES}/{match_id}", MATCH, token=tokens[0])
-        for _ in range(max_steps):
-            if state is None or state["status"] == "finished":
-                return
-            state = self.take_turn(match_id, tokens, state)
-        self.report_failure("match", f"no end after {max_steps} actions")
+        try:
+            for _ in range(max_steps):
+                if state is None or state["status"] == "finished":
+                    return
+                state = self.take_turn(match_id, tokens, state)
+            self.report_failure("match", f"no end after {max_steps} actions")
+        finally:
+            for stream in self.streams.values():
+                stream.close(finished=state is not None and state["status"] == "finished")
 
     def take_turn(self, match_id: str, tokens: dict[int, str], state: dict[str, Any]) -> dict[str, Any] | None:
-        """Ask the seat to act for its legal actions, post a random one; the match after it, or None."""
-        token = tokens[state["waiting_for"][0]]  # whose turn it is (`to_act` may list more seats)
-        legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
+        """Post a random legal action of the seat whose turn it is; the match after it, or None."""
+        seat = state["waiting_for"][0]  # whose turn it is (`to_act` may list more seats)
+        legal = self.legal_actions(match_id, seat, tokens[seat], state["version"])
         if legal is None:
             return None
         action = self.choose_action(legal) if legal["may_act"] else None
         if action is None:
             self.report_failure(LEGAL_ACTIONS, "the seat to act has no legal action")
             return None
-        body = {"action": action, "expected_version": legal["version"]}
-        path = f"{MATCHES}/{match_id}/actions"
-        after: dict[str, Any] | None = self.send("POST", path, ACTIONS, token=token, json=body)
+        return self.act(match_id, seat, tokens[seat], {"action": action, "expected_version": legal["version"]})
+
+    def legal_actions(self, match_id: str, seat: int, token: str, version: int) -> dict[str, Any] | None:
+        """The seat's legal actions at `version`: its last answer's when at that version (no request), else read."""
+        known = self.known.get(seat)
+        if known is not None and known["version"] == version:
+            return known
+        stream = self.streams.get(seat)
+        if stream is not None and (carried := stream.legal_at(version)) is not None:
+            return carried
+        return self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)  # type: ignore[no-any-return]
+
+    def act(self, match_id: str, seat: int, token: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Post the seat's action; the answer (the match after it), whose legal actions the seat keeps."""
+        after: dict[str, Any] | None = self.send(
+            "POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body
+        )
+        if after is not None and "legal_actions" in after:
+            self.known[seat] = after["legal_actions"]
         return after
 
     def choose_action(self, legal: dict[str, Any]) -> dict[str, Any] | None:
@@ -127,6 +207,12 @@ class IceCreamPlayer(MatchPlayer):
     def play_match(self) -> None:
         """One whole IceCream match."""
         self.play_match_of({"game": "icecream", "players": 2, "options": {}}, MAX_STEPS)
+
+
+class IceCreamStreamPlayer(IceCreamPlayer):
+    """`IceCreamPlayer` following each seat's match stream: every move one request."""
+
+    follow_streams = True
 
 
 def random_split(constraints: dict[str, Any]) -> dict[str, Any]:
@@ -199,12 +285,13 @@ class FreezeFactoryPlayer(MatchPlayer):
         for seat, token in tokens.items():
             if seat == active:
                 continue
-            legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=token)
+            legal = self.legal_actions(match_id, seat, token, after["version"])
             if legal is None or legal["version"] != after["version"]:
                 return None
             if legal["actions"]:
-                body = {"action": legal["actions"][0], "expected_version": legal["version"]}
-                return self.send("POST", f"{MATCHES}/{match_id}/actions", ACTIONS, token=token, json=body)  # type: ignore[no-any-return]
+                return self.act(
+                    match_id, seat, token, {"action": legal["actions"][0], "expected_version": legal["version"]}
+                )
         return after
 
 
@@ -234,7 +321,7 @@ class RockemSockemPlayer(MatchPlayer):
         for seat in state["to_act"]:
             if after is None or after["status"] != "active" or seat not in after["to_act"]:
                 break  # the other seat's roll grabbed the coin (realtime), or the match ended
-            legal = self.send("GET", f"{MATCHES}/{match_id}/legal-actions", LEGAL_ACTIONS, token=tokens[seat])
+            legal = self.legal_actions(match_id, seat, tokens[seat], after["version"])
             if legal is None or not legal["actions"]:
                 self.report_failure(LEGAL_ACTIONS, "a seat in to_act has no legal action")
                 return None
@@ -243,8 +330,7 @@ class RockemSockemPlayer(MatchPlayer):
                 action = {"type": "roll", "keep": favoured_keep(after["view"], seat)}
                 if action not in legal["actions"]:
                     action = random.choice(legal["actions"])
-            path = f"{MATCHES}/{match_id}/actions"
-            after = self.send("POST", path, ACTIONS, token=tokens[seat], json={"action": action})
+            after = self.act(match_id, seat, tokens[seat], {"action": action})
         return after
 
 
