@@ -191,24 +191,43 @@ export function mount(root, route) {
       } }, "Abort this match")));
   };
 
-  const accept = (match) => {
+  /** Show `match`; `legal`: the seat's legal actions that came with it (the answer to its action and its read
+   * carry them in `legal_actions`, its stream's event beside the match), so no request is needed for them. */
+  const accept = (match, legal = match.legal_actions) => {
     if (stopped) return;
     const current = state.match;
     if (current && match.version < current.version) return;
-    if (current && match.version === current.version && match.viewer === current.viewer && current.status === match.status) return;
+    if (current && match.version === current.version && match.viewer === current.viewer && current.status === match.status) {
+      if (!state.legal && carries(legal, current)) useLegal(legal); // the same version, now with its legal actions
+      return;
+    }
     state.match = match;
     state.commitment ??= match.seed_commitment;
-    refreshLegal();
+    refreshLegal(legal);
   };
 
-  const refreshLegal = async () => {
-    const ticket = ++legalTicket;
+  /** True when `legal` are this page's seat's legal actions at `match`'s version. */
+  const carries = (legal, match) => Boolean(legal) && seat !== null && legal.seat === seat && legal.version === match.version;
+
+  const useLegal = (legal) => {
+    ++legalTicket; // a read still under way is for this version too: its answer is no longer needed
+    state.legal = legal;
+    drawAll();
+  };
+
+  const refreshLegal = async (carried) => {
     const match = state.match;
     if (seat === null || match.status !== "active" || !match.to_act.includes(seat)) {
+      ++legalTicket;
       state.legal = null;
       drawAll();
       return;
     }
+    if (carries(carried, match)) {
+      useLegal(carried);
+      return;
+    }
+    const ticket = ++legalTicket; // none came with this version (an older server, a resign's answer): read them
     state.legal = null;
     drawAll();
     try {
@@ -281,7 +300,7 @@ export function mount(root, route) {
       rematch: seat !== null && !match.tournament,
       onMatch: (event) => {
         state.recent = mergeEntries(state.recent, event.log);
-        accept(event.match);
+        accept(event.match, event.legal_actions);
         drawAll();
       },
       onEnd: () => {
