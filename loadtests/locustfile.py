@@ -2,7 +2,9 @@
 
 * `IceCreamPlayer` plays whole IceCream matches through the API, holding both seats.
 * `IceCreamStreamPlayer` does the same following each seat's match stream, as two players would: a seat whose
-  turn comes acts on the legal actions its event carries, so every move is one request.
+  turn comes acts on the legal actions its event carries, so every move is one request. Each game's player
+  has such a twin (`SundaeSplitStreamPlayer`, `FreezeFactoryStreamPlayer`, `RockemSockemStreamPlayer`,
+  `RobotsLoveIceCreamStreamPlayer`).
 * `SundaeSplitPlayer` plays whole Sundae Split matches for 2 to 5 players (chosen at random),
   holding every seat: the Splitter sends the constructed `example` or a random split built from
   `constraints`, a chooser a random pile.
@@ -33,8 +35,8 @@ A move costs one request where the API allows it: the answer to a seat's action 
 `legal_actions` at the new version, so a seat acting again reads nothing first. A user holding every seat
 reads `legal-actions` only when another seat moved since its seat's last answer (a seat of its own would
 learn that from its event stream, which these users do not hold open); the `legal-actions` row of the
-report counts those reads. `IceCreamStreamPlayer` holds each seat's stream open instead (one request per
-seat and match, the `events` row), and reads no `legal-actions` at all.
+report counts those reads. The `...StreamPlayer` users hold each seat's stream open instead (one request per
+seat and match, the `events` row), and read no `legal-actions` at all.
 """
 
 from __future__ import annotations
@@ -348,6 +350,30 @@ class RobotsLoveIceCreamPlayer(MatchPlayer):
         """A random attack if the seat has one, else a random legal action."""
         attacks = [action for action in legal.get("actions", []) if action["type"] == "attack"]
         return random.choice(attacks) if attacks else super().choose_action(legal)
+
+
+class SundaeSplitStreamPlayer(SundaeSplitPlayer):
+    """`SundaeSplitPlayer` following each seat's match stream."""
+
+    follow_streams = True
+
+
+class FreezeFactoryStreamPlayer(FreezeFactoryPlayer):
+    """`FreezeFactoryPlayer` following each seat's match stream (its FREEZE! claims too)."""
+
+    follow_streams = True
+
+
+class RockemSockemStreamPlayer(RockemSockemPlayer):
+    """`RockemSockemPlayer` following each seat's match stream."""
+
+    follow_streams = True
+
+
+class RobotsLoveIceCreamStreamPlayer(RobotsLoveIceCreamPlayer):
+    """`RobotsLoveIceCreamPlayer` following each seat's match stream."""
+
+    follow_streams = True
 
 
 class CompareAndSetUser(FastHttpUser):
