@@ -6,12 +6,13 @@
 Rows, each a median over `--runs` Locust runs of `--seconds` with `--users` users, every user creating a
 match with all its seats and playing random legal moves to the end with no think time:
 
-* IceCream on Parlour over HTTP (loadtests/locustfile.py's users) and over its WebSocket (`GET /v1/socket`,
-  loadtests/peer_users.py), one gunicorn API as `make run` configures it (its limits on, set out of reach
-  by loadtests/limits.py) on an embedded Redis;
+* IceCream on Parlour over HTTP (loadtests/locustfile.py's users: `IceCreamPlayer` holding no stream, and
+  `IceCreamStreamPlayer` following each seat's match stream, one request a move), and over its WebSocket
+  (`GET /v1/socket`, loadtests/peer_users.py), one gunicorn API as `make run` configures it (its limits on,
+  set out of reach by loadtests/limits.py) on an embedded Redis;
 * IceCream on boardgame.io 0.50.2 (loadtests/peer, one Node process) with its in-memory storage and with its
   FlatFile storage, driven over socket.io as its own client drives it (loadtests/peer_users.py);
-* the other four games on Parlour, over HTTP and over the WebSocket.
+* the other four games on Parlour, over HTTP (with and without the streams) and over the WebSocket.
 
 A move is one action: its time runs from sending it until the mover has the answer. CPU per move is the
 server's (the gunicorn processes, and Redis, for Parlour; the Node process for boardgame.io) and the load
@@ -67,6 +68,8 @@ HTTP_PLAYERS = {
     "rockem_sockem": "RockemSockemPlayer",
     "robots_love_ice_cream": "RobotsLoveIceCreamPlayer",
 }
+STREAM_PLAYERS = {game: name.replace("Player", "StreamPlayer") for game, name in HTTP_PLAYERS.items()}
+"""The HTTP users that follow each seat's match stream and act on its events' legal actions: one request a move."""
 SOCKET_PLAYERS = {
     "icecream": "IceCreamSocketPlayer",
     "sundae_split": "SundaeSplitSocketPlayer",
@@ -112,10 +115,11 @@ class Sample:
 
 
 def rows_for(games: Sequence[str]) -> list[Row]:
-    """The table's rows: IceCream's four, then each other game's HTTP and WebSocket rows."""
+    """The table's rows: each game's HTTP, HTTP + stream and WebSocket rows, and IceCream's two boardgame.io rows."""
     rows: list[Row] = []
     for game in games:
         rows.append(Row(game, "Parlour HTTP", "parlour", HTTP_USERS, HTTP_PLAYERS[game], HTTP_MOVE))
+        rows.append(Row(game, "Parlour HTTP + stream", "parlour", HTTP_USERS, STREAM_PLAYERS[game], HTTP_MOVE))
         rows.append(Row(game, "Parlour WebSocket", "parlour", SOCKET_USERS, SOCKET_PLAYERS[game], SOCKET_MOVE))
         if game == "icecream":
             for storage, label in (("memory", "boardgame.io in memory"), ("flatfile", "boardgame.io FlatFile")):
@@ -131,6 +135,11 @@ def socket_missing(url: str) -> str | None:
         return f"GET /v1/socket does not upgrade on this checkout ({error})"
     connection.close()
     return None
+
+
+def defined(row: Row) -> bool:
+    """True when the row's users file defines its user class (a row whose users have not landed is absent)."""
+    return f"class {row.user_class}(" in row.users_file.read_text(encoding="utf-8")
 
 
 def locust_command(row: Row, host: str, args: argparse.Namespace, csv_prefix: Path) -> list[str]:
@@ -245,13 +254,15 @@ def report(rows: Sequence[Row], results: dict[Row, list[Sample]], absent: dict[R
         else:
             lines.append(f"{row.name:<42}  absent: {absent.get(row, 'no run finished')}")
     by_label = {row.label: medians.get(row) for row in rows if row.game == "icecream"}
-    http, ws = by_label.get("Parlour HTTP"), by_label.get("Parlour WebSocket")
+    ws = by_label.get("Parlour WebSocket")
     memory, flatfile = by_label.get("boardgame.io in memory"), by_label.get("boardgame.io FlatFile")
-    if http and flatfile:
-        lines.append(
-            f"IceCream: Parlour HTTP / boardgame.io FlatFile, moves/s: "
-            f"{ratio(http.moves_per_second, flatfile.moves_per_second)} (goal: at least 1)"
-        )
+    for label in ("Parlour HTTP", "Parlour HTTP + stream"):
+        http = by_label.get(label)
+        if http and flatfile:
+            lines.append(
+                f"IceCream: {label} / boardgame.io FlatFile, moves/s: "
+                f"{ratio(http.moves_per_second, flatfile.moves_per_second)} (goal, at one request per move: at least 1)"
+            )
     if ws and memory:
         lines.append(
             f"IceCream: Parlour WebSocket / boardgame.io in memory, moves/s: "
@@ -348,6 +359,7 @@ def versus(args: argparse.Namespace) -> int:
         missing = socket_missing(bench.parlour.url)
         if missing:
             absent.update({row: missing for row in rows if row.move_row == SOCKET_MOVE})
+        absent.update({row: f"{row.users_file.name} has no {row.user_class}" for row in rows if not defined(row)})
         print(
             f"Parlour: gunicorn {describe_workers(bench.settings)}, limits on (out of reach); boardgame.io 0.50.2, "
             f"one Node process. Locust {args.users} users, spawn {args.spawn_rate}/s, {args.seconds} s, "

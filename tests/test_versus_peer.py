@@ -29,14 +29,17 @@ def test_a_sample_counts_the_move_row_and_gives_cpu_per_move(tmp_path: Path) -> 
     assert (sample.server_us, sample.redis_us, sample.locust_us) == (500, 0, 250)
 
 
-def test_icecream_has_its_four_rows_and_another_game_two() -> None:
+def test_icecream_has_its_five_rows_and_another_game_three() -> None:
     assert list(icecream_rows()) == [
         "Parlour HTTP",
+        "Parlour HTTP + stream",
         "Parlour WebSocket",
         "boardgame.io in memory",
         "boardgame.io FlatFile",
     ]
-    assert [row.label for row in versus_peer.rows_for(["sundae_split"])] == ["Parlour HTTP", "Parlour WebSocket"]
+    other = versus_peer.rows_for(["sundae_split"])
+    assert [row.label for row in other] == ["Parlour HTTP", "Parlour HTTP + stream", "Parlour WebSocket"]
+    assert other[1].user_class == "SundaeSplitStreamPlayer"
 
 
 def sample(moves_per_second: float, server_us: float, redis_us: float = 0) -> Sample:
@@ -47,6 +50,7 @@ def test_the_report_prints_medians_the_goals_and_why_a_row_is_absent() -> None:
     rows = icecream_rows()
     results = {
         rows["Parlour HTTP"]: [sample(100, 2000), sample(300, 1000), sample(200, 1500)],
+        rows["Parlour HTTP + stream"]: [],
         rows["Parlour WebSocket"]: [],
         rows["boardgame.io in memory"]: [sample(1000, 200)],
         rows["boardgame.io FlatFile"]: [sample(250, 1000)],
@@ -55,5 +59,5 @@ def test_the_report_prints_medians_the_goals_and_why_a_row_is_absent() -> None:
     text = versus_peer.report(list(rows.values()), results, absent)
     assert "icecream Parlour HTTP" in text and "     200" in text  # the median of 100, 300 and 200
     assert "absent: GET /v1/socket does not upgrade" in text
-    assert "Parlour HTTP / boardgame.io FlatFile, moves/s: 0.80 (goal: at least 1)" in text
+    assert "Parlour HTTP / boardgame.io FlatFile, moves/s: 0.80 (goal, at one request per move: at least 1)" in text
     assert "Parlour WebSocket / boardgame.io in memory" not in text  # no WebSocket figures to compare
