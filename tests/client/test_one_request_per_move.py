@@ -72,7 +72,7 @@ def test_a_runner_woken_by_your_turn_sends_one_request_per_move(app: ParlourApp,
         folders = [tmp_path / bot["name"] for bot in bots]
         runners = [
             Runner(
-                bot_config(base_url, folder, bot),
+                bot_config(base_url, folder, bot, transport="http"),  # the socket's count: test_runner_socket
                 RandomEngine(seed=index),
                 Client(base_url, bot["token"], transport=transport),
                 matches=1,

@@ -112,7 +112,8 @@ def run_check(
     checked = replace(
         config, token=bot["token"], bot_id=bot["id"], state_dir=folder, pools=(), policy=None, max_matches=None
     )
-    checked = replace(checked, concurrency=max(config.concurrency, len(games)))
+    # Over HTTP: the faults are the HTTP transport's (a socket would carry the moves past them).
+    checked = replace(checked, concurrency=max(config.concurrency, len(games)), transport="http")
     runner = Runner(checked, engine, client, matches=len(games))
     report = Report()
     thread = threading.Thread(target=_run, args=(runner, report), name="check-runner", daemon=True)

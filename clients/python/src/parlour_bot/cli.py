@@ -16,13 +16,14 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
 from parlour_client import Client, ProblemError
 
 from parlour_bot.check import Adversity, run_check
-from parlour_bot.config import BotConfig, ConfigError, load_config
+from parlour_bot.config import TRANSPORTS, BotConfig, ConfigError, load_config
 from parlour_bot.engines import Engine, EngineError, load_engine
 from parlour_bot.runner import Runner
 
@@ -37,6 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("config", type=Path, help="the bot's TOML config")
     run.add_argument("--url", help="the server's base URL (default: the config's)")
     run.add_argument("--matches", type=int, help="exit once this many matches are over")
+    run.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        help="auto (the WebSocket when there is one), socket, or http (the event stream and POST); default: "
+        "the config's, or PARLOUR_BOT_TRANSPORT",
+    )
     check = commands.add_parser("check", help="play the engine through adversity on a local server, then report")
     check.add_argument("config", type=Path, help="the bot's TOML config (its engine and games)")
     check.add_argument("--url", help="the server's base URL (default: the config's)")
@@ -67,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print(report.text())
             return 1 if report.problems() else 0
+        if args.transport:
+            config = replace(config, transport=args.transport)
         return run_bot(config, engine, args.matches)
     except ConfigError as error:
         print(f"{PROG}: config error: {error}", file=sys.stderr)

@@ -13,6 +13,7 @@ path = "./my_engine.py:Engine"         # or "parlour_bot.engines:RandomEngine"
 games = ["icecream", "sundae_split"]   # or {icecream = [2], sundae_split = [3, 4]}
 
 matchmaking_rest = 30                  # seconds idle after a match before joining the pools again
+transport = "auto"                     # "socket" or "http" to force one (or PARLOUR_BOT_TRANSPORT)
 
 [[matchmaking]]
 game = "icecream"
@@ -36,12 +37,18 @@ TOP_KEYS = frozenset(
     {
         "url", "token_env", "token_file", "bot", "state_dir", "concurrency", "move_budget", "policy",
         "max_matches", "rematch", "log_level", "engine", "challenges", "matchmaking", "matchmaking_rest",
+        "transport",
     }
 )  # fmt: skip
 ENGINE_KEYS = frozenset({"path", "options"})
 CHALLENGE_KEYS = frozenset({"games", "rated_only", "opponents_allowed", "opponents_blocked", "tournaments"})
 POOL_KEYS = frozenset({"game", "players", "rated"})
 DEFAULT_ENGINE = "parlour_bot.engines:RandomEngine"
+TRANSPORTS = ("auto", "socket", "http")
+"""How the runner talks to the server: its WebSocket when it can be had (else the event stream and POST), the
+WebSocket only, or the stream and POST only."""
+TRANSPORT_ENV = "PARLOUR_BOT_TRANSPORT"
+"""The environment variable that overrides the config's `transport`."""
 
 
 class ConfigError(ValueError):
@@ -102,6 +109,7 @@ class BotConfig:
     challenges: Filters = field(default_factory=Filters)
     pools: tuple[Pool, ...] = ()
     matchmaking_rest: float = 30.0
+    transport: str = "auto"
 
 
 def load_config(path: Path, *, url: str | None = None, environ: Mapping[str, str] | None = None) -> BotConfig:
@@ -133,6 +141,11 @@ def parse_config(
     log_level = typed(data, "log_level", str, "one of " + ", ".join(LOG_LEVELS)) or "info"
     if log_level not in LOG_LEVELS:
         raise ConfigError("log_level", f"{log_level!r} is not one of {', '.join(LOG_LEVELS)}")
+    environ = os.environ if environ is None else environ
+    transport = environ.get(TRANSPORT_ENV) or typed(data, "transport", str, "one of " + ", ".join(TRANSPORTS))
+    if (transport or "auto") not in TRANSPORTS:
+        key = "transport" if not environ.get(TRANSPORT_ENV) else TRANSPORT_ENV
+        raise ConfigError(key, f"{transport!r} is not one of {', '.join(TRANSPORTS)}")
     return BotConfig(
         url=server.rstrip("/"),
         token=token,
@@ -148,6 +161,7 @@ def parse_config(
         challenges=filters(table(data, "challenges")),
         pools=pools(data.get("matchmaking", [])),
         matchmaking_rest=seconds(data, "matchmaking_rest", 30.0),
+        transport=transport or "auto",
     )
 
 

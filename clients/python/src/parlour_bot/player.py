@@ -1,7 +1,8 @@
 """One match's seats, played in a thread of their own: woken by the bot's events, each turn played with the
 client's `play_turn` (the version rule, simultaneous seats), the engine given its time budget. A move costs one
 request: the legal actions come with the `your-turn` event and with the answer to the seat's previous action
-(and the view, for an engine that wants it, with that answer too)."""
+(and the view, for an engine that wants it, with that answer too). On the bot's WebSocket (`channel`, when
+the runner has one open) the action goes as a message on it instead of a POST."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 from parlour_client import Action, Client, LegalActions, Match, ProblemError
 
+from parlour_bot.channel import BotChannel, SocketClosed
 from parlour_bot.engines import Engine, RandomEngine, call_hook
 from parlour_bot.state import StateDir
 
@@ -55,13 +57,15 @@ class Tally:
 
 @dataclass
 class Seats:
-    """What the player needs from its runner: the client, the engine, its budget, the state and the tally."""
+    """What the player needs from its runner: the client, the engine, its budget, the state and the tally, and
+    the bot's socket while the runner has one open (None: actions go by POST)."""
 
     client: Client
     engine: Engine
     move_budget: float
     state: StateDir
     tally: Tally
+    channel: BotChannel | None = None
 
 
 class MatchPlayer(threading.Thread):
@@ -149,8 +153,14 @@ class MatchPlayer(threading.Thread):
                 chosen.append((legal, action))
                 return action
 
+            channel = self.ctx.channel
             try:
-                played = client.play_turn(self.match_id, None, choose, seat=seat, game=self.game, legal=legal)
+                if channel is not None:
+                    played = channel.play_turn(
+                        self.match_id, choose, seat=seat, game=self.game, legal=legal, client=client
+                    )
+                else:
+                    played = client.play_turn(self.match_id, None, choose, seat=seat, game=self.game, legal=legal)
             except ProblemError as error:
                 if error.code in NOT_NOW:
                     return
@@ -165,7 +175,7 @@ class MatchPlayer(threading.Thread):
                 log.warning("match %s seat %s: the turn failed: %s; trying again shortly", self.match_id, seat, error)
                 self.retry_later()
                 return
-            except (httpx.TransportError, httpx.StreamError) as error:
+            except (httpx.TransportError, httpx.StreamError, SocketClosed) as error:
                 log.warning(
                     "match %s seat %s: the server is unreachable (%s); trying again shortly", self.match_id, seat, error
                 )

@@ -1,6 +1,10 @@
 """The runner: follows the bot's event stream, takes or declines challenges, plays each match in a thread of
 its own, saves each finished match's export, joins matchmaking pools when idle, and restarts where it
-stopped (its stream cursor on disk, its live matches listed again) without replaying anything."""
+stopped (its stream cursor on disk, its live matches listed again) without replaying anything.
+
+Its events and its actions go on the bot's WebSocket when websocket-client is installed (the `socket` extra)
+and the server offers `GET /v1/socket`; otherwise on the event stream, with each action a POST. The config's
+`transport` (or PARLOUR_BOT_TRANSPORT, or `--transport`) forces one: `socket` or `http`."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import httpx
 from parlour_client import BotSeat, Challenge, Client, Event, EventStream, LegalActions, ProblemError
 
 from parlour_bot.challenges import verdict
+from parlour_bot.channel import BotChannel, SocketClosed, open_channel
 from parlour_bot.config import BotConfig
 from parlour_bot.engines import Engine, call_hook
 from parlour_bot.matchmaking import Matchmaker
@@ -29,6 +34,10 @@ PAUSE = 2.0
 
 class EventNotHandled(Exception):
     """An event whose handling failed on a busy or unreachable server: it is read again."""
+
+
+class NoSocket(Exception):
+    """`transport = "socket"` and no WebSocket to be had (websocket-client missing, or the server has none)."""
 
 
 class Runner:
@@ -54,6 +63,8 @@ class Runner:
         self.lock = threading.RLock()
         self.stopping = threading.Event()
         self.stream: EventStream | None = None
+        self.channel: BotChannel | None = None
+        self.no_socket = config.transport == "http"  # True once the socket could not be had: the stream then
         self.matchmaker = Matchmaker(self.client, config.pools, self.state, self.idle, config.matchmaking_rest)
 
     # --- running ------------------------------------------------------------------------------------
@@ -70,8 +81,11 @@ class Runner:
                     if not prepared:
                         self.prepare()
                         prepared = True
-                    self.follow_stream()
+                    self.follow()
                     continue
+                except NoSocket as error:
+                    log.error("%s", error)
+                    return 1
                 except EventNotHandled as error:
                     log.warning("%s; trying again", error)
                 except ProblemError as error:
@@ -79,7 +93,7 @@ class Runner:
                         log.error("the server refused the bot: %s", error)
                         return 1
                     log.warning("the server is busy or restarting (%s); trying again", error)
-                except (httpx.TransportError, httpx.StreamError) as error:
+                except (httpx.TransportError, httpx.StreamError, SocketClosed, OSError) as error:
                     log.warning("the server is unreachable (%s); trying again", error)
                 self.outages += 1
                 self.stopping.wait(PAUSE)
@@ -106,6 +120,21 @@ class Runner:
         self.consider(list(self.client.bot_challenges(self.bot)))
         self.matchmaker.update()
 
+    def follow(self) -> None:
+        """Follow the bot's events on its WebSocket when it can be had (and the config allows), else on its
+        event stream; once the socket could not be had, the stream for the rest of the run."""
+        if not self.no_socket:
+            token = self.client.token or self.config.token
+            channel = open_channel(self.config.url, token, after=self.state.cursor())
+            if channel is not None:
+                self.follow_socket(channel)
+                return
+            if self.config.transport == "socket":
+                raise NoSocket("transport is socket, but no WebSocket: websocket-client missing or none on the server")
+            self.no_socket = True
+            log.info("no WebSocket (websocket-client missing, or none on the server): following the event stream")
+        self.follow_stream()
+
     def follow_stream(self) -> None:
         """Read the bot's stream from the cursor on disk (or from a snapshot of now), keeping the cursor."""
         cursor = self.state.cursor()
@@ -114,15 +143,37 @@ class Runner:
             if self.stopping.is_set():
                 return
             for event in stream:
-                try:
-                    self.handle(event)
-                except (ProblemError, httpx.TransportError, httpx.StreamError) as error:
-                    # The cursor stays before this event: the stream opens again and the event comes again.
-                    raise EventNotHandled(f"event {event.id} ({event.event}) could not be handled: {error}") from error
-                if event.id is not None:
-                    self.state.save_cursor(event.id)
+                self.take(event)
                 if self.done():
                     return
+
+    def follow_socket(self, channel: BotChannel) -> None:
+        """Read the bot's events on its socket (opened from the cursor on disk), its players acting on it; the
+        socket reopens itself after a drop, with `after`. Closed for good while not stopping: SocketClosed."""
+        with channel:
+            self.channel = self.seats.channel = channel
+            try:
+                if self.stopping.is_set():
+                    return
+                log.info("bot %s following its events on the WebSocket", self.bot)
+                for event in channel:
+                    self.take(event)
+                    if self.done():
+                        return
+            finally:
+                self.channel = self.seats.channel = None
+        if not self.stopping.is_set():
+            raise SocketClosed(*getattr(channel, "_closed_with", (None, "closed")))
+
+    def take(self, event: Event) -> None:
+        """Handle one event, then keep its id as the cursor."""
+        try:
+            self.handle(event)
+        except (ProblemError, httpx.TransportError, httpx.StreamError) as error:
+            # The cursor stays before this event: the stream opens again and the event comes again.
+            raise EventNotHandled(f"event {event.id} ({event.event}) could not be handled: {error}") from error
+        if event.id is not None:
+            self.state.save_cursor(event.id)
 
     def done(self) -> bool:
         """True once stopped, or once the matches asked for are over."""
@@ -133,6 +184,8 @@ class Runner:
         self.stopping.set()
         if self.stream is not None:
             self.stream.stop()
+        if self.channel is not None:
+            self.channel.stop()
 
     def shutdown(self) -> None:
         """Cancel the tickets and stop the match players."""
