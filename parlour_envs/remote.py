@@ -24,7 +24,9 @@ complete it, at the version of the legal actions it was chosen from. When anothe
 simultaneous step, a FREEZE! claim) the server refuses it as stale, and the seat chooses again on what the match
 is now. A seat that may act out of turn (a claim) may also choose PASS: it lets that version go by.
 
-Between two choices the environment follows the match's event stream (no polling); the client waits out `429`s
+Between two choices the environment follows the match's event stream (no polling). The seat's legal actions come
+with its events and with the answer to its action (`legal_actions`, at their version), so a move is one request;
+they are read only when none came with the version the seat chooses at. The client waits out `429`s
 for their `Retry-After` and retries what is safe to retry. The reward is the seat's from the server's result
 (`Result.rewards`), at the end; an aborted match is truncated. An episode abandoned before its end (`reset`,
 `close`, or a token outside the mask, which ends the episode with `illegal_reward`) resigns the seat.
@@ -292,7 +294,7 @@ class RemoteEnv(gymnasium.Env[ObsDict, np.int64]):
     def _follow(self, after: int) -> None:
         """Read the match's events until the seat has a choice at a version past `after`, or the match is over."""
         assert self._events is not None and self.seat is not None
-        if self.match is not None and self._consider(self.match, after):
+        if self.match is not None and self._consider(self.match, after, self.match.get("legal_actions")):
             return
         for event in self._events:
             if event.event == "end":
@@ -303,7 +305,7 @@ class RemoteEnv(gymnasium.Env[ObsDict, np.int64]):
             elif match["version"] < self.match["version"]:
                 continue
             self.match = match
-            if self._consider(match, after):
+            if self._consider(match, after, event.data.get("legal_actions")):
                 return
         self.match = self.client.match(self.seat.match, token=self.seat.token, seat=self.seat.seat_param)
         self._end()
@@ -322,8 +324,10 @@ class RemoteEnv(gymnasium.Env[ObsDict, np.int64]):
                 raise RuntimeError(f"the match's options {match['options']} change the environment's spaces")
             self.encoding = encoding
 
-    def _consider(self, match: Match, after: int) -> bool:
-        """True when the match is over or the seat chooses now (its decision made ready)."""
+    def _consider(self, match: Match, after: int, given: LegalActions | None = None) -> bool:
+        """True when the match is over or the seat chooses now (its decision made ready). `given`: the seat's legal
+        actions as they came with the match (its event's, or the answer to its action); read when none did for
+        this version."""
         assert self.seat is not None
         if match["status"] in ENDED:
             self._end()
@@ -335,7 +339,9 @@ class RemoteEnv(gymnasium.Env[ObsDict, np.int64]):
         state = self.game.state_from_view(match["view"], seat, match["players"], match["options"], rng)
         if not has_action(state, seat):
             return False
-        legal = self.client.legal_actions(self.seat.match, token=self.seat.token, seat=self.seat.seat_param)
+        legal = given if given is not None and given["version"] == match["version"] else None
+        if legal is None:
+            legal = self.client.legal_actions(self.seat.match, token=self.seat.token, seat=self.seat.seat_param)
         if not legal["may_act"] or legal["version"] != match["version"]:
             return False  # the match moved on meanwhile: its next event comes
         self._decision = self._decide(state, seat, legal, claim=seat not in match["waiting_for"])

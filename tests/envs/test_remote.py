@@ -24,6 +24,7 @@ from engine.result import Result
 from tests.api.conftest import app, settings  # noqa: F401
 from tests.client.conftest import CLIENT_SOURCE
 from tests.client.test_client import random_legal
+from tests.client.test_one_request_per_move import Counting
 from tests.serving import served
 from workers import context
 from workers.worker import PromptWorker
@@ -110,6 +111,24 @@ def test_an_episode_against_a_random_ai_seat_is_played_to_the_end_and_paid_the_s
         played = [entry for entry in client.log(info["match"]) if entry.get("action") is not None]
         assert {entry["seat"] for entry in played} == {0, 1}, "both seats moved"
         env.close()
+
+
+@pytest.mark.parametrize("game", ["icecream", "freeze_factory"])
+def test_a_move_is_one_request_its_legal_actions_come_with_the_events_and_answers(
+    base_url: str, ai_worker: None, game: str
+) -> None:
+    """Counted at the transport: each action one POST, and no legal-actions read (before: one per choice)."""
+    counting = Counting()
+    with Client(base_url, transport=counting) as client, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        players = 3 if game == "freeze_factory" else 2
+        env = RemoteEnv(game, client, AgainstAI("random", seat=1), players=players, turn_limit=6)
+        rewards, info = play(env, seed=4)
+        env.close()
+        moves = sum(entry["seat"] == 1 and entry.get("action") is not None for entry in client.log(info["match"]))
+    assert len(rewards) > 0 and counting.sent["POST actions"] >= moves > 0, counting.sent
+    assert counting.sent["GET legal-actions"] == 0, counting.sent
+    assert counting.sent["GET events"] == 1, counting.sent  # one match stream for the episode
 
 
 def test_a_bot_s_episode_is_the_next_match_it_is_challenged_to(base_url: str, ai_worker: None) -> None:
