@@ -3,14 +3,16 @@ its events, each match player sends its actions on it, and a connection that dro
 `after` (the last event read), an action in flight sent again under its idempotency key.
 
 `parlour_client.socket.Socket` reads one message at a time on the thread that asks; here several threads ask
-at once, so one reads at a time (whoever reads keeps what it finds: an event for the runner, an answer for
-the player that waits for it) and no one sends while the connection is being opened again."""
+at once, so one reads at a time and the others wait for what it finds (an event for the runner, an answer for
+the player that waits for it: each reader tells every waiter after each message, so a player's answer read by
+the runner wakes the player), and no one sends while the connection is being opened again."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from parlour_client import Action, Client, LegalActions, Match, ProblemError
@@ -25,14 +27,33 @@ class BotChannel(Socket):
     """One bot's socket following its own events, safe to read and act on from several threads."""
 
     def __init__(self, base_url: str, token: str, *, after: int | None = None) -> None:
-        self._reading = threading.RLock()  # one thread reads (or reopens) at a time
+        self._told = threading.Condition()  # notified after each message read (and each reopening)
+        self._reader = False  # a thread is reading (or reopening): the others wait to be told
         self._sending = threading.Lock()  # no send while the connection is opened again
         super().__init__(base_url, token, after=after)
 
     # --- one reader at a time ---------------------------------------------------------------------
-    def _read(self) -> bool:
-        with self._reading:
-            return super()._read()
+    def _pump(self, ready: Callable[[], bool]) -> bool:
+        """Until `ready()`: read a message when no other thread is reading, else wait to be told of the one it
+        reads. False once the socket is closed for good."""
+        with self._told:
+            while not ready():
+                if self.ended:
+                    return False
+                if self._reader:
+                    self._told.wait()
+                    continue
+                self._reader = True
+                self._told.release()
+                try:
+                    read = super()._read()
+                finally:
+                    self._told.acquire()
+                    self._reader = False
+                    self._told.notify_all()
+                if not read:
+                    return ready()
+            return True
 
     def _reopen(self) -> bool:
         import websocket
@@ -42,17 +63,17 @@ class BotChannel(Socket):
                 return False
             try:
                 return super()._reopen()
+            except SocketClosed:  # not reopened after its attempts
+                self.ended = True
+                raise
             except websocket.WebSocketException as error:  # refused on the way (a 503 while the store is away)
                 self.ended = True
                 raise SocketClosed(None, f"not reopened: {error}") from error
 
     def __next__(self) -> Event:
-        while True:
-            with self._reading:
-                if self._events:
-                    return self._events.popleft()
-                if self.ended or not self._read():
-                    raise StopIteration
+        if not self._pump(lambda: bool(self._events)):
+            raise StopIteration
+        return self._events.popleft()  # only the runner takes events
 
     def _send_once(self, text: str) -> int:
         """Send `text` on the connection as it is; the count of reopenings it went on. A send that fails is
@@ -68,14 +89,17 @@ class BotChannel(Socket):
     def _ask(self, message: dict[str, Any], ref: str) -> dict[str, Any]:
         text = json.dumps(message)
         sent_on = self._send_once(text)
+
+        def answered_or_reopened() -> bool:
+            return ref in self._answers or self.reconnects != sent_on or self.ended
+
         while True:
-            with self._reading:
-                if ref in self._answers:
-                    return self._answers.pop(ref)
-                if not self._read():
-                    raise self._refusal or SocketClosed(*self._closed_with)
-            if self.reconnects != sent_on:  # opened again: it may not have arrived; its key applies it once
-                sent_on = self._send_once(text)
+            self._pump(answered_or_reopened)
+            if ref in self._answers:
+                return self._answers.pop(ref)
+            if self.ended:
+                raise self._refusal or SocketClosed(*getattr(self, "_closed_with", (None, "closed")))
+            sent_on = self._send_once(text)  # opened again: it may not have arrived; its key applies it once
 
     def stop(self) -> None:
         """Close the connection now, from any thread: the runner's iteration ends, nothing is reopened."""
@@ -84,7 +108,7 @@ class BotChannel(Socket):
             self._ws.shutdown()
 
     # --- a turn -----------------------------------------------------------------------------------
-    def play_turn(  # type: ignore[override]
+    def play_match_turn(
         self,
         match_id: str,
         choose: Chooser,

@@ -156,7 +156,7 @@ class MatchPlayer(threading.Thread):
             channel = self.ctx.channel
             try:
                 if channel is not None:
-                    played = channel.play_turn(
+                    played = channel.play_match_turn(
                         self.match_id, choose, seat=seat, game=self.game, legal=legal, client=client
                     )
                 else:
