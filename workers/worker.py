@@ -40,6 +40,7 @@ from typing import Any, NoReturn
 
 import redis
 from rq import Queue, SimpleWorker
+from rq.exceptions import StopRequested
 from rq.executions import Execution
 from rq.job import Job
 from rq.timeouts import JobTimeoutException
@@ -185,6 +186,32 @@ class PromptWorker(SimpleWorker):
     stopping worker whose thread had just read its unsubscribe reply hung for up to a minute, and was
     killed after the supervisor's 15 s.
     """
+
+    waiting_for_job = False
+    """True while the worker waits for a job: the one place RQ's warm shutdown may raise StopRequested into."""
+
+    def _shutdown(self) -> None:
+        """RQ's warm shutdown, raised into the worker only while it waits for a job; anywhere else, kept for the
+        loop to see once the running step ends.
+
+        RQ raises StopRequested from the signal handler into whatever an idle worker is doing. Raised into a
+        maintenance sweep (in the middle of a Redis pipeline), it was caught and logged by the sweep's own
+        error handling, and the worker ran on, timing seats out, until it was killed 15 s later.
+        """
+        if self.waiting_for_job or self.get_state() == WorkerStatus.BUSY:
+            super()._shutdown()  # type: ignore[no-untyped-call]
+        else:
+            self._stop_requested = True
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None, max_idle_time: int | None = None) -> Any:
+        """RQ's, marked as the place a warm shutdown may interrupt; one asked before it began stops it at once."""
+        self.waiting_for_job = True
+        try:
+            if self._stop_requested:
+                raise StopRequested()
+            return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+        finally:
+            self.waiting_for_job = False
 
     def subscribe(self) -> None:
         """Subscribe to this worker's command channel, as RQ does, with reads short enough to stop promptly."""

@@ -15,9 +15,11 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 from rq import Queue
+from rq.exceptions import StopRequested
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 from rq.serializers import JSONSerializer
+from rq.worker import WorkerStatus
 
 from api.current import ParlourApp
 from model.jobs import TurnJobResult
@@ -278,3 +280,27 @@ def test_a_worker_s_command_listener_stops_within_its_read_even_right_after_its_
     stopping.start()
     stopping.join(timeout=30 * LISTEN_READ)  # RQ's own listener read on for 60 s here (redis-py 8.2 waits for it)
     assert not stopping.is_alive() and not listener.is_alive()
+
+
+@pytest.mark.parametrize("worker_class", [ParlourWorker, TimerWorker])
+def test_a_warm_shutdown_asked_during_the_maintenance_stops_the_worker_once_the_maintenance_ends(
+    redis_url: str, worker_class: type[PromptWorker]
+) -> None:
+    """RQ raised StopRequested into an idle worker wherever it was; in a sweep, the sweep's error handling caught
+    it and the worker ran on (timing seats out) until it was killed. Now it is kept for the loop to see."""
+    connection = redis.Redis.from_url(redis_url)
+    worker = worker_class([Queue(name, connection=connection) for name in WORKER_QUEUES], connection=connection)
+    worker.set_state(WorkerStatus.IDLE)
+    worker._shutdown()  # as from SIGTERM's handler, in the middle of a sweep: nothing raised there
+    assert worker._stop_requested
+    with pytest.raises(StopRequested):  # the loop's next wait for a job ends at once
+        worker.dequeue_job_and_maintain_ttl(timeout=60)
+
+
+def test_a_warm_shutdown_asked_while_the_worker_waits_for_a_job_interrupts_the_wait(redis_url: str) -> None:
+    connection = redis.Redis.from_url(redis_url)
+    worker = TimerWorker([Queue(LIVE_QUEUE, connection=connection)], connection=connection)
+    worker.set_state(WorkerStatus.IDLE)
+    worker.waiting_for_job = True  # as inside RQ's blocking read
+    with pytest.raises(StopRequested):
+        worker._shutdown()
