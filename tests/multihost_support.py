@@ -58,11 +58,21 @@ def start_redis_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         time.sleep(0.05)
 
 
-def start_api(name: str, redis_url: str, port: int, log_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """Run `gunicorn ops.wsgi:app` (one gevent worker process) on a port; return once /v1/health answers 200."""
+def start_api(
+    name: str,
+    redis_url: str,
+    port: int,
+    log_dir: Path,
+    env: dict[str, str],
+    worker_class: str = "gevent",
+    threads: int = 1,
+    connections: int = 1000,
+) -> subprocess.Popen[bytes]:
+    """Run `gunicorn ops.wsgi:app` (one worker process, gevent unless told) on a port; return once /v1/health
+    answers 200."""
     log = log_dir / f"{name}.log"
     process = subprocess.Popen(
-        gunicorn_command(WSGI_APP, "127.0.0.1", port, 1, 1, "gevent", 1000),
+        gunicorn_command(WSGI_APP, "127.0.0.1", port, 1, threads, worker_class, connections),
         cwd=ROOT,
         env={**os.environ, **env, "REDIS_URL": redis_url},
         stdin=subprocess.DEVNULL,

@@ -6,48 +6,31 @@ the handler, simple-websocket's reader, the writer and the events pump), so it h
 
 from __future__ import annotations
 
-import os
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from api.socket.protocol import NORMAL
-from ops.supervisor import WSGI_APP, gunicorn_command
 from tests.api.test_openapi import WINNING_LINE
 from tests.api.test_socket import Socket
-from tests.multihost_support import START_TIMEOUT, Api, stop_group
+from tests.multihost_support import Api, start_api, stop_group
 from tests.test_service import free_port
 
 
-def start_gunicorn(worker_class: str, redis_url: str, log: Path) -> tuple[subprocess.Popen[bytes], Api]:
+def start_gunicorn(worker_class: str, redis_url: str, log_dir: Path) -> tuple[subprocess.Popen[bytes], Api]:
     """`gunicorn ops.wsgi:app` with one worker process of that class; once /v1/health answers."""
     port = free_port()
-    process = subprocess.Popen(
-        gunicorn_command(WSGI_APP, "127.0.0.1", port, 1, 8, worker_class, 100),
-        cwd=Path(__file__).resolve().parents[1],
-        env={**os.environ, "REDIS_URL": redis_url, "PARLOUR_EVENTS_HEARTBEAT": "1"},
-        stdin=subprocess.DEVNULL,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-        process_group=0,
-    )
-    api = Api(f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + START_TIMEOUT
-    while not api.healthy():
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop_group(process)
-            raise AssertionError(f"gunicorn ({worker_class}) did not start:\n{log.read_text()}")
-        time.sleep(0.1)
-    return process, api
+    env = {"PARLOUR_EVENTS_HEARTBEAT": "1"}
+    process = start_api(f"gunicorn-{worker_class}", redis_url, port, log_dir, env, worker_class, 8, 100)
+    return process, Api(f"http://127.0.0.1:{port}")
 
 
 @pytest.fixture(params=["gevent", "gthread"])
 def served(request: pytest.FixtureRequest, redis_url: str, tmp_path: Path) -> Iterator[Api]:
     """The API under gunicorn with the worker class of the parameter."""
-    process, api = start_gunicorn(request.param, redis_url, tmp_path / "gunicorn.log")
+    process, api = start_gunicorn(request.param, redis_url, tmp_path)
     try:
         yield api
     finally:
