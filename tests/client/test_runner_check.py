@@ -14,9 +14,11 @@ from parlour_client import Action, Client, LegalActions
 
 from tests.client.test_runner import bot_config
 
-QUICK = Adversity(storm=3, outage=3.0, slow=0.5, turn_timer=30, moves_between=2)
-"""Each fault once, short enough for the suite. The outage outlasts the server's `retry: 2000`, so the runner's
-stream reconnects inside it and meets it even when no seat was mid-turn."""
+QUICK = Adversity(storm=3, outage=3.0, slow=0.5, turn_timer=30, moves_between=1)
+"""Each fault once, short enough for the suite, a move of every live match apart (with two apart, seen once in CI,
+both matches could end before the last fault was due, and it was never injected; the faults together take 3.5 s
+of the 30 s turn timer, so even on one turn they cannot outlast it). The outage outlasts the server's
+`retry: 2000`, so the runner's stream reconnects inside it and meets it even when no seat was mid-turn."""
 
 
 class Cheater(RandomEngine):
