@@ -175,8 +175,9 @@ def test_a_worker_killed_mid_search_leaves_its_turn_to_the_other(
     killed_at = time.monotonic()
     wait_for(lambda: waiting_for(apis[1], match_id, [1]), "the other worker to play the turn", RECOVERY)
     print(f"the dead worker's turn was played {time.monotonic() - killed_at:.0f} s after the kill")
-    played = turn_job(shared_redis, match_id, 0, 0)
-    assert (played.get_status(), played.worker_name) == (JobStatus.FINISHED, survivor)
+    # The job is marked finished just after its move is stored: wait for the mark, not only the move.
+    wait_for(lambda: turn_job(shared_redis, match_id, 0, 0).get_status() == JobStatus.FINISHED, "the job's end", 30.0)
+    assert turn_job(shared_redis, match_id, 0, 0).worker_name == survivor
 
     for _ in range(2):  # the match goes on: the human plays a whole turn, the AI answers
         assert play_human_turn(apis, match_id, token) > 0
