@@ -89,6 +89,10 @@ class Services:
         """Listener: list a started match in its bots' public histories, with its result once it finished."""
         self.bot_history.after_change(record, state)
 
+    def remember_for_events(self, record: MatchRecord, state: GameState) -> None:
+        """Listener: keep the version just stored for this process's events of it (no read of the match)."""
+        self.renders.remember(record, state)
+
     def count_for_ladder(self, record: MatchRecord, state: GameState) -> None:
         """Listener: count a finished match in its game's ladder, once."""
         self.ladder.after_change(record, state)
@@ -134,6 +138,7 @@ def build_services(settings: Settings) -> Services:
             services.advance_tournament,
             services.record_bot_history,
             services.count_for_ladder,
+            services.remember_for_events,
         ]
     )
     return services

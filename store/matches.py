@@ -56,6 +56,17 @@ RULES_CHANGED = "rules-changed"
 """The abort reason of a match stored under earlier rules of its game (see `stored_record`)."""
 
 
+def log_page_of(reply: list[Any]) -> LogPage:
+    """The page the log_page script answered."""
+    start, stop, before, page, later = reply[:5]
+    return LogPage(
+        [jsoncodec.loads(raw) for raw in page],
+        [jsoncodec.loads(raw) for raw in later],
+        None if before < 0 else int(before),
+        start + len(page) < stop,
+    )
+
+
 def stored_record(raw: str | bytes) -> MatchRecord:
     """A match as stored; one stored under earlier rules of its game reads as aborted for `rules-changed`.
 
@@ -454,13 +465,15 @@ class MatchStore:
         One script reads only those entries (and the log's newest `tail` after them, for redaction).
         """
         args = [after, limit, upto, tail, int(newest)]
-        start, stop, before, page, later = self._log_page(keys=[log_key(match_id)], args=args)
-        return LogPage(
-            [jsoncodec.loads(raw) for raw in page],
-            [jsoncodec.loads(raw) for raw in later],
-            None if before < 0 else int(before),
-            start + len(page) < stop,
-        )
+        return log_page_of(self._log_page(keys=[log_key(match_id)], args=args))
+
+    def load_with_log(self, match_id: str, after: int, limit: int) -> tuple[MatchRecord, LogPage] | None:
+        """The stored match and the newest `limit` entries of its log after version `after`, read together in one
+        round trip (what an event shows); None if the match is gone."""
+        args = [after, limit, 0, 0, 1]
+        reply = self._log_page(keys=[log_key(match_id), match_key(match_id)], args=args)
+        raw = reply[5]
+        return (stored_record(raw), log_page_of(reply)) if raw else None
 
     def ttl_for(self, record: MatchRecord) -> int:
         """Finished matches live `finished_ttl` seconds (`ai_match_ttl` at most if the AI played alone); others

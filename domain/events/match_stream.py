@@ -41,13 +41,14 @@ import redis
 from domain.links import LOG_PAGE_MAX, with_query
 from domain.matches import commands
 from domain.matches.pace import counts_watchers
-from domain.matches.reads import Reads, state_of
+from domain.matches.reads import Reads, StateOf, state_of
+from engine import GameState
 from model import codec as jsoncodec
 from model.match import MatchRecord, SeatRecord
 from model.refusals import NotFound, RulesChanged
 from model.tokens import Credential
 from store.changes import ChangeFeed, Watch
-from store.matches import RULES_CHANGED, MatchStore
+from store.matches import RULES_CHANGED, LogPage, MatchStore
 from store.watchers import new_watcher
 
 log = logging.getLogger(__name__)
@@ -101,14 +102,19 @@ class Rendered:
     match: str
     versions: tuple[int, ...]  # of the log entries kept, oldest first
     entries: tuple[str, ...]  # those entries' JSON, redacted for the viewer as in the whole log
-    before: int | None  # the version of the newest entry left out; None when the whole log is kept
+    before: int | None  # the version of the newest entry left out; None when every entry after `log_from` is kept
     rematch_open: bool = False  # finished, and a rematch may still start (streams asked to follow it stay open)
     holder: SeatRecord | None = None  # the viewer's seat as it is held at this version (None for the public)
     legal_actions: str | None = None  # what the viewer's seat may do at this version, as JSON (None for the public)
+    log_from: int = 0  # the entries are those after this version (the newest `LOG_WINDOW` of them, see `before`)
 
     frames: dict[tuple[int, str, int | None], bytes] = field(default_factory=dict, compare=False, repr=False)
     """The `match` events written so far, whole and encoded, per (after, log_url, seat): the streams of one viewer
     are mostly at the same version, so one event serves them all."""
+
+    def covers(self, after: int | None) -> bool:
+        """True when this render holds the log a client that has seen up to `after` needs (else read it again)."""
+        return (after or 0) >= self.log_from or self.before is not None
 
     def frame(self, after: int | None, log_url: str, seat: int | None) -> bytes:
         """The `match` event for a client that has seen up to version `after` (nothing if None).
@@ -137,14 +143,27 @@ class Rendered:
 
 
 def render(
-    store: MatchStore, reads: Reads, record: MatchRecord, viewer: int | None, token: Credential | None = None
+    store: MatchStore,
+    reads: Reads,
+    record: MatchRecord,
+    viewer: int | None,
+    token: Credential | None = None,
+    after: int = 0,
+    window: LogPage | None = None,
+    state: StateOf | None = None,
 ) -> Rendered:
     """The viewer's view of the match and a seat's legal actions (both shared with the reads), and the newest
-    log entries as `GET .../log` shows them to that viewer."""
+    log entries after version `after` as `GET .../log` shows them to that viewer.
+
+    A stream that keeps up needs the entry or two since its last event, so only those are read (`window`, when
+    the caller read them with the record): the log's whole window cost more than the rest of an event.
+    """
     # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
-    window = store.log_page(record.id, 0, LOG_WINDOW, record.version, newest=True)
+    if window is None:
+        window = store.log_page(record.id, after, LOG_WINDOW, record.version, newest=True)
     entries = window.entries
-    state = state_of(record)
+    left_out = window.before if window.before is not None and window.before > after else None
+    state = state or state_of(record)
     if not record.ended:
         entries = commands.redacted(state(), window.entries, [], viewer)
     return Rendered(
@@ -154,20 +173,26 @@ def render(
         reads.match(record, viewer, token, state),
         tuple(entry["version"] for entry in entries),
         tuple(compact(entry) for entry in entries),
-        window.before,
+        left_out,
         record.rematch_open,
         record.seats[viewer] if viewer is not None else None,
         reads.legal_actions(record, viewer, state) if viewer is not None else None,
+        after,
     )
 
 
 class Renders:
-    """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it."""
+    """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it.
+
+    The versions this process stored itself are remembered (`remember`, a listener of every stored change),
+    so their events read only the new log entries, never the match.
+    """
 
     def __init__(self, reads: Reads, size: int = RENDERS_KEPT) -> None:
         self.reads = reads
         self.size = size
         self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
+        self._stored: OrderedDict[tuple[str, int], tuple[MatchRecord, GameState]] = OrderedDict()
         self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -178,11 +203,14 @@ class Renders:
         version: int | None,
         viewer: int | None,
         token: Credential | None = None,
+        after: int | None = None,
     ) -> Rendered | None:
-        """The match at `version` (or a newer one) for the viewer, rendered once; None if it is gone.
+        """The match at `version` (or a newer one) for the viewer, with the log after `after`, rendered once; None
+        if it is gone.
 
         A change wakes every stream of the match at once: the first to ask renders, and the others
-        wait for its render instead of each reading and rendering the same version again.
+        wait for its render instead of each reading and rendering the same version again. A stream further
+        behind than the kept render's log reads it again, from where it is.
         """
         if version is None:
             return None
@@ -190,7 +218,7 @@ class Renders:
         while True:
             with self._lock:
                 kept = self._kept.get(key)
-                if kept is not None:
+                if kept is not None and kept.covers(after):
                     self._kept.move_to_end(key)
                     return kept
                 rendering = self._rendering.get(key)
@@ -198,22 +226,38 @@ class Renders:
                     rendering = self._rendering[key] = threading.Event()
                     break
             # No timeout (each would cost a timer): the render sets the event however it ends. Then look again:
-            # kept, or render it ourselves if that render failed.
+            # kept, or render it ourselves if that render failed (or read less of the log than we need).
             rendering.wait()
         try:
-            return self._render(store, key, token)
+            return self._render(store, key, token, after or 0)
         finally:
             with self._lock:
                 del self._rendering[key]
             rendering.set()
 
-    def _render(self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None) -> Rendered | None:
+    def remember(self, record: MatchRecord, state: GameState) -> None:
+        """A version this process has just stored, and its engine state (only read from here on)."""
+        with self._lock:
+            self._stored[(record.id, record.version)] = (record, state)
+            while len(self._stored) > self.size:
+                self._stored.popitem(last=False)
+
+    def _render(
+        self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None, after: int
+    ) -> Rendered | None:
         """Read and render the match, kept under the version asked for and the version read."""
-        match_id, _, viewer = key
-        record = store.load(match_id)
-        if record is None:
-            return None
-        rendered = render(store, self.reads, record, viewer, token)
+        match_id, version, viewer = key
+        with self._lock:
+            stored = self._stored.get((match_id, version))
+        if stored is not None:  # stored here: only the new log entries are read
+            record, state = stored
+            rendered = render(store, self.reads, record, viewer, token, min(after, version), state=lambda: state)
+        else:
+            read = store.load_with_log(match_id, after, LOG_WINDOW)
+            if read is None:
+                return None
+            record, window = read
+            rendered = render(store, self.reads, record, viewer, token, min(after, record.version), window)
         with self._lock:  # a stored version never changes, so its render can be kept
             self._kept[key] = self._kept[(match_id, rendered.version, viewer)] = rendered
             while len(self._kept) > self.size:
@@ -271,7 +315,7 @@ class EventStream:
         version = self.store.version(self.match_id)  # read after the watch began, so no change slips between
         while True:
             try:
-                rendered = self.renders.get(self.store, self.match_id, version, self.viewer, self.token)
+                rendered = self.renders.get(self.store, self.match_id, version, self.viewer, self.token, last)
             except RulesChanged:  # stored under earlier rules of its game: nothing to show any more
                 yield end_event(last, RULES_CHANGED)
                 return
