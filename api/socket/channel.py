@@ -34,8 +34,11 @@ from domain.events.bot_stream import BotEventStream, snapshot
 from domain.events.match_stream import EventStream
 from domain.matches import commands
 from domain.quotas import Lease
+from engine import GameState
+from engine.errors import ActionRejected
 from model.codec import dumps
-from model.refusals import InvalidRequest, RateLimited, Unauthorized
+from model.match import MatchRecord
+from model.refusals import InvalidRequest, RateLimited, Refusal, Unauthorized
 from model.tokens import BotToken, Credential, SeatToken, parse_credential
 
 log = logging.getLogger(__name__)
@@ -267,7 +270,12 @@ class Channel:
         self.charge(ACTIONS_ROUTE, holder.match_id or "", holder.seat)
 
     def act(self, message: dict[str, Any], ref: str | None) -> None:
-        """Apply an action as `POST /v1/matches/{id}/actions` does: the same checks in the same order."""
+        """Apply an action as `POST /v1/matches/{id}/actions` does: the same checks in the same order.
+
+        An action chosen at a version this process holds (stored or read for an event) is checked on it, without
+        reading the match: its compare-and-set proves that version is still the newest. Should anything refuse
+        it there, it is checked again on the match as stored, so the answer is HTTP's whatever the version held.
+        """
         holder = self.holder
         assert holder is not None
         try:
@@ -282,25 +290,60 @@ class Channel:
                 "a bot's action names its match", errors={"match": ["required on a bot's socket"]}
             )
         app = services()
+        charged = False
+        held = self.held(match_id, action)
+        if held is not None and action is not None:
+            try:
+                seat = commands.authenticate(app.store, held, holder.token, self.named_seat(action))
+            except Refusal:
+                seat = None
+            if seat is not None:
+                self.charge(ACTIONS_ROUTE, held.id, seat)
+                charged = True
+                committed: list[bool] = []
+                try:
+                    self.outbox.put(protocol.result(ref, dumps(self.apply(held, seat, action, committed))))
+                    return
+                except (Refusal, ActionRejected):
+                    if committed:  # refused by what the stored change set off: the answer HTTP would give
+                        raise  # (checking it again would find the action's own version newer)
         record = commands.load_match(app.store, match_id)
-        named = action.seat if action is not None else None
-        seat = commands.authenticate(app.store, record, holder.token, named if named is not None else holder.seat)
+        seat = commands.authenticate(app.store, record, holder.token, self.named_seat(action))
         assert seat is not None
-        self.charge(ACTIONS_ROUTE, record.id, seat)
+        if not charged:
+            self.charge(ACTIONS_ROUTE, record.id, seat)
         if malformed is not None or action is None:
             raise malformed or InvalidRequest("invalid action")
+        self.outbox.put(protocol.result(ref, dumps(self.apply(record, seat, action))))
+
+    def held(self, match_id: str, action: protocol.ActionMessage | None) -> MatchRecord | None:
+        """The version the action was chosen at, if this process holds it."""
+        if action is None or not isinstance(action.expected_version, int) or isinstance(action.expected_version, bool):
+            return None
+        return services().renders.stored(match_id, action.expected_version)
+
+    def named_seat(self, action: protocol.ActionMessage | None) -> int | None:
+        """The seat the action is for: the one it names, else the socket's."""
+        named = action.seat if action is not None else None
+        return named if named is not None else self.holder.seat if self.holder is not None else None
+
+    def apply(
+        self, record: MatchRecord, seat: int, action: protocol.ActionMessage, committed: list[bool] | None = None
+    ) -> Any:
+        """The action's fields checked as HTTP checks a body, and applied with compare-and-set; the answer.
+        `committed` gets an item once the action is stored."""
+        app = services()
         fields = {"action": action.action, "expected_version": action.expected_version}
         body = cast(ActionRequest, load(ActionRequestSchema, fields))
-        answer = commands.apply_action(
-            app.store,
-            record,
-            seat,
-            body["action"],
-            body["expected_version"],
-            action.idempotency_key,
-            on_commit=app.after_change,
+
+        def stored(after: MatchRecord, state: GameState) -> None:
+            if committed is not None:
+                committed.append(True)
+            app.after_change(after, state)
+
+        return commands.apply_action(
+            app.store, record, seat, body["action"], body["expected_version"], action.idempotency_key, on_commit=stored
         )
-        self.outbox.put(protocol.result(ref, dumps(answer)))
 
     # --- limits and refusals ----------------------------------------------------------------------
     def charge(self, endpoint: str, match_id: str, seat: int | None) -> None:

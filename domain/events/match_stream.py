@@ -181,18 +181,24 @@ def render(
     )
 
 
+def known_state(state: GameState) -> StateOf:
+    """A state at hand, given where a parse would be."""
+    return lambda: state
+
+
 class Renders:
     """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it.
 
-    The versions this process stored itself are remembered (`remember`, a listener of every stored change),
-    so their events read only the new log entries, never the match.
+    The versions this process stored itself (`remember`, a listener of every stored change) or read for an
+    event are kept, so their events read only the new log entries, never the match; a socket's action chosen at
+    such a version is checked on it without reading the match (`stored`).
     """
 
     def __init__(self, reads: Reads, size: int = RENDERS_KEPT) -> None:
         self.reads = reads
         self.size = size
         self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
-        self._stored: OrderedDict[tuple[str, int], tuple[MatchRecord, GameState]] = OrderedDict()
+        self._stored: OrderedDict[tuple[str, int], tuple[MatchRecord, GameState | None]] = OrderedDict()
         self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -242,6 +248,21 @@ class Renders:
             while len(self._stored) > self.size:
                 self._stored.popitem(last=False)
 
+    def stored(self, match_id: str, version: int) -> MatchRecord | None:
+        """The match at `version` if this process stored it or read it for an event lately (a stored version never
+        changes; whether it is still the newest, only the store can say)."""
+        with self._lock:
+            kept = self._stored.get((match_id, version))
+        return kept[0] if kept is not None else None
+
+    def _remember_read(self, record: MatchRecord) -> None:
+        """A version read for an event, kept for `stored` (its engine state is not kept: it is parsed when needed)."""
+        with self._lock:
+            if (record.id, record.version) not in self._stored:
+                self._stored[(record.id, record.version)] = (record, None)
+                while len(self._stored) > self.size:
+                    self._stored.popitem(last=False)
+
     def _render(
         self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None, after: int
     ) -> Rendered | None:
@@ -249,15 +270,17 @@ class Renders:
         match_id, version, viewer = key
         with self._lock:
             stored = self._stored.get((match_id, version))
-        if stored is not None:  # stored here: only the new log entries are read
+        if stored is not None:  # stored or read here: only the new log entries are read
             record, state = stored
-            rendered = render(store, self.reads, record, viewer, token, min(after, version), state=lambda: state)
+            parsed = state_of(record) if state is None else known_state(state)
+            rendered = render(store, self.reads, record, viewer, token, min(after, version), state=parsed)
         else:
             read = store.load_with_log(match_id, after, LOG_WINDOW)
             if read is None:
                 return None
             record, window = read
             rendered = render(store, self.reads, record, viewer, token, min(after, record.version), window)
+            self._remember_read(record)
         with self._lock:  # a stored version never changes, so its render can be kept
             self._kept[key] = self._kept[(match_id, rendered.version, viewer)] = rendered
             while len(self._kept) > self.size:

@@ -226,6 +226,31 @@ def test_a_stale_version_is_the_same_problem_as_over_http(
     assert answer["problem"]["code"] == "stale-version" and answer["problem"]["status"] == 409
 
 
+def test_an_action_at_a_version_the_server_holds_is_answered_as_on_the_match_stored(
+    client: FlaskClient, base: str, sockets: list[Socket], match: Match
+) -> None:
+    """The socket checks an action on the version it was chosen at when the process holds it (read for the seat's
+    first event here); once the match moved on, the answer is HTTP's, from the match as stored."""
+    socket = open_socket(base, sockets)
+    socket.hello(match.tokens[1])
+    assert socket.next_event("match")["data"]["version"] == 0  # version 0 is now held by the server
+    moved = client.post(
+        match.url("/actions"),
+        json={"action": legal_action(client, match, 0), "expected_version": 0},
+        headers=bearer(match.tokens[0]),
+    )
+    assert moved.status_code == 200
+    action = legal_action(client, match, 1)  # seat 1's turn at version 1; at version 0 it was not
+    request = {"action": action, "expected_version": 0}
+    over_http = client.post(match.url("/actions"), json=request, headers=bearer(match.tokens[1]))
+    answer = socket.act(action, 0)
+    assert answer["type"] == "problem"
+    assert answer["problem"] == over_http.get_json()
+    assert answer["problem"]["code"] == "stale-version" and answer["problem"]["current_version"] == 1
+    played = socket.act(action, 1, ref="again")
+    assert played["type"] == "result" and played["answer"]["version"] == 2
+
+
 def test_a_token_revoked_mid_socket_is_refused_on_its_next_message(
     client: FlaskClient, base: str, sockets: list[Socket]
 ) -> None:
@@ -287,6 +312,41 @@ def test_a_socket_spends_the_seats_action_limit_as_http_does(limited_app: Parlou
             assert refused.status_code == 429  # the same bucket, spent
             other = client.post(match.url("/actions"), json={"action": {}}, headers=bearer(match.tokens[1]))
             assert other.status_code == 409  # not its turn, but counted: another seat's bucket is untouched
+        finally:
+            socket.close()
+
+
+def test_an_action_refused_on_a_held_version_counts_once(limited_app: ParlourApp) -> None:
+    """An action checked on the version the server holds and then on the match as stored is one message, counted
+    once (three a minute: the stale action, two pings, and only then a refusal)."""
+    client = limited_app.test_client()
+    match = create_match(client, seed="limited-held")
+    with served(limited_app) as base:
+        socket = Socket(base)
+        try:
+            socket.hello(match.tokens[0])  # the hello counts as opening a stream, not as an action
+            assert socket.next_event("match")["data"]["version"] == 0
+            action = legal_action(client, match, 0)
+            moved = client.post(
+                match.url("/actions"),
+                json={"action": action, "expected_version": 0},
+                headers=bearer(match.tokens[1]),
+            )
+            assert moved.status_code == 409  # not seat 1's turn: counted in seat 1's bucket, not seat 0's
+            over_http = client.post(
+                match.url("/actions"),
+                json={"action": action, "expected_version": 0},
+                headers=bearer(match.tokens[0]),
+            )
+            assert over_http.status_code == 200  # seat 0's first count: the match is at version 1
+            stale = socket.act(action, 0)
+            assert stale["type"] == "problem" and stale["problem"]["code"] == "stale-version", stale
+            socket.send({"type": "ping", "ref": "3"})
+            third = socket.next_among("pong", "problem")
+            assert third["type"] == "pong", third  # the third message: the stale action counted once
+            socket.send({"type": "ping", "ref": "4"})
+            refused = socket.next_of("problem")
+            assert refused["problem"]["code"] == "rate-limited", refused
         finally:
             socket.close()
 
