@@ -33,7 +33,9 @@ match's watchers (`parlour:match:{<id>}:watchers`, for its spectator pace) `stor
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -127,6 +129,11 @@ AI_MATCH_TTL = int(settings.AI_MATCH_TTL.default)
 """Seconds a finished match that only the AI played is kept (PARLOUR_AI_MATCH_TTL): nobody waits to read it."""
 IDEMPOTENT_ANSWERS_KEPT = 8
 """Answers to Idempotency-Keys a seat keeps: a client retries the requests it lost the answers of, its last few."""
+ENTRIES_ARG = 7
+"""The commit script's arguments from which on are the log entries."""
+WRITTEN_KEPT = 512
+"""Versions a process keeps of those it stored, with their log entries, for its own events (`written_entries`)."""
+MISSING = object()
 
 
 def plays_itself(record: MatchRecord) -> bool:
@@ -247,6 +254,8 @@ class MatchStore:
         self._commit = lua_script(client, "matches", "commit")
         self._reclaim = lua_script(client, "matches", "reclaim")
         self._log_page = lua_script(client, "matches", "log_page")
+        self._written: OrderedDict[tuple[str, int], str | None] = OrderedDict()
+        self._written_lock = threading.Lock()
         self.bots = BotStore(client, finished_ttl, idle_ttl)
         self.watchers = Watchers(client)
 
@@ -335,7 +344,31 @@ class MatchStore:
         entries = [log_entry] if log_entry else []
         keys, args = self._commit_arguments(record, expected_version, entries, idempotent, seat)
         kind, value = self._commit(keys=keys, args=args)
+        if kind == "ok":
+            self._wrote(record, expected_version, entries, args[ENTRIES_ARG:])
         return self._committed(record, previous_status, kind, value)
+
+    def _wrote(
+        self, record: MatchRecord, expected_version: int, entries: Sequence[LogEntry], texts: Sequence[EncodableT]
+    ) -> None:
+        """Keep the versions this process just stored, with their log entries as written (None: no entry)."""
+        by_version: dict[int, str | None] = dict.fromkeys(range(expected_version + 1, record.version + 1))
+        for entry, text in zip(entries, texts, strict=True):
+            by_version[entry["version"]] = str(text)
+        with self._written_lock:
+            for version, written in by_version.items():
+                self._written[(record.id, version)] = written
+            while len(self._written) > WRITTEN_KEPT:
+                self._written.popitem(last=False)
+
+    def written_entries(self, match_id: str, after: int, upto: int) -> list[LogEntry] | None:
+        """The log entries of versions `after` + 1 to `upto`, if this process stored every one of those versions
+        (lately); None otherwise (then read them with `log_page`)."""
+        with self._written_lock:
+            texts = [self._written.get((match_id, version), MISSING) for version in range(after + 1, upto + 1)]
+        if MISSING in texts:
+            return None
+        return [jsoncodec.loads(text) for text in texts if isinstance(text, str)]
 
     def send_commit(
         self, record: MatchRecord, expected_version: int, entries: Sequence[LogEntry], previous_status: str
@@ -374,7 +407,7 @@ class MatchStore:
             idempotent.answer if idempotent else "",
             min(self.idempotency_ttl, ttl),  # an answer goes with its match, if that goes first
             IDEMPOTENT_ANSWERS_KEPT,
-            *(jsoncodec.dumps(entry) for entry in entries),
+            *(jsoncodec.dumps(entry) for entry in entries),  # from ENTRIES_ARG on
         ]
         return keys, args
 

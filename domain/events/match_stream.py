@@ -160,7 +160,7 @@ def render(
     """
     # The newest entries are the log's tail, so they are redacted as in the whole log (see GameState.log_tail).
     if window is None:
-        window = store.log_page(record.id, after, LOG_WINDOW, record.version, newest=True)
+        window = newest_entries(store, record, after)
     entries = window.entries
     left_out = window.before if window.before is not None and window.before > after else None
     state = state or state_of(record)
@@ -186,6 +186,16 @@ def known_state(state: GameState) -> StateOf:
     return lambda: state
 
 
+def newest_entries(store: MatchStore, record: MatchRecord, after: int) -> LogPage:
+    """The newest `LOG_WINDOW` log entries after version `after` up to the record's: those this process wrote
+    itself when it stored every version since (a stream that keeps up), else read."""
+    if 0 <= record.version - after <= LOG_WINDOW:
+        written = store.written_entries(record.id, after, record.version)
+        if written is not None:
+            return LogPage(written, [], None, False)
+    return store.log_page(record.id, after, LOG_WINDOW, record.version, newest=True)
+
+
 class Renders:
     """Renders shared by every stream of this process: one per (match, version, viewer), however many follow it.
 
@@ -199,6 +209,7 @@ class Renders:
         self.size = size
         self._kept: OrderedDict[tuple[str, int, int | None], Rendered] = OrderedDict()
         self._stored: OrderedDict[tuple[str, int], tuple[MatchRecord, GameState | None]] = OrderedDict()
+        self._newest: dict[str, int] = {}  # the newest version held of each match in `_stored`
         self._rendering: dict[tuple[str, int, int | None], threading.Event] = {}
         self._lock = threading.Lock()
 
@@ -244,9 +255,7 @@ class Renders:
     def remember(self, record: MatchRecord, state: GameState) -> None:
         """A version this process has just stored, and its engine state (only read from here on)."""
         with self._lock:
-            self._stored[(record.id, record.version)] = (record, state)
-            while len(self._stored) > self.size:
-                self._stored.popitem(last=False)
+            self._hold(record, state)
 
     def stored(self, match_id: str, version: int) -> MatchRecord | None:
         """The match at `version` if this process stored it or read it for an event lately (a stored version never
@@ -259,21 +268,30 @@ class Renders:
         """A version read for an event, kept for `stored` (its engine state is not kept: it is parsed when needed)."""
         with self._lock:
             if (record.id, record.version) not in self._stored:
-                self._stored[(record.id, record.version)] = (record, None)
-                while len(self._stored) > self.size:
-                    self._stored.popitem(last=False)
+                self._hold(record, None)
+
+    def _hold(self, record: MatchRecord, state: GameState | None) -> None:
+        """Hold a version (under the lock), forgetting the oldest held beyond `size`."""
+        self._stored[(record.id, record.version)] = (record, state)
+        if record.version > self._newest.get(record.id, -1):
+            self._newest[record.id] = record.version
+        while len(self._stored) > self.size:
+            (match_id, version), _ = self._stored.popitem(last=False)
+            if self._newest.get(match_id) == version:
+                del self._newest[match_id]
 
     def _render(
         self, store: MatchStore, key: tuple[str, int, int | None], token: Credential | None, after: int
     ) -> Rendered | None:
         """Read and render the match, kept under the version asked for and the version read."""
         match_id, version, viewer = key
-        with self._lock:
-            stored = self._stored.get((match_id, version))
+        with self._lock:  # the newest version held, so changes announced apart still make one event
+            newest = self._newest.get(match_id, version)
+            stored = self._stored.get((match_id, max(version, newest)))
         if stored is not None:  # stored or read here: only the new log entries are read
             record, state = stored
             parsed = state_of(record) if state is None else known_state(state)
-            rendered = render(store, self.reads, record, viewer, token, min(after, version), state=parsed)
+            rendered = render(store, self.reads, record, viewer, token, min(after, record.version), state=parsed)
         else:
             read = store.load_with_log(match_id, after, LOG_WINDOW)
             if read is None:

@@ -247,3 +247,51 @@ def test_a_short_log_comes_whole_in_the_first_event(app: Flask, client: FlaskCli
     assert len(first.data["log"]) == 30 and first.data["log_after"] == 0 and first.data["log_earlier"] is None
     assert first.data["log"] == read_log(client, played.match.id, bearer(played.match.tokens[1]))["entries"]
     stream.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "joined", "steps"),
+    [
+        pytest.param("sundae_split", 3, False, (1,) * 8, id="sundae_split-3p"),
+        pytest.param("icecream", 2, True, (1, 3, 1, 2, 1), id="join-and-runs"),
+    ],
+)
+def test_each_event_carries_the_log_since_the_last_one_as_the_viewer_reads_it(
+    client: FlaskClient, game: str, players: int, joined: bool, steps: tuple[int, ...]
+) -> None:
+    """A stream that keeps up gets the entries since its last event from what this process wrote (no read): the
+    entries each viewer's events bring are `/log?after=` its previous version, redacted alike and none missing,
+    across a join (a version without an entry) and several moves between two reads.
+
+    Sundae Split moves one version at a time: a later move reveals cards an earlier entry hid, so each event is
+    compared with the log read at its own version."""
+    played = Played.create(client, game, players, f"events-log-{game}", **({"open_seats": [1]} if joined else {}))
+    match = played.match
+    viewers: list[int | None] = [None, 0] if joined else [None, *range(players)]
+    streams = {viewer: follow(client, match, seat=viewer) for viewer in viewers}
+    seen: dict[int | None, int] = dict.fromkeys(viewers, 0)
+
+    def read_events() -> None:
+        for viewer, stream in streams.items():
+            entries: list[dict[str, Any]] = []
+            version = -1
+            while version < played.version:  # one event, or one per version if they were announced apart
+                event = stream.event()
+                version = event.id
+                entries += event.data["log"]
+            headers = bearer(match.tokens[viewer]) if viewer is not None else {}
+            since = client.get(match.url(f"/log?after={seen[viewer]}"), headers=headers).get_json()["entries"]
+            assert entries == since, viewer
+            seen[viewer] = version
+
+    read_events()
+    if joined:
+        answer = client.post(match.url("/join"), json={}).get_json()
+        match.tokens[1], played.version = answer["token"], answer["version"]
+        read_events()
+    for count in steps:
+        played.play(count)
+        read_events()
+    assert not played.state.is_over()  # the log is redacted while the match runs
+    for stream in streams.values():
+        stream.close()
