@@ -7,12 +7,15 @@ import json
 from functools import cache
 from typing import Any
 
-from flask import Response, request
+from flask import Response, g, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from model.refusals import InvalidRequest, Unauthorized
 from model.tokens import Credential, parse_credential
+
+PARSED_BODY = "parlour_json_body"
+NOT_PARSED = object()
 
 
 def request_body() -> bytes:
@@ -25,16 +28,31 @@ def request_body() -> bytes:
 
 
 def json_body() -> Any:
-    """The request body parsed as JSON; a clear 400 for anything that is not JSON."""
+    """The request body parsed as JSON (once a request); a clear 400 for anything that is not JSON."""
+    parsed = g.get(PARSED_BODY, NOT_PARSED)
+    if parsed is not NOT_PARSED:
+        return parsed
     raw = request_body()
     if not raw.strip():
         raise InvalidRequest("the request body must be a JSON object", errors={"_body": ["missing body"]})
     try:
-        return json.loads(raw, parse_constant=_refuse_constant)
+        parsed = json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as error:
         # RecursionError: absurdly deep nesting is refused like any other bad JSON.
         reason = "too deeply nested" if isinstance(error, RecursionError) else str(error)
         raise InvalidRequest(f"the request body is not valid JSON: {reason}", errors={"_body": [reason]}) from None
+    setattr(g, PARSED_BODY, parsed)
+    return parsed
+
+
+def sent_field(name: str) -> object:
+    """A field of the JSON body as sent, unchecked, to look at before the route's checks (None when the body is
+    no JSON object, or lacks it): the checks, in their order, come after."""
+    try:
+        body = json_body()
+    except (InvalidRequest, HTTPException):
+        return None
+    return body.get(name) if isinstance(body, dict) else None
 
 
 def optional_json_body() -> Any:

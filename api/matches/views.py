@@ -17,6 +17,7 @@ from api.http import (
     load,
     load_query,
     optional_json_body,
+    sent_field,
 )
 from api.limits import client_address, prove
 from api.matches.schemas import (
@@ -216,17 +217,25 @@ def legal_actions(match_id: str) -> Response:
 
 @blueprint.post("/<match_id>/actions")
 def post_action(match_id: str) -> Response:
-    """Apply one action of the token's seat if `expected_version` is still current."""
-    record = commands.load_match(services().store, match_id)
-    seat = seat_of_request(record, required=True)
-    assert seat is not None
-    body = cast(ActionRequest, load(ActionRequestSchema, json_body()))
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-        raise InvalidRequest("Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]})
-    answer = commands.apply_action(
-        services().store, record, seat, body["action"], body["expected_version"], key, on_commit=services().after_change
-    )
+    """Apply one action of the token's seat if `expected_version` is still current (checked on that version without
+    reading the match when this process holds it: `commands.act_on_version`)."""
+    app = services()
+
+    def act(record: MatchRecord, on_commit: commands.OnCommit) -> commands.SeatMatchJson:
+        seat = seat_of_request(record, required=True)  # its limit is charged once, whichever version is checked
+        assert seat is not None
+        body = cast(ActionRequest, load(ActionRequestSchema, json_body()))
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+            raise InvalidRequest(
+                "Idempotency-Key must have 1 to 200 characters", errors={"Idempotency-Key": ["length"]}
+            )
+        return commands.apply_action(
+            app.store, record, seat, body["action"], body["expected_version"], key, on_commit=on_commit
+        )
+
+    held = app.renders.stored(match_id, sent_field("expected_version"))
+    answer = commands.act_on_version(held, lambda: commands.load_match(app.store, match_id), act, app.after_change)
     response = jsonify(answer)
     response.headers["ETag"] = f'"{answer["version"]}"'
     return response

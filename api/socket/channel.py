@@ -34,11 +34,9 @@ from domain.events.bot_stream import BotEventStream, snapshot
 from domain.events.match_stream import EventStream
 from domain.matches import commands
 from domain.quotas import Lease
-from engine import GameState
-from engine.errors import ActionRejected
 from model.codec import dumps
 from model.match import MatchRecord
-from model.refusals import InvalidRequest, RateLimited, Refusal, Unauthorized
+from model.refusals import InvalidRequest, RateLimited, Unauthorized
 from model.tokens import BotToken, Credential, SeatToken, parse_credential
 
 log = logging.getLogger(__name__)
@@ -272,9 +270,8 @@ class Channel:
     def act(self, message: dict[str, Any], ref: str | None) -> None:
         """Apply an action as `POST /v1/matches/{id}/actions` does: the same checks in the same order.
 
-        An action chosen at a version this process holds (stored or read for an event) is checked on it, without
-        reading the match: its compare-and-set proves that version is still the newest. Should anything refuse
-        it there, it is checked again on the match as stored, so the answer is HTTP's whatever the version held.
+        An action chosen at a version this process holds (stored, or read for an event) is checked on it without
+        reading the match (`commands.act_on_version`).
         """
         holder = self.holder
         assert holder is not None
@@ -291,59 +288,32 @@ class Channel:
             )
         app = services()
         charged = False
-        held = self.held(match_id, action)
-        if held is not None and action is not None:
-            try:
-                seat = commands.authenticate(app.store, held, holder.token, self.named_seat(action))
-            except Refusal:
-                seat = None
-            if seat is not None:
-                self.charge(ACTIONS_ROUTE, held.id, seat)
-                charged = True
-                committed: list[bool] = []
-                try:
-                    self.outbox.put(protocol.result(ref, dumps(self.apply(held, seat, action, committed))))
-                    return
-                except (Refusal, ActionRejected):
-                    if committed:  # refused by what the stored change set off: the answer HTTP would give
-                        raise  # (checking it again would find the action's own version newer)
-        record = commands.load_match(app.store, match_id)
-        seat = commands.authenticate(app.store, record, holder.token, self.named_seat(action))
-        assert seat is not None
-        if not charged:
-            self.charge(ACTIONS_ROUTE, record.id, seat)
-        if malformed is not None or action is None:
-            raise malformed or InvalidRequest("invalid action")
-        self.outbox.put(protocol.result(ref, dumps(self.apply(record, seat, action))))
 
-    def held(self, match_id: str, action: protocol.ActionMessage | None) -> MatchRecord | None:
-        """The version the action was chosen at, if this process holds it."""
-        if action is None or not isinstance(action.expected_version, int) or isinstance(action.expected_version, bool):
-            return None
-        return services().renders.stored(match_id, action.expected_version)
+        def act_on(record: MatchRecord, on_commit: commands.OnCommit) -> commands.SeatMatchJson:
+            nonlocal charged
+            seat = commands.authenticate(app.store, record, holder.token, self.named_seat(action))
+            assert seat is not None
+            if not charged:  # a message is counted once, whichever version it was checked on
+                self.charge(ACTIONS_ROUTE, record.id, seat)
+                charged = True
+            if malformed is not None or action is None:
+                raise malformed or InvalidRequest("invalid action")
+            fields = {"action": action.action, "expected_version": action.expected_version}
+            body = cast(ActionRequest, load(ActionRequestSchema, fields))
+            return commands.apply_action(
+                app.store, record, seat, body["action"], body["expected_version"], action.idempotency_key, on_commit
+            )
+
+        held = app.renders.stored(match_id, action.expected_version) if action is not None else None
+        answer = commands.act_on_version(
+            held, lambda: commands.load_match(app.store, match_id), act_on, app.after_change
+        )
+        self.outbox.put(protocol.result(ref, dumps(answer)))
 
     def named_seat(self, action: protocol.ActionMessage | None) -> int | None:
         """The seat the action is for: the one it names, else the socket's."""
         named = action.seat if action is not None else None
         return named if named is not None else self.holder.seat if self.holder is not None else None
-
-    def apply(
-        self, record: MatchRecord, seat: int, action: protocol.ActionMessage, committed: list[bool] | None = None
-    ) -> Any:
-        """The action's fields checked as HTTP checks a body, and applied with compare-and-set; the answer.
-        `committed` gets an item once the action is stored."""
-        app = services()
-        fields = {"action": action.action, "expected_version": action.expected_version}
-        body = cast(ActionRequest, load(ActionRequestSchema, fields))
-
-        def stored(after: MatchRecord, state: GameState) -> None:
-            if committed is not None:
-                committed.append(True)
-            app.after_change(after, state)
-
-        return commands.apply_action(
-            app.store, record, seat, body["action"], body["expected_version"], action.idempotency_key, on_commit=stored
-        )
 
     # --- limits and refusals ----------------------------------------------------------------------
     def charge(self, endpoint: str, match_id: str, seat: int | None) -> None:

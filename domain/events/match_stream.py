@@ -257,9 +257,12 @@ class Renders:
         with self._lock:
             self._hold(record, state)
 
-    def stored(self, match_id: str, version: int) -> MatchRecord | None:
+    def stored(self, match_id: str, version: object) -> MatchRecord | None:
         """The match at `version` if this process stored it or read it for an event lately (a stored version never
-        changes; whether it is still the newest, only the store can say)."""
+        changes; whether it is still the newest, only the store can say). `version` as a client sent it: None
+        unless it is a version number."""
+        if not isinstance(version, int) or isinstance(version, bool):
+            return None
         with self._lock:
             kept = self._stored.get((match_id, version))
         return kept[0] if kept is not None else None

@@ -17,6 +17,7 @@ from domain.bots import capacity
 from domain.bots import registration as bots
 from domain.turn_timers import deadlines_json, iso, next_deadlines, parse_iso
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
+from engine.errors import ActionRejected
 from engine.protocol import Action, View
 from model.bot import BotRecord
 from model.match import (
@@ -41,6 +42,8 @@ from model.refusals import (
     IdempotencyKeyReused,
     InvalidRequest,
     NotFound,
+    RateLimited,
+    Refusal,
     RulesChanged,
     StaleVersion,
     Unauthorized,
@@ -811,6 +814,36 @@ def apply_action(
             raise StaleVersion(outcome.version or 0)
         record = load_match(store, record.id)
     raise StaleVersion(record.version)  # the match changed at every attempt
+
+
+def act_on_version(
+    held: MatchRecord | None,
+    load: Callable[[], MatchRecord],
+    act: Callable[[MatchRecord, OnCommit], SeatMatchJson],
+    on_commit: OnCommit,
+) -> SeatMatchJson:
+    """`act` (the route's checks, then `apply_action`) on the version the action was chosen at when the caller
+    holds it (`held`: no read), else on the match as stored (`load`).
+
+    The compare-and-set proves a held version still the newest. An action refused on it is checked again on the
+    match as stored, so the answer is the one a read would give; `act` must then count the request only once. A
+    spent limit (429) is answered at once, whatever the version, and so is a refusal from what the stored change
+    set off (`on_commit`).
+    """
+    committed = False
+
+    def stored(record: MatchRecord, state: GameState) -> None:
+        nonlocal committed
+        committed = True
+        on_commit(record, state)
+
+    if held is not None:
+        try:
+            return act(held, stored)
+        except (Refusal, ActionRejected) as refusal:
+            if committed or isinstance(refusal, RateLimited):
+                raise
+    return act(load(), stored)
 
 
 @dataclass(frozen=True)

@@ -120,3 +120,24 @@ def test_unpinned_actions_are_rechecked_on_the_current_version(app: Flask) -> No
     second = create_match(app.test_client(), seed="unpinned-2")
     first = app.test_client().post(second.url("/actions"), json={"action": MOVE_LEFT}, headers=bearer(second.tokens[0]))
     assert first.status_code == 200 and first.get_json()["version"] == 1
+
+
+def test_an_action_at_a_held_version_the_match_moved_past_is_stale(app: Flask) -> None:
+    """The process holds version 0 (it created the match) and checks an action chosen there on it without a read;
+    the match is at version 1, where the action would be seat 1's to play: the answer is stale-version, as on
+    the match as stored, not the not-your-turn version 0 would give."""
+    client = app.test_client()
+    match = create_match(client, seed="held-stale")
+    moved = client.post(
+        match.url("/actions"), json={"action": MOVE_LEFT, "expected_version": 0}, headers=bearer(match.tokens[0])
+    )
+    assert moved.status_code == 200
+    stale = client.post(
+        match.url("/actions"), json={"action": MOVE_LEFT, "expected_version": 0}, headers=bearer(match.tokens[1])
+    )
+    assert stale.status_code == 409 and stale.get_json()["code"] == "stale-version", stale.get_json()
+    assert stale.get_json()["current_version"] == 1
+    played = client.post(
+        match.url("/actions"), json={"action": MOVE_LEFT, "expected_version": 1}, headers=bearer(match.tokens[1])
+    )
+    assert played.status_code == 200 and played.get_json()["version"] == 2

@@ -123,6 +123,18 @@ def test_actions_are_limited_per_seat(limited: FlaskClient) -> None:
     assert played.headers["RateLimit-Remaining"] == "3"
 
 
+def test_a_spent_limit_refuses_an_action_at_a_version_the_server_holds(limited: FlaskClient) -> None:
+    """This process stored version 0 (it created the match), so the action is checked on it without a read:
+    once its seat's bucket is spent, it is refused all the same, and nothing is played."""
+    match = create_match(limited, seed="actions-held")
+    stale = {"action": MOVE, "expected_version": 7}
+    for _ in range(4):
+        assert limited.post(match.url("/actions"), json=stale, headers=bearer(match.tokens[0])).status_code == 409
+    held = {"action": MOVE, "expected_version": 0}
+    assert_rate_limited(limited.post(match.url("/actions"), json=held, headers=bearer(match.tokens[0])), 4, 60)
+    assert limited.get(match.url()).get_json()["version"] == 0
+
+
 def test_actions_of_a_bot_share_one_bucket_across_its_matches(limited: FlaskClient) -> None:
     bot = limited.post("/v1/bots", json={"name": "busy"}).get_json()
     seats = [{"type": "bot", "bot": bot["id"]}, {"type": "human"}]
