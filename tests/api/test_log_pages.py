@@ -277,6 +277,7 @@ def test_each_event_carries_the_log_since_the_last_one_as_the_viewer_reads_it(
             version = -1
             while version < played.version:  # one event, or one per version if they were announced apart
                 event = stream.event()
+                assert event.id is not None and event.name == "match", event
                 version = event.id
                 entries += event.data["log"]
             headers = bearer(match.tokens[viewer]) if viewer is not None else {}
