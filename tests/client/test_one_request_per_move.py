@@ -8,6 +8,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
 from parlour_bot import RandomEngine, Runner
@@ -66,13 +67,29 @@ def test_play_turn_fed_the_answers_legal_actions_reads_them_once_per_turn(base_u
 
 
 def test_a_runner_woken_by_your_turn_sends_one_request_per_move(app: ParlourApp, base_url: str, tmp_path: Path) -> None:
+    # Over HTTP (the socket's count: test_runner_socket).
+    for runner, journalled, sent, in_log in play_one_match(app, base_url, tmp_path, transport="http"):
+        assert len(journalled) == in_log > 0
+        assert runner.tally.refused == Counter()
+        assert sent["POST actions"] == len(journalled)
+        assert sent["GET legal-actions"] == 0, sent  # each came with an event or an answer
+        assert sent["GET match"] == 0, sent  # RandomEngine wants no view
+
+
+def play_one_match(
+    app: ParlourApp, base_url: str, tmp_path: Path, *, drop: bool = False, **extra: Any
+) -> list[tuple[Runner, list[dict[str, Any]], Counter[str], int]]:
+    """Two runners (counting their HTTP requests) play one IceCream match against each other; per runner: the
+    runner, its journalled moves, its requests, and its moves in the match's log. `drop` cuts the first
+    runner's socket once both are open, before the match starts."""
     counted = [Counting(), Counting()]
+    dropped: list[Any] = []
     with Client(base_url) as anyone:
         bots = [anyone.register_bot(name) for name in ("uno", "due")]
         folders = [tmp_path / bot["name"] for bot in bots]
         runners = [
             Runner(
-                bot_config(base_url, folder, bot, transport="http"),  # the socket's count: test_runner_socket
+                bot_config(base_url, folder, bot, **extra),
                 RandomEngine(seed=index),
                 Client(base_url, bot["token"], transport=transport),
                 matches=1,
@@ -81,20 +98,24 @@ def test_a_runner_woken_by_your_turn_sends_one_request_per_move(app: ParlourApp,
         ]
         threads = [start(runner) for runner in runners]
         deadline = time.monotonic() + WATCHING
-        while app.services.changes.watched() < len(bots):  # both streams open: every turn comes as an event
-            assert time.monotonic() < deadline, "the runners' event streams did not open"
+        while app.services.changes.watched() < len(bots):  # both followed: every turn comes as an event
+            assert time.monotonic() < deadline, "the runners' events were not followed"
             time.sleep(0.01)
+        if drop:
+            channel = runners[0].channel
+            assert channel is not None
+            channel._ws.shutdown()  # the network drops the connection under the runner
+            dropped.append(channel)
         seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
         match = anyone.create_match("icecream", 2, seats=seats, options={"turn_limit": 20})
         for thread in threads:
             thread.join(JOIN)
             assert not thread.is_alive(), "a runner did not see its match over"
         log = list(anyone.log(match["id"]))
+    played = []
     for runner, folder, transport in zip(runners, folders, counted, strict=True):
         journalled = moves_of(folder)
-        moves = len(journalled)
-        assert moves == sum(entry["seat"] == journalled[0]["seat"] for entry in log) > 0
-        assert runner.tally.refused == Counter()
-        assert transport.sent["POST actions"] == moves
-        assert transport.sent["GET legal-actions"] == 0, transport.sent  # each came with an event or an answer
-        assert transport.sent["GET match"] == 0, transport.sent  # RandomEngine wants no view
+        in_log = sum(entry["seat"] == journalled[0]["seat"] for entry in log)
+        played.append((runner, journalled, transport.sent, in_log))
+    assert all(channel.reconnects >= 1 for channel in dropped)  # resumed with after on a new connection
+    return played

@@ -4,7 +4,6 @@ server that refuses the socket leaves them on the event stream and POST, as befo
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -14,8 +13,8 @@ from parlour_bot import RandomEngine, Runner
 from parlour_client import Client
 
 from api.current import ParlourApp
-from tests.client.test_one_request_per_move import WATCHING, Counting
-from tests.client.test_runner import JOIN, bot_config, moves_of, start
+from tests.client.test_one_request_per_move import play_one_match
+from tests.client.test_runner import bot_config
 from tests.serving import served
 
 StartResponse = Callable[..., Any]
@@ -31,51 +30,6 @@ def refusing_the_socket(app: ParlourApp) -> Callable[[dict[str, Any], StartRespo
         return app(environ, start_response)
 
     return wsgi
-
-
-def play_one_match(
-    app: ParlourApp, base_url: str, tmp_path: Path, *, drop: bool = False, **extra: Any
-) -> list[tuple[Runner, list[dict[str, Any]], Counter[str], int]]:
-    """Two runners (counting their HTTP requests) play one IceCream match against each other; per runner: the
-    runner, its journalled moves, its requests, and its moves in the match's log. `drop` cuts the first
-    runner's socket once both are open, before the match starts."""
-    counted = [Counting(), Counting()]
-    dropped: list[Any] = []
-    with Client(base_url) as anyone:
-        bots = [anyone.register_bot(name) for name in ("uno", "due")]
-        folders = [tmp_path / bot["name"] for bot in bots]
-        runners = [
-            Runner(
-                bot_config(base_url, folder, bot, **extra),
-                RandomEngine(seed=index),
-                Client(base_url, bot["token"], transport=transport),
-                matches=1,
-            )
-            for index, (bot, folder, transport) in enumerate(zip(bots, folders, counted, strict=True))
-        ]
-        threads = [start(runner) for runner in runners]
-        deadline = time.monotonic() + WATCHING
-        while app.services.changes.watched() < len(bots):  # both followed: every turn comes as an event
-            assert time.monotonic() < deadline, "the runners' events were not followed"
-            time.sleep(0.01)
-        if drop:
-            channel = runners[0].channel
-            assert channel is not None
-            channel._ws.shutdown()  # the network drops the connection under the runner
-            dropped.append(channel)
-        seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
-        match = anyone.create_match("icecream", 2, seats=seats, options={"turn_limit": 20})
-        for thread in threads:
-            thread.join(JOIN)
-            assert not thread.is_alive(), "a runner did not see its match over"
-        log = list(anyone.log(match["id"]))
-    played = []
-    for runner, folder, transport in zip(runners, folders, counted, strict=True):
-        journalled = moves_of(folder)
-        in_log = sum(entry["seat"] == journalled[0]["seat"] for entry in log)
-        played.append((runner, journalled, transport.sent, in_log))
-    assert all(channel.reconnects >= 1 for channel in dropped)  # resumed with after on a new connection
-    return played
 
 
 def test_runners_play_over_their_sockets_with_no_post_and_no_legal_actions_read(
