@@ -36,12 +36,14 @@ def seat_view(client: FlaskClient, match: Match, seat: int) -> Any:
 
 @pytest.mark.parametrize(("game", "players"), [("icecream", 2), ("rockem_sockem", 2)])
 def test_every_step_shows_what_was_seen_live(client: FlaskClient, game: str, players: int) -> None:
-    """Step k's public view is the one the public read after k actions; `seat` gives that seat's view then."""
-    match = create_match(client, game=game, players=players)
+    """Step k's public view is the one the public read after k actions; `seat` gives that seat's view then.
+
+    Seeded, with seeded choices: the match is long enough (a random Rock'em Sock'em race was once 46 steps)."""
+    match = create_match(client, game=game, players=players, seed=f"replay-{game}")
     public, seats = play_to_the_end(client, match, random.Random(game))
     final = client.get(match.url()).get_json()
     steps = len(public) - 1
-    assert steps > 2 * SNAPSHOT_EVERY  # steps from several of the kept states
+    assert steps > 2 * SNAPSHOT_EVERY, steps  # steps from several of the kept states
     for step in range(steps + 1):
         assert client.get(match.url(f"/replay/{step}")).get_json()["view"] == public[step], step
     for step in sorted({0, 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, steps // 2, steps - 1, steps}):
