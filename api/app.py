@@ -19,6 +19,7 @@ from api.limits import install as install_limits
 from api.matches import views as matches
 from api.matchmaking import views as matchmaking
 from api.problems import register_error_handlers
+from api.replication import replicated
 from api.reviews import views as reviews
 from api.socket import views as socket
 from api.tournaments import views as tournaments
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     install_limits(app, settings.limits, settings.redis_url)
+    app.after_request(replicated)  # registered last, so it runs first: CORS and the limits' headers go on its answer
     register_error_handlers(app)
     app.wsgi_app = BodyTimeout(app.wsgi_app, settings.body_timeout)  # type: ignore[method-assign]
     return app

@@ -30,6 +30,8 @@ from model.refusals import (
 from store.connection import is_store_full
 
 PROBLEM_JSON = "application/problem+json"
+STORE_AWAY_RETRY = 1
+"""Seconds a client is told to wait when Redis cannot be reached (a failover takes a few)."""
 log = logging.getLogger(__name__)
 
 
@@ -118,7 +120,11 @@ def _from_redis_error(error: redis.RedisError) -> Response:
         detail = "the store is full and takes no new data for now; nothing stored was changed; retry later"
         return _from_refusal(StoreFull(detail))
     log.error("Redis error: %s", error)
-    return problem(503, "service-unavailable", "Service unavailable", "the match store cannot be reached; retry soon")
+    response = problem(
+        503, "service-unavailable", "Service unavailable", "the match store cannot be reached; retry soon"
+    )
+    response.headers["Retry-After"] = str(STORE_AWAY_RETRY)
+    return response
 
 
 def _from_unexpected(error: Exception) -> Response:

@@ -30,6 +30,7 @@ from store.changes import ChangeFeed
 from store.jobs import JobQueue
 from store.ladder import LadderStore
 from store.matches import MatchStore
+from store.replication import Replication
 from store.tournaments import TournamentStore
 from store.turn_timers import TimerQueue
 
@@ -57,6 +58,7 @@ class Services:
     bot_directory: BotDirectory
     ladder: Ladder
     matchmaking: Matchmaker
+    replication: Replication
     listeners: list[Listener] = field(default_factory=list)
 
     def after_change(self, record: MatchRecord, state: GameState, skip: Listener | None = None) -> None:
@@ -128,6 +130,7 @@ def build_services(settings: Settings) -> Services:
         bot_directory=BotDirectory(store.client),
         ladder=Ladder(ladder_store, store, bot_history, 4 * settings.worker_maintenance),
         matchmaking=Matchmaker.build(store, ladder_store, settings),
+        replication=Replication.from_url(url, settings.wait_replicas, settings.wait_timeout_ms),
     )
     services.listeners.extend(
         [

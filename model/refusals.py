@@ -82,6 +82,14 @@ class StoreFull(ServiceUnavailable):
     retry_after = 60
 
 
+class NotReplicated(ServiceUnavailable):
+    """The change was stored on the primary, but fewer replicas than `PARLOUR_REDIS_WAIT_REPLICAS` confirmed it in
+    time: it is not acknowledged. The next read shows the whole change, or (after a failover) none of it."""
+
+    code = "replication-timeout"
+    retry_after = 1
+
+
 class RateLimited(Refusal):
     """The client sent more requests of this kind than its limit allows in the window."""
 

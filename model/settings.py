@@ -14,6 +14,8 @@ from typing import Generic, TypeVar
 
 from limits import parse_many
 
+from model.redis_address import SentinelAddress, parse_sentinels
+
 T = TypeVar("T")
 
 SERVICE, STORAGE, REQUESTS, AI, LIMITS, QUOTAS = "Service", "Storage", "Requests", "AI workers", "Limits", "Quotas"
@@ -156,6 +158,48 @@ REDIS_URL = declare(
     "An existing Redis, e.g. `redis://127.0.0.1:6379/0` or `unix:///run/redis.sock`. `make run` without it starts "
     "the embedded Redis and sets it for its children.",
     text,
+)
+REDIS_SENTINELS = declare(
+    "PARLOUR_REDIS_SENTINELS",
+    "",
+    STORAGE,
+    "Redis Sentinel: `host:port,host:port,...` of the sentinels, used instead of `REDIS_URL` when set. Every "
+    "process asks them for the primary and follows a failover without a restart. Run at least three, on separate "
+    "machines.",
+    parse_sentinels,
+)
+REDIS_SENTINEL_MASTER = declare(
+    "PARLOUR_REDIS_SENTINEL_MASTER",
+    "parlour",
+    STORAGE,
+    "The primary's name as the sentinels know it (`sentinel monitor <name> ...`).",
+    text,
+)
+REDIS_SENTINEL_PASSWORD = declare(
+    "PARLOUR_REDIS_SENTINEL_PASSWORD", "", STORAGE, "The sentinels' password (their `requirepass`), if any.", text
+)
+REDIS_PASSWORD = declare(
+    "PARLOUR_REDIS_PASSWORD",
+    "",
+    STORAGE,
+    "With Sentinel: the primary's and replicas' password (their `requirepass`), if any. With `REDIS_URL`, write "
+    "it in the URL.",
+    text,
+)
+REDIS_WAIT_REPLICAS = declare_count(
+    "PARLOUR_REDIS_WAIT_REPLICAS",
+    0,
+    STORAGE,
+    "Replicas that must hold a change before it is acknowledged (Redis `WAIT`): a move, a creation, a join, a bot's "
+    "registration, a replayed answer. When they do not confirm in time the answer is 503 `replication-timeout` with "
+    "Retry-After. `0`: acknowledged once the primary has it.",
+)
+REDIS_WAIT_TIMEOUT_MS = declare(
+    "PARLOUR_REDIS_WAIT_TIMEOUT_MS",
+    "1000",
+    STORAGE,
+    "Milliseconds a change waits for `PARLOUR_REDIS_WAIT_REPLICAS` replicas to confirm it.",
+    lambda text: max(1, count("PARLOUR_REDIS_WAIT_TIMEOUT_MS")(text)),
 )
 REDIS_MAXMEMORY = declare(
     "PARLOUR_REDIS_MAXMEMORY",
@@ -342,6 +386,26 @@ def read(setting: Setting[T]) -> Callable[[], T]:
     return lambda: setting.read()
 
 
+def configured_redis_url(env: Mapping[str, str] | None = None) -> str | None:
+    """The Redis every process is to use: the Sentinel address when `PARLOUR_REDIS_SENTINELS` is set, else
+    `REDIS_URL`; None when neither is set (`make run` then starts the embedded Redis)."""
+    environment = os.environ if env is None else env
+    sentinels = REDIS_SENTINELS.read(environment)
+    if sentinels:
+        return SentinelAddress(
+            sentinels,
+            REDIS_SENTINEL_MASTER.read(environment),
+            REDIS_PASSWORD.read(environment) or None,
+            REDIS_SENTINEL_PASSWORD.read(environment) or None,
+        ).url()
+    return environment.get(REDIS_URL.name, "").strip() or None
+
+
+def redis_url(env: Mapping[str, str] | None = None) -> str:
+    """The Redis every process is to use (`configured_redis_url`), `REDIS_URL`'s default when none is set."""
+    return configured_redis_url(env) or REDIS_URL.default
+
+
 LIMIT_NAMES = (
     "create_match",
     "create_bot",
@@ -410,7 +474,9 @@ class MatchmakingSettings:
 class Settings:
     """Everything the API and the workers read from their environment."""
 
-    redis_url: str = field(default_factory=read(REDIS_URL))
+    redis_url: str = field(default_factory=lambda: redis_url())
+    wait_replicas: int = field(default_factory=read(REDIS_WAIT_REPLICAS))
+    wait_timeout_ms: int = field(default_factory=read(REDIS_WAIT_TIMEOUT_MS))
     cors_origins: list[str] = field(default_factory=read(CORS_ORIGINS))
     finished_ttl: int = field(default_factory=read(FINISHED_TTL))
     idle_ttl: int = field(default_factory=read(IDLE_TTL))

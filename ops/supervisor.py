@@ -43,6 +43,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from model import settings
+from model.redis_address import SentinelAddress
 from ops.embedded_redis import EmbeddedRedis, start_embedded_redis
 from workers.parent_death import set_parent_death_signal
 
@@ -93,7 +94,12 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
-        """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, PARLOUR_AI_WORKERS, REDIS_URL, ..."""
+        """Settings from PARLOUR_HOST, PORT, WEB_CONCURRENCY, PARLOUR_THREADS, PARLOUR_AI_WORKERS, REDIS_URL (or
+        PARLOUR_REDIS_SENTINELS), ..."""
+        try:
+            redis_url = settings.configured_redis_url(env)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
         return cls(
             host=env.get(settings.HOST.name) or DEFAULT_HOST,
             port=env_int(env, settings.PORT.name, DEFAULT_PORT, minimum=1, maximum=65535),
@@ -104,7 +110,7 @@ class Settings:
             ai_workers=env_int(env, settings.AI_WORKERS.name, DEFAULT_AI_WORKERS, minimum=0, maximum=64),
             ai_warm_up=env_int(env, settings.AI_WARM_UP.name, int(settings.AI_WARM_UP.default), minimum=0, maximum=1)
             == 1,
-            redis_url=env.get(settings.REDIS_URL.name) or None,
+            redis_url=redis_url,
             data_dir=Path(env.get(settings.DATA_DIR.name) or DEFAULT_DATA_DIR),
         )
 
@@ -394,10 +400,13 @@ def raise_open_file_limit() -> None:
 
 
 def describe_redis(settings: Settings) -> str:
-    """How the startup line names the Redis in use (a password in REDIS_URL is hidden)."""
+    """How the startup line names the Redis in use (a password is never shown)."""
     if settings.redis_url is None:
         shown = settings.redis_dir if settings.redis_dir.is_absolute() else f"./{settings.redis_dir}"
         return f"embedded, data in {shown}"
+    sentinel = SentinelAddress.parse(settings.redis_url)
+    if sentinel is not None:
+        return sentinel.shown()
     parts = urlsplit(settings.redis_url)
     if parts.password:
         netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
@@ -415,7 +424,8 @@ def run(settings: Settings) -> int:
 
 
 def supervise(settings: Settings, listener: socket.socket) -> int:
-    """Start Redis (unless REDIS_URL is set) and the children, serving on `listener`, and supervise until stopped."""
+    """Start Redis (unless REDIS_URL or PARLOUR_REDIS_SENTINELS names one) and the children, serving on `listener`,
+    and supervise until stopped."""
     supervisor = Supervisor(service_children(settings, listener.fileno()), env={})
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)

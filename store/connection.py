@@ -8,7 +8,16 @@ starts with what it does and what its KEYS and ARGV are.
 
 A script's text is read once per process (`lua_source` is cached); each store registers it on its client
 when it is built (`redis.Redis.register_script`, which only hashes it), and Redis loads it at its first
-call (EVALSHA, then SCRIPT LOAD if Redis does not know it, as after a restart of Redis).
+call (EVALSHA, then SCRIPT LOAD if Redis does not know it, as after a restart of Redis or a failover to a
+replica that never ran it).
+
+Redis is one server (`redis://`, `rediss://`, `unix://`) or a primary that Redis Sentinel names
+(`redis+sentinel://`, see `model.redis_address`). With Sentinel, every new connection asks the sentinels
+where the primary is, so after a failover the next command reaches the promoted replica; a connection still
+open on a primary that was demoted is closed at its first `READONLY` (or `UNBLOCKED`) answer, and one on a
+primary that died at its first error. A command that finds Redis away is sent again at most
+`REDIS_RETRIES` times, after a short pause, when it could not have run (the connection was refused or lost);
+then it fails, and the API answers 503: a request never hangs on a Redis it cannot reach.
 """
 
 from __future__ import annotations
@@ -17,27 +26,74 @@ from functools import cache
 from importlib import resources
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
+from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool
+
+from model.redis_address import SentinelAddress
 
 REDIS_POOL_SIZE = 64
 """Redis connections a client keeps per process; under gevent thousands of requests share them."""
 REDIS_POOL_WAIT = 20
 """Seconds a request waits for a free connection before it fails (503)."""
+REDIS_CONNECT_TIMEOUT = 1.0
+"""Seconds a new connection to Redis may take: on a network that drops packets, a connect fails this soon."""
+REDIS_SOCKET_TIMEOUT = 3.0
+"""Seconds a command waits for Redis's answer before it fails (none of the pool's commands blocks)."""
+REDIS_RETRIES = 2
+"""Times a command is sent again after its connection was refused or lost (a failover, a restart of Redis)."""
+REDIS_HEALTH_CHECK = 5
+"""Seconds a connection may sit idle before its next use pings first: a connection to a host that vanished
+(cut off, not closed) is found out then, not after a command's whole timeout."""
+SENTINEL_TIMEOUT = 0.5
+"""Seconds a question to one sentinel may take; an unreachable one is passed over for the next."""
 CHANGES_CHANNEL = "parlour:changes"
 """The pub/sub channel every stored change is announced on (the scripts that store changes name it too)."""
 TIE_MARGIN = 50
 """Entries a page of a sorted set reads beyond its size, so entries tied on their score are never skipped."""
 
 
-def redis_client(url: str, decode_responses: bool = False) -> redis.Redis:
-    """A client on `url` whose commands wait for a free pooled connection instead of failing when all are busy."""
-    pool = redis.BlockingConnectionPool.from_url(
-        url,
+class BlockingSentinelConnectionPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """redis-py's Sentinel pool, waiting for a free connection (as `BlockingConnectionPool`) instead of failing."""
+
+
+def redis_client(
+    url: str, decode_responses: bool = False, socket_timeout: float | None = REDIS_SOCKET_TIMEOUT
+) -> redis.Redis:
+    """A client on `url` (one server, or a Sentinel primary) whose commands wait for a free pooled connection
+    instead of failing when all are busy, and fail soon when Redis is away.
+
+    `socket_timeout`: None for a client whose commands block (RQ's workers set their own).
+    """
+    options = {
+        "decode_responses": decode_responses,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "health_check_interval": REDIS_HEALTH_CHECK,
+        "retry": Retry(ExponentialWithJitterBackoff(base=0.1, cap=0.5), REDIS_RETRIES, (redis.ConnectionError,)),
+    }
+    sentinel = SentinelAddress.parse(url)
+    if sentinel is None:
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_POOL_SIZE, timeout=REDIS_POOL_WAIT, **options
+        )
+        return redis.Redis(connection_pool=pool)
+    sentinels = Sentinel(
+        sentinel.sentinels,
+        sentinel_kwargs={
+            "password": sentinel.sentinel_password,
+            "socket_timeout": SENTINEL_TIMEOUT,
+            "socket_connect_timeout": SENTINEL_TIMEOUT,
+        },
+    )
+    pool = BlockingSentinelConnectionPool(  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+        sentinel.master,
+        sentinels,
         max_connections=REDIS_POOL_SIZE,
         timeout=REDIS_POOL_WAIT,
-        decode_responses=decode_responses,
-        socket_timeout=5,
-        health_check_interval=30,
+        password=sentinel.password,
+        **options,
     )
     return redis.Redis(connection_pool=pool)
 

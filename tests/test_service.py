@@ -371,3 +371,12 @@ def test_a_killed_service_leaves_nothing_and_the_next_one_plays_on(service_facto
 def seconds_between(earlier: str, later: str) -> float:
     """Seconds from one ISO timestamp to another."""
     return (parse_iso(later) - parse_iso(earlier)).total_seconds()
+
+
+def test_with_sentinels_no_redis_is_started_and_no_password_is_printed() -> None:
+    env = {"PARLOUR_REDIS_SENTINELS": "s1:26379,s2:26379,s3:26379", "PARLOUR_REDIS_PASSWORD": "hunter2"}
+    settings = Settings.from_env(env)
+    assert settings.redis_url is not None and "hunter2" in settings.redis_url  # handed to the children
+    assert describe_redis(settings) == "Sentinel primary 'parlour' via s1:26379,s2:26379,s3:26379"
+    with pytest.raises(ConfigError, match="a sentinel is written host:port"):
+        Settings.from_env({"PARLOUR_REDIS_SENTINELS": "s1"})

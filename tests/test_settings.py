@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from model import settings
+from model.redis_address import SentinelAddress
 from model.settings import SECTIONS, SETTINGS, LimitSettings, Setting, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,3 +76,26 @@ def test_the_environment_sets_what_it_names(monkeypatch: pytest.MonkeyPatch) -> 
     read = Settings()
     assert read.idle_ttl == 60 and read.cors_origins == ["https://a.example", "https://b.example"]
     assert read.limits.bots == 0 and read.finished_ttl == int(settings.FINISHED_TTL.default)
+
+
+def test_sentinels_stand_in_for_redis_url_and_name_their_primary() -> None:
+    env = {
+        "REDIS_URL": "redis://ignored:6379/0",
+        "PARLOUR_REDIS_SENTINELS": "10.0.0.1:26379, [fd00::2]:26380",
+        "PARLOUR_REDIS_SENTINEL_MASTER": "games",
+        "PARLOUR_REDIS_PASSWORD": "p@ss/word",
+        "PARLOUR_REDIS_SENTINEL_PASSWORD": "s&s",
+    }
+    url = settings.redis_url(env)
+    assert url.startswith("redis+sentinel://")
+    assert SentinelAddress.parse(url) == SentinelAddress(
+        (("10.0.0.1", 26379), ("fd00::2", 26380)), "games", "p@ss/word", "s&s"
+    )
+    assert SentinelAddress.parse("redis://cache:6379/0") is None
+    assert settings.redis_url({"REDIS_URL": "redis://cache:6379/0"}) == "redis://cache:6379/0"
+
+
+def test_a_sentinel_that_is_no_host_and_port_is_refused_naming_it() -> None:
+    for bad in ("localhost", "host:port", "host:70000", ":26379"):
+        with pytest.raises(ValueError, match="a sentinel is written host:port"):
+            settings.redis_url({"PARLOUR_REDIS_SENTINELS": bad})

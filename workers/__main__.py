@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import logging
 
-import redis
 from rq.serializers import JSONSerializer
 
 import ai.levels  # noqa: F401  (imported before the first job, so it starts at once)
 import engine.games  # noqa: F401
 from ai.perfect import load_solutions
 from model.settings import Settings
+from store.connection import redis_client
 from store.jobs import WORKER_QUEUES
 from store.turn_timers import TIMER_QUEUE
 from workers.timers import TimerWorker
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     worker = ParlourWorker(
         list(WORKER_QUEUES),  # in priority order: RQ takes from the first queue with a job
-        connection=redis.Redis.from_url(settings.redis_url),
+        connection=redis_client(settings.redis_url),
         serializer=JSONSerializer,
         name=args.name,
         job_monitoring_interval=JOB_MONITORING_INTERVAL,
@@ -66,7 +66,7 @@ def work_timers(name: str | None, burst: bool) -> int:
     settings = Settings()
     worker = TimerWorker(
         [TIMER_QUEUE],
-        connection=redis.Redis.from_url(settings.redis_url),
+        connection=redis_client(settings.redis_url),
         serializer=JSONSerializer,
         name=name,
         worker_ttl=WORKER_TTL,

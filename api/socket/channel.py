@@ -308,6 +308,7 @@ class Channel:
         answer = commands.act_on_version(
             held, lambda: commands.load_match(app.store, match_id), act_on, app.after_change
         )
+        app.replication.confirm()  # acknowledged once replicated, as over HTTP (api/replication.py)
         self.outbox.put(protocol.result(ref, dumps(answer)))
 
     def named_seat(self, action: protocol.ActionMessage | None) -> int | None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 from flask import Flask
 
+from api.current import ParlourApp
+from model.match import LogEntry
 from tests.api.conftest import Match, bearer, create_match
 
 MOVE_LEFT = {"type": "move", "from_cone": 0, "scoops": 1}
@@ -141,3 +144,20 @@ def test_an_action_at_a_held_version_the_match_moved_past_is_stale(app: Flask) -
         match.url("/actions"), json={"action": MOVE_LEFT, "expected_version": 1}, headers=bearer(match.tokens[1])
     )
     assert played.status_code == 200 and played.get_json()["version"] == 2
+
+
+def test_a_commit_sent_again_after_its_answer_was_lost_is_ok_and_writes_once(app: Flask, match: Match) -> None:
+    """A failover can cut a connection after Redis ran the commit but before its answer came; redis-py then sends
+    the same script again. That second run must say `ok` (the move is stored: the client may be told so), not
+    `stale`, and write nothing more."""
+    store = cast(ParlourApp, app).services.store
+    record = store.load(match.id)
+    assert record is not None
+    after = replace(record, version=record.version + 1)
+    entry = cast(LogEntry, {"version": after.version, "seat": 0, "action": MOVE_LEFT})
+    assert store.commit(after, record.version, entry).kind == "ok"
+    again = store.commit(after, record.version, entry)
+    assert (again.kind, again.version) == ("ok", after.version)
+    assert [logged["version"] for logged in store.log(match.id)] == [after.version]
+    other = replace(after, created_us=after.created_us + 1)  # another writer's change at that version is stale
+    assert store.commit(other, record.version, entry).kind == "stale"

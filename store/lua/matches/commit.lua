@@ -5,13 +5,18 @@
 -- answers a seat keeps, then the log entries to append (none for a change without a move; several for a run
 -- of moves). The answers dropped are keys of the same match.
 -- Answers {'ok', new version}, {'stale', current version}, {'missing', ''} or {'replay', stored answer}.
+-- The same call sent again (its connection was lost before the answer came: a failover) finds its own record
+-- stored at the new version and answers 'ok' again, having written nothing.
 if KEYS[3] then
   local prior = redis.call('GET', KEYS[3])
   if prior then return {'replay', prior} end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', ''} end
-if current ~= ARGV[1] then return {'stale', current} end
+if current ~= ARGV[1] then
+  if current == ARGV[2] and redis.call('HGET', KEYS[1], 'record') == ARGV[3] then return {'ok', ARGV[2]} end
+  return {'stale', current}
+end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
 if #ARGV > 7 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8)) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
