@@ -2,7 +2,8 @@
 
 Key names (the `{id}` braces are a Redis Cluster hash tag, so a match's keys share one slot):
 
-* `parlour:match:{<id>}`            hash: `version` and `record` (MatchRecord JSON)
+* `parlour:match:{<id>}`            hash: `version`, `record` (MatchRecord JSON) and `commit` (the id of the
+  commit that wrote them, so a commit sent again after its answer was lost knows itself)
 * `parlour:match:{<id>}:log`        list: one JSON entry per applied action, oldest first
 * `parlour:match:{<id>}:idem:<seat>:<key>`  string: the stored answer to an idempotent request
 * `parlour:match:{<id>}:idems:<seat>`  list: the seat's stored answers' keys, newest first; past
@@ -33,6 +34,7 @@ match's watchers (`parlour:match:{<id>}:watchers`, for its spectator pace) `stor
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -129,8 +131,10 @@ AI_MATCH_TTL = int(settings.AI_MATCH_TTL.default)
 """Seconds a finished match that only the AI played is kept (PARLOUR_AI_MATCH_TTL): nobody waits to read it."""
 IDEMPOTENT_ANSWERS_KEPT = 8
 """Answers to Idempotency-Keys a seat keeps: a client retries the requests it lost the answers of, its last few."""
-ENTRIES_ARG = 7
+ENTRIES_ARG = 8
 """The commit script's arguments from which on are the log entries."""
+COMMIT_ID_BYTES = 8
+"""Random bytes of a commit's id, which tells a commit sent again (after a lost answer) from another writer's."""
 WRITTEN_KEPT = 512
 """Versions a process keeps of those it stored, with their log entries, for its own events (`written_entries`)."""
 MISSING = object()
@@ -407,6 +411,7 @@ class MatchStore:
             idempotent.answer if idempotent else "",
             min(self.idempotency_ttl, ttl),  # an answer goes with its match, if that goes first
             IDEMPOTENT_ANSWERS_KEPT,
+            secrets.token_hex(COMMIT_ID_BYTES),
             *(jsoncodec.dumps(entry) for entry in entries),  # from ENTRIES_ARG on
         ]
         return keys, args

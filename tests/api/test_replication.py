@@ -69,7 +69,8 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     primary_client = redis.Redis(port=primary_port)
     replica_client = redis.Redis(port=replica_port)
     primary_client.set("linked", 1)
-    assert primary_client.execute_command("WAIT", 1, 60_000) == 1, "the replica never linked to its primary"
+    linked = primary_client.execute_command("WAIT", 1, 60_000)  # type: ignore[no-untyped-call]  # untyped in redis-py
+    assert linked == 1, "the replica never linked to its primary"
     yield Pair(primary_client, replica_client, replica, f"redis://127.0.0.1:{primary_port}/0")
     os.kill(replica.pid, signal.SIGCONT)
     stop_group(replica)
