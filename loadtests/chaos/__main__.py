@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
     finally:
         context.stop.set()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the stopping short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         left = cluster.stop()
     results.append(
         Check(

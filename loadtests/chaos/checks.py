@@ -78,11 +78,14 @@ def check_acknowledged(reader: Reader, record: Record) -> tuple[Check, Check]:
     """Every acknowledged action is in its match's log at its version, the same seat and action; one action a
     version (two keys acknowledged at one version would mean one was lost)."""
     by_version: dict[tuple[str, int], set[str]] = defaultdict(set)
+    by_key: dict[str, set[int]] = defaultdict(set)
     unique: dict[str, Ack] = {}
     for ack in record.acks:
         by_version[(ack.match, ack.version)].add(ack.key)
+        by_key[ack.key].add(ack.version)
         unique[ack.key] = ack
     doubled = [f"{m} v{v}: {len(keys)} acknowledged actions" for (m, v), keys in by_version.items() if len(keys) > 1]
+    doubled += [f"key {key}: acknowledged at versions {sorted(v)}" for key, v in by_key.items() if len(v) > 1]
     views: dict[tuple[str, str], dict[int, dict[str, Any]]] = {}
     wrong: list[str] = []
     for ack in unique.values():
@@ -101,7 +104,11 @@ def check_acknowledged(reader: Reader, record: Record) -> tuple[Check, Check]:
             not wrong,
             "; ".join(wrong[:SHOWN]),
         ),
-        Check("no version was acknowledged for two different actions", not doubled, "; ".join(doubled[:SHOWN])),
+        Check(
+            "no version was acknowledged for two different actions, nor an action at two versions",
+            not doubled,
+            "; ".join(doubled[:SHOWN]),
+        ),
     )
 
 

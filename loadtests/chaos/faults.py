@@ -229,9 +229,9 @@ def created_tokens_of(created: dict[str, Any]) -> list[str]:
 
 
 def ai_probe() -> dict[str, Any]:
-    """A match whose first seat is a random AI's, the other a person's that nobody plays."""
-    seats = [{"type": "ai", "level": "random"}, {"type": "human", "name": "probe"}]
-    return {"game": "sundae_split", "players": 2, "seats": seats}
+    """A short match of two random AI seats, which the AI workers play to its end."""
+    seats = [{"type": "ai", "level": "random"}, {"type": "ai", "level": "random"}]
+    return {"game": "icecream", "players": 2, "options": {"turn_limit": 2}, "seats": seats}
 
 
 def timer_probe() -> dict[str, Any]:
