@@ -22,8 +22,10 @@ import threading
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TypeVar
 
 from loadtests.chaos import checks
 from loadtests.chaos.balancer import Balancer, Record
@@ -140,21 +142,21 @@ def final_checks(
 ) -> list[Check]:
     """Every check but the leftover processes' (made after the processes are stopped)."""
     results = []
-    tournaments, tournament_matches = checks.check_tournaments(reader, record)
+    found = guarded("every tournament finished or was cancelled", lambda: checks.check_tournaments(reader, record))
+    tournament_matches = found[1] if isinstance(found, tuple) else []
+    results.append(found[0] if isinstance(found, tuple) else found)
     print("checking: stuck matches", flush=True)
-    matches_before = checks.read_matches(reader, record, tournament_matches)
-    results.append(checks.check_not_stuck(reader, matches_before))
+    results.append(
+        guarded(
+            "no match is stuck",
+            lambda: checks.check_not_stuck(reader, checks.read_matches(reader, record, tournament_matches)),
+        )
+    )
     print("checking: logs", flush=True)
-    matches = checks.read_matches(reader, record, tournament_matches)
-    results.extend(checks.check_acknowledged(reader, record))
-    versions, make_ups = checks.check_versions(matches)
-    results.append(versions)
-    timers, fired = checks.check_timers(matches)
-    results.append(timers)
-    results.append(tournaments)
-    results.append(checks.check_streams(record, matches))
-    record.count("timeouts in the logs", fired)
-    record.count("versions made up for downtime (no log entry)", make_ups)
+    results.extend(
+        guarded_all("every acknowledged action is in its log", lambda: checks.check_acknowledged(reader, record))
+    )
+    results.extend(guarded_all("the logs", lambda: log_checks(reader, record, tournament_matches)))
     failovers = [f for f in chaos.faults if f.kind == "primary"]
     results.append(
         Check(
@@ -186,6 +188,33 @@ def final_checks(
         Check("the clients saw nothing that must not happen", not anomalies, "; ".join(anomalies[: checks.SHOWN]))
     )
     return results
+
+
+def log_checks(reader: Reader, record: Record, tournament_matches: list[str]) -> list[Check]:
+    """The checks on every log: one entry a version, the timers, the streams; their counts go to the figures."""
+    matches = checks.read_matches(reader, record, tournament_matches)
+    versions, make_ups = checks.check_versions(matches)
+    timers, fired = checks.check_timers(matches)
+    record.count("timeouts in the logs", fired)
+    record.count("versions made up for downtime (no log entry)", make_ups)
+    return [versions, timers, checks.check_streams(record, matches)]
+
+
+T = TypeVar("T")
+
+
+def guarded(name: str, run: Callable[[], T]) -> T | Check:
+    """What `run` answers, or a failed check named `name` saying why it could not be made."""
+    try:
+        return run()
+    except Exception as error:
+        return Check(name, False, f"could not check: {error!r}")
+
+
+def guarded_all(name: str, run: Callable[[], Sequence[Check]]) -> list[Check]:
+    """The checks `run` makes, or one failed check saying why they could not be made."""
+    found = guarded(name, run)
+    return [found] if isinstance(found, Check) else list(found)
 
 
 def print_figures(record: Record, chaos: Chaos) -> None:
