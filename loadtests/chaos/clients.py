@@ -74,12 +74,26 @@ class Context:
         self.record.count(f"{kind} matches")
         return created
 
-    def act(self, match_id: str, seat: int, token: str, action: Any, version: int, seat_query: bool = False) -> Any:
-        """POST one action with a fresh Idempotency-Key, sent again on lost answers and 5xx; the answer."""
+    def act(
+        self,
+        match_id: str,
+        seat: int,
+        token: str,
+        action: Any,
+        version: int,
+        seat_query: bool = False,
+        port: int | None = None,
+    ) -> Any:
+        """POST one action with a fresh Idempotency-Key, sent again on lost answers and 5xx (or, to `port`, once);
+        the answer."""
         key = uuid.uuid4().hex
         path = f"/v1/matches/{match_id}/actions" + (f"?seat={seat}" if seat_query else "")
         body = {"action": action, "expected_version": version}
-        answer = self.balancer.call("POST", path, body, token, {"Idempotency-Key": key}, stop=self.stop)
+        headers = {"Idempotency-Key": key}
+        if port is None:
+            answer = self.balancer.call("POST", path, body, token, headers, stop=self.stop)
+        else:
+            answer = self.balancer.send(port, "POST", path, body, token, headers)
         if answer.status == 200:
             self.record.ack(Ack(match_id, seat, int(answer.body["version"]), action, key, token))
         elif answer.status == 422 and answer.body and answer.body.get("code") == "illegal-action":

@@ -178,21 +178,16 @@ class Chaos:
             return False
         tokens = {entry["seat"]: entry["token"] for entry in created.body["tokens"]}
         self.context.record.match(created.body["id"], game="icecream", kind="probe", tokens=tokens, timer=None)
-        for token in tokens.values():
-            legal = self.context.balancer.send(
-                port, "GET", f"/v1/matches/{created.body['id']}/legal-actions", None, token
-            )
+        match_id = created.body["id"]
+        for seat, token in tokens.items():
+            legal = self.context.balancer.send(port, "GET", f"/v1/matches/{match_id}/legal-actions", None, token)
             if legal.status == 200 and legal.body["may_act"]:
-                return self.probe_move(port, created.body["id"], tokens, token, legal.body)
+                action, version = legal.body["actions"][0], legal.body["version"]
+                if self.context.act(match_id, seat, token, action, version, port=port).status != 200:
+                    return False  # left as it is: an untimed match of people owes nobody a move
+                self.resign(match_id, token)
+                return True
         return False
-
-    def probe_move(self, port: int, match_id: str, tokens: dict[int, str], token: str, legal: dict[str, Any]) -> bool:
-        seat = next(s for s, t in tokens.items() if t == token)
-        answer = self.context.act(match_id, seat, token, legal["actions"][0], legal["version"])
-        del port  # the move goes through the balancer: its Idempotency-Key makes a retry safe
-        if answer.status == 200:
-            self.resign(match_id, token)
-        return bool(answer.status == 200)
 
     def wait_for_move(self, request: dict[str, Any], what: str, deadline: float) -> None:
         """Create a match whose first turn is not a person's to play; wait until its log has an entry; resign it."""
