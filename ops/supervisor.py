@@ -290,8 +290,12 @@ class Supervisor:
         self.stop_requested = True
 
     def dead_child(self) -> tuple[str, int] | None:
-        """The name and exit code of a child or watched process that has exited, if any."""
+        """The name and exit code of a child (not one started again when it dies) or watched process that has
+        exited, if any."""
+        restarted = {child.name for child in self.children if child.restart}
         for name, process in {**self.processes, **self.watched}.items():
+            if name in restarted:
+                continue  # `restart_dead_workers` starts it again, however soon after its last look it died
             code = process.poll()
             if code is not None:
                 return name, code

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import redis
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
+from redis.connection import parse_url
 from redis.retry import Retry
-from redis.sentinel import Sentinel, SentinelConnectionPool
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 from model.redis_address import SentinelAddress
 
@@ -54,6 +56,53 @@ TIE_MARGIN = 50
 """Entries a page of a sorted set reads beyond its size, so entries tied on their score are never skipped."""
 
 
+FAILOVER_REFUSALS = ("NOREPLICAS", "MASTERDOWN")
+"""Error replies of a node that cannot serve for now, in the middle of a failover: a primary left without the
+replicas `min-replicas-to-write` asks for, a replica whose primary is gone."""
+
+
+class FailoverRefusalsAreAway:
+    """Mixin for a connection class: a failover refusal (FAILOVER_REFUSALS) is raised as a ConnectionError, as when
+    Redis is away, so every caller treats both alike: the command is tried again on a new connection (asking the
+    sentinels anew), then the API answers 503 and an RQ worker waits and reconnects instead of quitting.
+
+    Redis refuses a write (or a script, at its first write) before it changes anything, so nothing was half-done.
+    """
+
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().read_response(*args, **kwargs)  # type: ignore[misc]
+        except redis.ResponseError as error:
+            if not any(refusal in str(error) for refusal in FAILOVER_REFUSALS):
+                raise
+            self.disconnect()  # type: ignore[attr-defined]
+            raise redis.ConnectionError(f"Redis cannot take this now, in a failover: {error}") from error
+
+
+class TcpConnection(FailoverRefusalsAreAway, redis.Connection):
+    """A TCP connection to one Redis server."""
+
+
+class TlsConnection(FailoverRefusalsAreAway, redis.SSLConnection):
+    """A TLS connection to one Redis server (`rediss://`)."""
+
+
+class UnixConnection(FailoverRefusalsAreAway, redis.UnixDomainSocketConnection):
+    """A Unix socket connection to one Redis server (`unix://`)."""
+
+
+class SentinelConnection(FailoverRefusalsAreAway, SentinelManagedConnection):
+    """A connection to the primary the sentinels name."""
+
+
+CONNECTION_CLASSES: dict[type[redis.Connection | redis.UnixDomainSocketConnection], type[Any]] = {
+    redis.Connection: TcpConnection,
+    redis.SSLConnection: TlsConnection,
+    redis.UnixDomainSocketConnection: UnixConnection,
+}
+"""redis-py's connection class for a URL's scheme, and ours for it."""
+
+
 class BlockingSentinelConnectionPool(SentinelConnectionPool, redis.BlockingConnectionPool):
     """redis-py's Sentinel pool, waiting for a free connection (as `BlockingConnectionPool`) instead of failing."""
 
@@ -75,8 +124,13 @@ def redis_client(
     }
     sentinel = SentinelAddress.parse(url)
     if sentinel is None:
+        scheme_class = parse_url(url).get("connection_class", redis.Connection)  # type: ignore[no-untyped-call]
         pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_POOL_SIZE, timeout=REDIS_POOL_WAIT, **options
+            url,
+            max_connections=REDIS_POOL_SIZE,
+            timeout=REDIS_POOL_WAIT,
+            connection_class=CONNECTION_CLASSES[scheme_class],
+            **options,
         )
         return redis.Redis(connection_pool=pool)
     sentinels = Sentinel(
@@ -92,6 +146,7 @@ def redis_client(
         sentinels,
         max_connections=REDIS_POOL_SIZE,
         timeout=REDIS_POOL_WAIT,
+        connection_class=SentinelConnection,
         password=sentinel.password,
         **options,
     )

@@ -37,18 +37,13 @@ class Replication:
 
     def confirm(self) -> None:
         """Return once `replicas` replicas hold every change stored before this call; `NotReplicated` if they do not
-        confirm within `timeout_ms` (or the primary refuses the marker for want of replicas: NOREPLICAS)."""
+        confirm within `timeout_ms`."""
         if self.client is None or self.replicas <= 0:
             return
         pipe = self.client.pipeline(transaction=False)
         pipe.incr(MARK_KEY)
         pipe.execute_command("WAIT", self.replicas, self.timeout_ms)  # type: ignore[no-untyped-call]  # untyped in redis-py
-        try:
-            _, confirmed = pipe.execute()
-        except redis.ResponseError as error:
-            if "NOREPLICAS" not in str(error):
-                raise
-            confirmed = 0
+        _, confirmed = pipe.execute()  # a primary refusing the marker (NOREPLICAS) raises as when it is away
         if int(confirmed) < self.replicas:
             raise NotReplicated(
                 f"the change was stored, but {confirmed} of the {self.replicas} replicas asked for confirmed it within "

@@ -110,6 +110,20 @@ def test_supervisor_stops_everything_when_a_child_dies() -> None:
     assert supervisor.processes["sleeper"].returncode == -signal.SIGTERM
 
 
+def test_a_worker_that_dies_is_started_again_never_taken_for_a_fatal_death() -> None:
+    # A worker may die between the supervisor's restart pass and its look for dead children (an RQ worker that
+    # quits in a failover did): it is started again at the next pass, and the service goes on.
+    supervisor = Supervisor([Child("quitter", [PYTHON, "-c", "raise SystemExit(1)"], restart=True)], env=os.environ)
+    supervisor.start()
+    try:
+        supervisor.processes["quitter"].wait()
+        assert supervisor.dead_child() is None
+        supervisor.restart_dead_workers()
+        assert supervisor.processes["quitter"].wait() == 1  # a new process, which quit in its turn
+    finally:
+        supervisor.stop(timeout=5)
+
+
 # --- the whole service --------------------------------------------------------------------------
 
 

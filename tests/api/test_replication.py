@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.current import ParlourApp
 from model.settings import Settings
+from store.connection import redis_client
 from store.matches import match_key
 from tests.api.conftest import Match, bearer, create_match, read_log
 from tests.api.test_socket import Socket, legal_action
@@ -186,3 +187,21 @@ def test_without_wait_replicas_a_move_does_not_wait(pair: Pair, settings: Settin
             assert move(client, match).status_code == 200
     finally:
         app.services.changes.stop()
+
+
+def test_a_primary_short_of_replicas_is_answered_as_a_redis_away(replicated_app: ParlourApp, pair: Pair) -> None:
+    """`min-replicas-to-write` above the replicas it has makes the primary refuse writes (NOREPLICAS), as in a
+    failover that left it none: every client takes that for a Redis away (an RQ worker waits instead of quitting),
+    and the API answers 503 with Retry-After, having written nothing."""
+    client = replicated_app.test_client()
+    match = create_match(client, seed="short-of-replicas")
+    pair.primary.config_set("min-replicas-to-write", 2)  # it has one
+    try:
+        with pytest.raises(redis.ConnectionError, match="NOREPLICAS"):
+            redis_client(pair.url).set("refused", 1)
+        answer = move(client, match)
+        assert answer.status_code == 503, answer.get_json()
+        assert answer.get_json()["code"] == "service-unavailable" and answer.headers["Retry-After"] == "1"
+    finally:
+        pair.primary.config_set("min-replicas-to-write", 0)
+    assert client.get(match.url(), headers=bearer(match.tokens[0])).get_json()["version"] == match.body["version"]
