@@ -27,6 +27,7 @@ from loadtests.chaos.checks import (
     check_acknowledged,
     check_timers,
     check_versions,
+    check_waits,
     standing_problems,
 )
 
@@ -49,6 +50,7 @@ CHECKS = (
     "no version was acknowledged for two different actions",
     "has exactly one log entry",
     "every turn timer fired once, never early",
+    "no seat the server plays for waited over",
     "every tournament finished or was cancelled, standings consistent with its matches",
     "every log entry the event streams carried is in the log",
     "every kill of the primary failed over (1 of 1)",
@@ -185,6 +187,18 @@ def test_a_timeout_before_its_deadline_or_twice_on_one_clock_fails_the_check() -
     twice = [entry(1, 0, "a", "2026-12-07T10:00:02.000Z", True), entry(2, 0, "a", "2026-12-07T10:00:02.300Z", True)]
     assert not check_timers({"m": report(twice, 2, 2)})[0].ok
     assert not check_timers({"m": report(due, 2, None)})[0].ok  # a timeout in an untimed match
+
+
+def test_a_timeout_or_an_ai_move_long_overdue_fails_the_check() -> None:
+    human, ai = {"type": "human"}, {"type": "ai"}
+    on_time = [entry(1, 0, "a", "2026-12-07T10:00:03.000Z", True), entry(2, 1, "b", "2026-12-07T10:00:04.000Z")]
+    match = {**report([], 0, 2).match, "seats": [human, ai]}
+    held, waits = check_waits({"m": MatchReport(match, on_time, 2)})
+    assert held.ok and waits == {"timeout": [1.0], "ai": [1.0]}
+    late_timeout = [entry(1, 0, "a", "2026-12-07T10:02:00.000Z", True)]
+    assert not check_waits({"m": MatchReport(match, late_timeout, 1)})[0].ok
+    late_ai = [entry(1, 0, "a", "2026-12-07T10:00:01.000Z"), entry(2, 1, "b", "2026-12-07T10:03:00.000Z")]
+    assert not check_waits({"m": MatchReport(match, late_ai, 2)})[0].ok
 
 
 def test_standings_that_do_not_count_the_matches_fail_the_check() -> None:

@@ -197,7 +197,8 @@ def log_checks(reader: Reader, record: Record, tournament_matches: list[str]) ->
     timers, fired = checks.check_timers(matches)
     record.count("timeouts in the logs", fired)
     record.count("versions made up for downtime (no log entry)", make_ups)
-    return [versions, timers, checks.check_streams(record, matches)]
+    waits, _ = checks.check_waits(matches)
+    return [versions, timers, waits, checks.check_streams(record, matches)]
 
 
 T = TypeVar("T")

@@ -182,6 +182,34 @@ def check_timers(matches: dict[str, MatchReport]) -> tuple[Check, int]:
     ), fired
 
 
+def check_waits(matches: dict[str, MatchReport]) -> tuple[Check, dict[str, list[float]]]:
+    """No seat the server plays for waited long: each timeout came within STUCK_SLACK s past its timer, each AI
+    move within STUCK_SLACK s, counted from the change before it (when the wait began at the latest; a deadline
+    made up for downtime is later by at most that downtime)."""
+    waits: dict[str, list[float]] = {"timeout": [], "ai": []}
+    wrong: list[str] = []
+    for match_id, report in matches.items():
+        seats = report.match.get("seats") or []
+        timer = report.match["turn_timer"]
+        previous = stamp(report.match["created_at"])
+        for entry in report.entries:
+            at = stamp(entry["at"])
+            if entry.get("timeout") and timer is not None:
+                kind, waited = "timeout", at - previous - timer["seconds"]
+            elif entry["seat"] < len(seats) and seats[entry["seat"]].get("type") == "ai" and "action" in entry:
+                kind, waited = "ai", at - previous
+            else:
+                previous = at
+                continue
+            waits[kind].append(waited)
+            if waited > STUCK_SLACK:
+                wrong.append(f"{match_id} v{entry['version']}: a {kind} move {waited:.0f} s after the change before it")
+            previous = at
+    counted = ", ".join(f"{len(v)} {k} moves, longest {max(v, default=0):.1f} s" for k, v in waits.items())
+    name = f"no seat the server plays for waited over {STUCK_SLACK:.0f} s past its timer ({counted})"
+    return Check(name, not wrong, "; ".join(wrong[:SHOWN])), waits
+
+
 def owed_moves(match: dict[str, Any]) -> bool:
     """True when the server itself owes this active match a move: an AI seat to act, or a turn timer running."""
     if match["status"] != "active":
