@@ -335,19 +335,30 @@ def benchmark(args: argparse.Namespace) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """Command-line options."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--game", choices=sorted(PLAYERS), default="icecream", help="the game Parlour's users play")
-    parser.add_argument("--runs", type=int, default=3, help="Locust runs per server (default 3)")
+def add_locust_options(parser: argparse.ArgumentParser, runs: str, seconds: int = 30) -> None:
+    """The options of every benchmark that runs Locust: `--runs` (of `runs`), `--users`, `--spawn-rate`,
+    `--seconds` (of one run) and `--out`."""
+    parser.add_argument("--runs", type=int, default=3, help=f"Locust runs {runs} (default 3)")
     parser.add_argument("--users", type=int, default=50, help="concurrent Locust users (default 50)")
     parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second (default 10)")
-    parser.add_argument("--seconds", type=int, default=30, help="length of one Locust run (default 30)")
+    parser.add_argument("--seconds", type=int, default=seconds, help=f"length of one Locust run (default {seconds})")
     parser.add_argument("--out", default=str(ROOT / "loadtests" / "results"), help="folder for CSV files and logs")
+
+
+def parse_locust_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The options parsed, refused unless the counts and times are positive."""
     args = parser.parse_args(argv)
     if args.runs < 1 or args.users < 1 or args.seconds < 1 or args.spawn_rate <= 0:
         parser.error("--runs, --users, --seconds and --spawn-rate must be positive")
     return args
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--game", choices=sorted(PLAYERS), default="icecream", help="the game Parlour's users play")
+    add_locust_options(parser, "per server")
+    return parse_locust_options(parser, argv)
 
 
 def interrupt(signum: int, frame: FrameType | None) -> None:

@@ -32,10 +32,12 @@ import redis
 from loadtests.benchmark import (
     ROOT,
     Target,
+    add_locust_options,
     children_cpu_seconds,
     cpu_seconds,
     free_port,
     interrupt,
+    parse_locust_options,
     wait_healthy,
     web_command,
 )
@@ -182,14 +184,8 @@ def report(all_setups: Sequence[Setup], results: dict[tuple[str, str], list[Samp
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: `python -m loadtests.replication_cost`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=3, help="runs of every setup and row (default 3)")
-    parser.add_argument("--users", type=int, default=50, help="concurrent Locust users (default 50)")
-    parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second (default 10)")
-    parser.add_argument("--seconds", type=int, default=20, help="length of one run (default 20)")
-    parser.add_argument("--out", default=str(ROOT / "loadtests" / "results"), help="folder for CSV files and logs")
-    args = parser.parse_args(argv)
-    if args.runs < 1 or args.users < 1 or args.seconds < 1 or args.spawn_rate <= 0:
-        parser.error("--runs, --users, --seconds and --spawn-rate must be positive")
+    add_locust_options(parser, "of every setup and row", seconds=20)
+    args = parse_locust_options(parser, argv)
     signal.signal(signal.SIGTERM, interrupt)
     os.chdir(ROOT)
     out = Path(args.out).resolve()

@@ -44,11 +44,13 @@ from loadtests.benchmark import (
     LOCUST_GRACE,
     ROOT,
     Target,
+    add_locust_options,
     children_cpu_seconds,
     cpu_seconds,
     describe_workers,
     free_port,
     interrupt,
+    parse_locust_options,
     wait_healthy,
     web_command,
 )
@@ -388,16 +390,9 @@ def versus(args: argparse.Namespace) -> int:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=3, help="Locust runs per row (default 3)")
-    parser.add_argument("--users", type=int, default=50, help="concurrent Locust users (default 50)")
-    parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second (default 10)")
-    parser.add_argument("--seconds", type=int, default=30, help="length of one Locust run (default 30)")
+    add_locust_options(parser, "per row")
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES), help="the games (default all)")
-    parser.add_argument("--out", default=str(ROOT / "loadtests" / "results"), help="folder for CSV files and logs")
-    args = parser.parse_args(argv)
-    if args.runs < 1 or args.users < 1 or args.seconds < 1 or args.spawn_rate <= 0:
-        parser.error("--runs, --users, --seconds and --spawn-rate must be positive")
-    return args
+    return parse_locust_options(parser, argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -55,6 +55,7 @@ from tests.api.conftest import whole_log
 from tests.multihost_support import Answer, stop_group
 from tests.netns_support import Host, Hosts, made_hosts, unavailable
 from tests.workers.conftest import stop
+from tests.workers.test_ai_seats import wait_for
 
 REDIS_PORT = 6379
 API_PORT = 8000  # every host has ports of its own: the same port on each
@@ -283,17 +284,6 @@ def health(base: str) -> int | None:
     """The status of GET /v1/health, or None when no answer came."""
     call = send(base, "GET", "/v1/health")
     return call.answer.status if call.answer is not None else None
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
-    """Poll until `check()` is truthy and return it; fail naming `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 @dataclass
