@@ -57,6 +57,7 @@ CHECKS = (
     "the service recovered after every kill (5 kills)",
     "no process died but those killed",
     "no 500 (internal error) answered",
+    "every 503 was problem+json with Retry-After",
     "the clients saw nothing that must not happen",
     "no process is left over",
 )

@@ -183,6 +183,15 @@ def final_checks(
             "; ".join(f"{e.api}{e.path} {e.code}" for e in internal[: checks.SHOWN]),
         )
     )
+    unavailable = [e for e in record.errors if e.status == 503]
+    unexplained = [e for e in unavailable if not e.problem]
+    results.append(
+        Check(
+            f"every 503 was problem+json with Retry-After ({len(unavailable)} answered)",
+            not unexplained,
+            "; ".join(f"{e.api}{e.path}" for e in unexplained[: checks.SHOWN]),
+        )
+    )
     anomalies = [*record.anomalies, *(f"client {name} did not stop" for name in stuck_clients)]
     results.append(
         Check("the clients saw nothing that must not happen", not anomalies, "; ".join(anomalies[: checks.SHOWN]))
@@ -228,6 +237,8 @@ def print_figures(record: Record, chaos: Chaos) -> None:
         print(f"  {what}: {n}")
     statuses = ", ".join(f"{status or 'none'}: {n}" for status, n in sorted(record.statuses.items()))
     print(f"  answers by status (none: no process answered): {statuses}")
+    codes = Counter(f"{e.status} {e.code or '(no code)'}" for e in record.errors if e.status)
+    print(f"  5xx by problem code: {', '.join(f'{code}: {n}' for code, n in sorted(codes.items())) or 'none'}")
     failovers = [f for f in chaos.faults if f.kind == "primary" and f.failover_to]
     print(f"  failovers: {len(failovers)}")
     killed = Counter((f.kind, f.signal) for f in chaos.faults)

@@ -56,6 +56,8 @@ class ServerError:
     code: str
     api: str
     path: str
+    problem: bool = True
+    """Whether it came as problem+json with a Retry-After header (what every 503 must be)."""
 
 
 @dataclass
@@ -91,12 +93,14 @@ class Record:
         with self.lock:
             self.matches[match_id] = facts
 
-    def answered(self, status: int, body: Any, api: str, path: str) -> None:
+    def answered(self, status: int, body: Any, api: str, path: str, headers: dict[str, str] | None = None) -> None:
         with self.lock:
             self.statuses[status] += 1
             if status >= 500 or status == 0:
                 code = body.get("code", "") if isinstance(body, dict) else ""
-                self.errors.append(ServerError(time.monotonic(), status, str(code), api, path))
+                sent = {key.lower(): value for key, value in (headers or {}).items()}
+                problem = sent.get("content-type", "").startswith("application/problem+json") and "retry-after" in sent
+                self.errors.append(ServerError(time.monotonic(), status, str(code), api, path, problem))
 
 
 @dataclass
@@ -142,7 +146,7 @@ class Balancer:
             parsed = response.json() if response.content else None
         except ValueError:
             parsed = None
-        self.record.answered(response.status_code, parsed, api, path)
+        self.record.answered(response.status_code, parsed, api, path, dict(response.headers))
         return Answer(response.status_code, parsed, dict(response.headers), api)
 
     def call(

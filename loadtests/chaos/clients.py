@@ -272,7 +272,9 @@ def follow_stream(context: Context, rng: random.Random, match_id: str) -> None:
         try:
             with httpx.stream("GET", url, headers=headers, timeout=httpx.Timeout(10.0, read=20.0)) as response:
                 if response.status_code != 200:
-                    context.record.answered(response.status_code, None, url, "/events")
+                    response.read()
+                    body = response.json() if response.headers.get("content-type", "").endswith("json") else None
+                    context.record.answered(response.status_code, body, url, "/events", dict(response.headers))
                     time.sleep(0.3)
                     continue
                 context.record.count("event streams opened")

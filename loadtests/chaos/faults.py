@@ -92,7 +92,8 @@ class Chaos:
                 try:
                     self.cluster.restart(node)
                 except RuntimeError as error:
-                    self.unexpected_exits.append(f"{node.name} did not start again: {error}")
+                    lines = [line for line in str(error).splitlines() if line.strip()]
+                    self.unexpected_exits.append(f"{node.name} did not start again ({lines[-1].strip()})")
 
     def victim(self, kind: str) -> Node:
         if kind == "primary":
