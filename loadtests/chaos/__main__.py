@@ -39,6 +39,7 @@ SETTLE_TIMEOUT = 180.0
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command's options."""
     parser = argparse.ArgumentParser(prog="python -m loadtests.chaos", description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=10.0, help="how long the traffic runs")
     parser.add_argument("--seed", default="1", help="seeds the traffic and the choice of faults")
@@ -67,6 +68,7 @@ def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the soak; 1 if a check failed."""
     args = parse(argv)
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     base = args.dir or Path(tempfile.mkdtemp(prefix="parlour-chaos-"))
@@ -119,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def describe(cluster: Cluster) -> str:
+    """One line on what runs."""
     primary = cluster.primary()
     kinds = Counter(node.kind for node in cluster.parlour)
     return (
@@ -228,6 +231,7 @@ def guarded_all(name: str, run: Callable[[], Sequence[Check]]) -> list[Check]:
 
 
 def print_figures(record: Record, chaos: Chaos) -> None:
+    """Print what the soak did and met."""
     print("\nfigures")
     keys = {ack.key for ack in record.acks}
     print(f"  moves acknowledged: {len(keys)} in {len({ack.match for ack in record.acks})} matches")

@@ -78,22 +78,27 @@ class Record:
     """(match, version) -> seat of each log entry an event stream carried."""
 
     def ack(self, ack: Ack) -> None:
+        """Write down an acknowledged action."""
         with self.lock:
             self.acks.append(ack)
 
     def count(self, what: str, n: int = 1) -> None:
+        """Add to a figure."""
         with self.lock:
             self.counts[what] += n
 
     def anomaly(self, what: str) -> None:
+        """Write down something that must not happen."""
         with self.lock:
             self.anomalies.append(what)
 
     def match(self, match_id: str, **facts: Any) -> None:
+        """Write down a match a client made, with what its creator knows."""
         with self.lock:
             self.matches[match_id] = facts
 
     def answered(self, status: int, body: Any, api: str, path: str, headers: dict[str, str] | None = None) -> None:
+        """Count an answer by status; write down a 5xx or a request nobody answered (status 0)."""
         with self.lock:
             self.statuses[status] += 1
             if status >= 500 or status == 0:
@@ -120,6 +125,7 @@ class Balancer:
         return client
 
     def base(self, port: int) -> str:
+        """The URL of the API process on `port`."""
         return f"http://127.0.0.1:{port}"
 
     def send(

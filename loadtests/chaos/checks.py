@@ -35,6 +35,7 @@ class Check:
 
 
 def canonical(value: Any) -> str:
+    """One text for equal JSON values."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -50,6 +51,7 @@ class Reader:
     balancer: Balancer
 
     def get(self, path: str, token: str | None = None) -> Any:
+        """GET a path that must answer 200 (sent again while no process answers); its body."""
         answer = self.balancer.call("GET", path, token=token)
         if answer.status != 200:
             raise RuntimeError(f"GET {path} answered {answer.status}: {answer.body}")

@@ -59,6 +59,7 @@ class Context:
     seed: str
 
     def rng(self, name: str) -> random.Random:
+        """A generator of one client's choices, from the soak's seed and the client's name."""
         return random.Random(f"{self.seed}/{name}")
 
     def create_match(self, request: dict[str, Any], kind: str) -> dict[str, Any] | None:
@@ -136,6 +137,7 @@ def person(context: Context, index: int) -> None:
 
 
 def created_tokens(created: dict[str, Any]) -> dict[int, str]:
+    """The seat tokens of a created match, by seat."""
     return {entry["seat"]: entry["token"] for entry in created["tokens"]}
 
 
@@ -242,6 +244,7 @@ def play_finished_hints(context: Context, jobs: dict[str, tuple[str, int, str]])
 
 
 def still_active(context: Context, match_id: str) -> bool:
+    """False once the match is over (True while it cannot be read)."""
     answer = context.balancer.call("GET", f"/v1/matches/{match_id}", stop=context.stop)
     return answer.status != 200 or answer.body["status"] == "active"
 
@@ -368,6 +371,7 @@ class Bots:
             thread.join(timeout=30)
 
     def create(self) -> dict[str, Any] | None:
+        """A round robin of the two bots and a random AI level, on a 5 s turn timer; None if it was refused."""
         entrants = [{"type": "bot", "bot": bot["id"]} for bot in self.bots] + [{"type": "ai", "level": "random"}]
         request = {
             "game": TOURNAMENT_GAME,
@@ -431,6 +435,7 @@ class Traffic:
     bots: Bots | None = None
 
     def start(self) -> None:
+        """Start every client thread."""
         self.bots = Bots(self.context, self.games_per_pairing)
         targets: list[tuple[str, Any, tuple[Any, ...]]] = [
             *((f"person-{n}", person, (self.context, n)) for n in range(self.people)),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loadtests.chaos.balancer import ServerError
-from loadtests.chaos.clients import Context
+from loadtests.chaos.clients import Context, created_tokens
 from loadtests.chaos.cluster import FAILOVER_WAIT, Cluster, Node, api_healthy, wait_until
 
 KINDS = ("api", "ai-worker", "timer", "sentinel")
@@ -96,6 +96,7 @@ class Chaos:
                     self.unexpected_exits.append(f"{node.name} did not start again ({lines[-1].strip()})")
 
     def victim(self, kind: str) -> Node:
+        """The process to kill: the primary, or one of `kind` at random."""
         if kind == "primary":
             primary = self.cluster.primary()
             if primary is None:
@@ -199,7 +200,7 @@ class Chaos:
                 raise RuntimeError(f"gave up creating a match for {what}")
         match_id = created["id"]
         self.wait(lambda: self.logged(match_id), what, deadline)
-        for token in created_tokens_of(created):
+        for token in created_tokens(created).values():
             self.resign(match_id, token)
 
     def logged(self, match_id: str) -> bool:
@@ -216,12 +217,9 @@ class Chaos:
             self.context.balancer.call("POST", f"/v1/matches/{match_id}/resign", token=token, budget=30.0)
 
     def errors_since(self, since: float) -> list[ServerError]:
+        """The 5xx (and unanswered requests) the clients met since `since` (monotonic)."""
         with self.context.record.lock:
             return [e for e in self.context.record.errors if e.at >= since]
-
-
-def created_tokens_of(created: dict[str, Any]) -> list[str]:
-    return [entry["token"] for entry in created["tokens"]]
 
 
 def ai_probe() -> dict[str, Any]:
