@@ -72,7 +72,6 @@ class Context:
         tokens = {entry["seat"]: entry["token"] for entry in created["tokens"]}
         timer = request.get("turn_timer", {}).get("seconds")
         self.record.match(created["id"], game=request["game"], kind=kind, tokens=tokens, timer=timer)
-        self.record.count(f"{kind} matches")
         return created
 
     def act(
