@@ -19,7 +19,7 @@ from store.connection import redis_client
 from store.jobs import WORKER_QUEUES
 from store.turn_timers import TIMER_QUEUE
 from workers.timers import TimerWorker
-from workers.worker import ParlourWorker
+from workers.worker import ParlourWorker, work_through_outages
 
 JOB_MONITORING_INTERVAL = 5
 """Seconds between a busy worker's heartbeats; a dead worker's job is given up HEARTBEAT_SLACK s after its last one."""
@@ -48,31 +48,39 @@ def main(argv: list[str] | None = None) -> int:
     if args.warm_up:
         warm_up()
     settings = Settings()
-    worker = ParlourWorker(
-        list(WORKER_QUEUES),  # in priority order: RQ takes from the first queue with a job
-        connection=redis_client(settings.redis_url),
-        serializer=JSONSerializer,
-        name=args.name,
-        job_monitoring_interval=JOB_MONITORING_INTERVAL,
-        worker_ttl=WORKER_TTL,
-        maintenance_interval=settings.worker_maintenance,
-    )
-    worker.work(burst=args.burst, logging_level="INFO")
+    connection = redis_client(settings.redis_url)
+
+    def build() -> ParlourWorker:
+        return ParlourWorker(
+            list(WORKER_QUEUES),  # in priority order: RQ takes from the first queue with a job
+            connection=connection,
+            serializer=JSONSerializer,
+            name=args.name,
+            job_monitoring_interval=JOB_MONITORING_INTERVAL,
+            worker_ttl=WORKER_TTL,
+            maintenance_interval=settings.worker_maintenance,
+        )
+
+    work_through_outages(build, burst=args.burst, logging_level="INFO")
     return 0
 
 
 def work_timers(name: str | None, burst: bool) -> int:
     """Run RQ's scheduler for the timer queue and the timeout jobs it queues, until stopped."""
     settings = Settings()
-    worker = TimerWorker(
-        [TIMER_QUEUE],
-        connection=redis_client(settings.redis_url),
-        serializer=JSONSerializer,
-        name=name,
-        worker_ttl=WORKER_TTL,
-        maintenance_interval=settings.worker_maintenance,
-    )
-    worker.work(burst=burst, logging_level="INFO", with_scheduler=True)
+    connection = redis_client(settings.redis_url)
+
+    def build() -> TimerWorker:
+        return TimerWorker(
+            [TIMER_QUEUE],
+            connection=connection,
+            serializer=JSONSerializer,
+            name=name,
+            worker_ttl=WORKER_TTL,
+            maintenance_interval=settings.worker_maintenance,
+        )
+
+    work_through_outages(build, burst=burst, logging_level="INFO", with_scheduler=True)
     return 0
 
 

@@ -18,6 +18,7 @@ tickets pair and expire), so a waiting ticket is paired within a second of its w
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -174,14 +175,21 @@ class TimerScheduler(RQScheduler):
         # SIGTERM: RQ's handler stops the loop and releases the lock, so the next scheduler takes over at once.
         set_parent_death_signal(signal.SIGTERM, self.parent_pid)
         self._install_signal_handlers()  # type: ignore[no-untyped-call]
-        self.register_birth()
+        born = False
         while not self._stop_requested:
-            if self.should_reacquire_locks and self.acquire_locks():
-                keep_clocks_fair(RESTART_AWAY_AFTER_MS)  # the lock taken over from a scheduler that stopped
-            self.heartbeat()  # type: ignore[no-untyped-call]
-            self.enqueue_scheduled_jobs()
+            try:  # a Redis away, or refusing writes in a failover, is waited out: the next look tries again
+                if not born:
+                    self.register_birth()
+                    born = True
+                if self.should_reacquire_locks and self.acquire_locks():
+                    keep_clocks_fair(RESTART_AWAY_AFTER_MS)  # the lock taken over from a scheduler that stopped
+                self.heartbeat()  # type: ignore[no-untyped-call]
+                self.enqueue_scheduled_jobs()
+            except (redis.ConnectionError, redis.TimeoutError) as error:
+                log.warning("timer scheduler: Redis is away or refusing writes (%s); looking again", error)
             time.sleep(seconds_to_next_look())
-        self.stop()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(redis.RedisError):
+            self.stop()  # type: ignore[no-untyped-call]
 
     def acquire_locks(self, auto_start: bool = False) -> Any:
         """RQ's, after releasing any lock held by a scheduler that died (a SIGKILL leaves it for a minute)."""

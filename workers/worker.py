@@ -27,6 +27,7 @@ workers, so however many seats ask, an AI seat's turn finds a worker that is not
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import os
@@ -339,3 +340,48 @@ class Heart:
                     self.worker.maintain_heartbeats(*self.running)
                 except redis.RedisError as error:  # the job's own writes will fail or wait the same
                     log.warning("heartbeat of job %s skipped: %s", self.running[0].id, error)
+
+
+OUTAGE_PAUSE = 1.0
+"""Seconds a worker that quit waits before it works again, doubled after each quick quit in a row, up to
+OUTAGE_PAUSE_MAX; a loop that ran OUTAGE_FORGOTTEN s or more starts the count again."""
+OUTAGE_PAUSE_MAX = 8.0
+OUTAGE_FORGOTTEN = 60.0
+
+
+def work_through_outages(build: Callable[[], SimpleWorker], **work: Any) -> None:
+    """Build a worker and run its loop, again and again, until a stop is asked for (or a burst is done).
+
+    RQ's loop quits the worker at any error outside its wait for a job: a heartbeat, a job's result or
+    its registration met by a Redis that is away or, in a failover, refusing writes. So does
+    `register_birth`, for a worker started in the middle of one. Instead of the process ending (and
+    the service's supervisor starting another), the worker is built and started again in this process,
+    after a pause, on connections that find the new primary through the sentinels. A job it was running
+    is given back by RQ's maintenance like any abandoned job.
+    """
+    pause = OUTAGE_PAUSE
+    while True:
+        worker = build()
+        started = time.monotonic()
+        try:
+            worker.work(**work)
+        except redis.RedisError as error:  # at its registration or its teardown
+            log.warning("worker %s: Redis is away or refusing writes (%s)", worker.name, error)
+        except ValueError as error:  # `register_birth`: the name is still registered by the loop that quit
+            log.warning("worker %s: %s", worker.name, error)
+        if work.get("burst") or stopping(worker):
+            return
+        if time.monotonic() - started >= OUTAGE_FORGOTTEN:
+            pause = OUTAGE_PAUSE
+        log.warning("worker %s quit; working again in %.0f s", worker.name, pause)
+        time.sleep(pause)  # a SIGTERM meanwhile runs the worker's handler, which asks it to stop
+        with contextlib.suppress(redis.RedisError):
+            worker.register_death()  # type: ignore[no-untyped-call]  # else its stale registration refuses the next loop
+        if stopping(worker):
+            return
+        pause = min(2 * pause, OUTAGE_PAUSE_MAX)
+
+
+def stopping(worker: SimpleWorker) -> bool:
+    """True once a stop was asked of the worker (SIGTERM, SIGINT)."""
+    return bool(worker._stop_requested) or stop_requested.is_set()

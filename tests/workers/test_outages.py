@@ -1,0 +1,56 @@
+"""A worker waits out a Redis that refuses its writes, as in a failover, instead of quitting.
+
+The test's Redis is made to refuse every write (`min-replicas-to-write 1` and no replica: NOREPLICAS, what
+a primary promoted without a replica answers). An AI worker and the timer worker started then cannot even
+register; they stay up, and once Redis takes writes again they register by themselves, in the same process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.workers.conftest import ROOT, print_logs, stop, worker_names
+from tests.workers.test_ai_seats import wait_for
+
+
+@pytest.fixture
+def refusing(redis_url: str) -> Iterator[redis.Redis]:
+    """The test Redis refusing writes until the test lets it take them again."""
+    client = redis.Redis.from_url(redis_url)
+    client.config_set("min-replicas-to-write", 1)
+    try:
+        yield client
+    finally:
+        client.config_set("min-replicas-to-write", 0)
+
+
+@pytest.mark.parametrize("flags", [[], ["--timers"]], ids=["ai-worker", "timer-worker"])
+def test_a_worker_started_while_redis_refuses_writes_works_once_it_takes_them(
+    redis_url: str, refusing: redis.Redis, tmp_path: Path, flags: list[str]
+) -> None:
+    name = f"outage-{'timers' if flags else 'ai'}"
+    log = tmp_path / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workers", *flags, "--name", name],
+        cwd=ROOT,
+        env={**os.environ, "REDIS_URL": redis_url},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        process_group=0,
+    )
+    try:
+        wait_for(lambda: "working again" in log.read_text(), "the worker to quit its loop and wait")
+        assert process.poll() is None, log.read_text()
+        refusing.config_set("min-replicas-to-write", 0)
+        wait_for(lambda: name in worker_names(redis_url), "the worker to register once Redis takes writes")
+        assert process.poll() is None, log.read_text()
+    finally:
+        stop(process)
+        print_logs(tmp_path)
