@@ -360,28 +360,30 @@ def work_through_outages(build: Callable[[], SimpleWorker], **work: Any) -> None
     is given back by RQ's maintenance like any abandoned job.
     """
     pause = OUTAGE_PAUSE
+    worker: SimpleWorker | None = None  # the last one built: its signal handlers are the ones installed
     while True:
-        worker = build()
         started = time.monotonic()
         try:
+            worker = build()  # RQ names its connection in Redis already
             worker.work(**work)
-        except redis.RedisError as error:  # at its registration or its teardown
-            log.warning("worker %s: Redis is away or refusing writes (%s)", worker.name, error)
+        except redis.RedisError as error:  # at its building, its registration or its teardown
+            log.warning("worker: Redis is away or refusing writes (%s)", error)
         except ValueError as error:  # `register_birth`: the name is still registered by the loop that quit
-            log.warning("worker %s: %s", worker.name, error)
+            log.warning("worker: %s", error)
         if work.get("burst") or stopping(worker):
             return
         if time.monotonic() - started >= OUTAGE_FORGOTTEN:
             pause = OUTAGE_PAUSE
-        log.warning("worker %s quit; working again in %.0f s", worker.name, pause)
-        time.sleep(pause)  # a SIGTERM meanwhile runs the worker's handler, which asks it to stop
-        with contextlib.suppress(redis.RedisError):
-            worker.register_death()  # type: ignore[no-untyped-call]  # else its stale registration refuses the next loop
+        log.warning("worker quit; working again in %.0f s", pause)
+        time.sleep(pause)  # a SIGTERM meanwhile runs the last worker's handler, which asks it to stop
+        if worker is not None:
+            with contextlib.suppress(redis.RedisError):
+                worker.register_death()  # type: ignore[no-untyped-call]  # its stale registration refuses the next
         if stopping(worker):
             return
         pause = min(2 * pause, OUTAGE_PAUSE_MAX)
 
 
-def stopping(worker: SimpleWorker) -> bool:
+def stopping(worker: SimpleWorker | None) -> bool:
     """True once a stop was asked of the worker (SIGTERM, SIGINT)."""
-    return bool(worker._stop_requested) or stop_requested.is_set()
+    return (worker is not None and bool(worker._stop_requested)) or stop_requested.is_set()

@@ -1,8 +1,9 @@
-"""A worker waits out a Redis that refuses its writes, as in a failover, instead of quitting.
+"""A worker waits out a Redis that is away or refuses its writes, as in a failover, instead of quitting.
 
 The test's Redis is made to refuse every write (`min-replicas-to-write 1` and no replica: NOREPLICAS, what
 a primary promoted without a replica answers). An AI worker and the timer worker started then cannot even
 register; they stay up, and once Redis takes writes again they register by themselves, in the same process.
+Likewise a worker started before its Redis is up.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.multihost_support import start_redis_server, stop_group
+from tests.test_service import free_port
 from tests.workers.conftest import ROOT, print_logs, stop, worker_names
 from tests.workers.test_ai_seats import wait_for
 
@@ -37,14 +40,7 @@ def test_a_worker_started_while_redis_refuses_writes_works_once_it_takes_them(
 ) -> None:
     name = f"outage-{'timers' if flags else 'ai'}"
     log = tmp_path / f"{name}.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "workers", *flags, "--name", name],
-        cwd=ROOT,
-        env={**os.environ, "REDIS_URL": redis_url},
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-        process_group=0,
-    )
+    process = start(name, flags, redis_url, log)
     try:
         wait_for(lambda: "working again" in log.read_text(), "the worker to quit its loop and wait")
         assert process.poll() is None, log.read_text()
@@ -54,3 +50,33 @@ def test_a_worker_started_while_redis_refuses_writes_works_once_it_takes_them(
     finally:
         stop(process)
         print_logs(tmp_path)
+
+
+def test_a_worker_started_before_its_redis_works_once_redis_is_up(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    log = tmp_path / "early.log"
+    process = start("early", [], url, log)
+    server = None
+    try:
+        wait_for(lambda: "working again" in log.read_text(), "the worker to find no Redis and wait")
+        assert process.poll() is None, log.read_text()
+        server = start_redis_server(tmp_path / "redis", port)
+        wait_for(lambda: "early" in worker_names(url), "the worker to register once Redis is up")
+    finally:
+        stop(process)
+        if server is not None:
+            stop_group(server)
+        print_logs(tmp_path)
+
+
+def start(name: str, flags: list[str], redis_url: str, log: Path) -> subprocess.Popen[bytes]:
+    """`python -m workers FLAGS --name NAME` on `redis_url`, not waiting for anything."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "workers", *flags, "--name", name],
+        cwd=ROOT,
+        env={**os.environ, "REDIS_URL": redis_url},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        process_group=0,
+    )
