@@ -191,6 +191,14 @@ class PromptWorker(SimpleWorker):
     waiting_for_job = False
     """True while the worker waits for a job: the one place RQ's warm shutdown may raise StopRequested into."""
 
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """Stop once the running job ends (RQ's warm shutdown), and have a turn job that plays on hand over soon.
+
+        The process-wide `stop_requested` also tells `work_through_outages` that the loop ended on request (RQ's
+        own flag is not set when its warm shutdown is raised into a waiting worker)."""
+        stop_requested.set()
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call, unused-ignore]  # RQ may annotate it
+
     def _shutdown(self) -> None:
         """RQ's warm shutdown, raised into the worker only while it waits for a job; anywhere else, kept for the
         loop to see once the running step ends.
@@ -241,11 +249,6 @@ class ParlourWorker(PromptWorker):
         finally:
             self.heart.rest()
         self.set_state(WorkerStatus.IDLE)
-
-    def request_stop(self, signum: int, frame: FrameType | None) -> None:
-        """Stop once the running job ends (RQ's warm shutdown), and have a turn job that plays on hand over soon."""
-        stop_requested.set()
-        super().request_stop(signum, frame)  # type: ignore[no-untyped-call, unused-ignore]  # RQ may annotate it
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """Seconds a job's registry entry lives without a heartbeat: a beat's interval and HEARTBEAT_SLACK."""
@@ -385,5 +388,5 @@ def work_through_outages(build: Callable[[], SimpleWorker], **work: Any) -> None
 
 
 def stopping(worker: SimpleWorker | None) -> bool:
-    """True once a stop was asked of the worker (SIGTERM, SIGINT)."""
+    """True once a stop was asked of the worker (SIGTERM, SIGINT: `PromptWorker.request_stop`)."""
     return (worker is not None and bool(worker._stop_requested)) or stop_requested.is_set()

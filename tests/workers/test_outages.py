@@ -9,6 +9,7 @@ Likewise a worker started before its Redis is up.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,8 +20,11 @@ import redis
 
 from tests.multihost_support import start_redis_server, stop_group
 from tests.test_service import free_port
-from tests.workers.conftest import ROOT, print_logs, stop, worker_names
+from tests.workers.conftest import ROOT, launch_worker, print_logs, stop, worker_names
 from tests.workers.test_ai_seats import wait_for
+
+STOPPED = 120.0
+"""Seconds a worker asked to stop may take to end (a liveness bound, never a speed: it ends in about one)."""
 
 
 @pytest.fixture
@@ -80,3 +84,18 @@ def start(name: str, flags: list[str], redis_url: str, log: Path) -> subprocess.
         stderr=subprocess.STDOUT,
         process_group=0,
     )
+
+
+@pytest.mark.parametrize("flags", [[], ["--timers"]], ids=["ai-worker", "timer-worker"])
+def test_a_worker_asked_to_stop_stops_and_does_not_work_again(redis_url: str, tmp_path: Path, flags: list[str]) -> None:
+    # A warm shutdown raised into an idle RQ worker leaves RQ's own stop flag unset: the worker must still
+    # know it was asked to stop, and not take the end of its loop for an outage to wait out.
+    name = f"stopped-{'timers' if flags else 'ai'}"
+    process = launch_worker(name, flags, redis_url, tmp_path)
+    try:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=STOPPED) == 0
+        assert "working again" not in (tmp_path / f"{name}.log").read_text()
+    finally:
+        stop(process)
+        print_logs(tmp_path)
