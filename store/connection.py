@@ -15,9 +15,9 @@ Redis is one server (`redis://`, `rediss://`, `unix://`) or a primary that Redis
 (`redis+sentinel://`, see `model.redis_address`). With Sentinel, every new connection asks the sentinels
 where the primary is, so after a failover the next command reaches the promoted replica; a connection still
 open on a primary that was demoted is closed at its first `READONLY` (or `UNBLOCKED`) answer, and one on a
-primary that died at its first error. A command that finds Redis away is sent again at most
-`REDIS_RETRIES` times, after a short pause, when it could not have run (the connection was refused or lost);
-then it fails, and the API answers 503: a request never hangs on a Redis it cannot reach.
+primary that died at its first error. A command that finds Redis away is not sent again (redis-py's connections
+retry nothing by default): it fails at once, and the API answers 503 with Retry-After, so a request never hangs
+on a Redis it cannot reach and the client decides when to try again.
 """
 
 from __future__ import annotations
@@ -27,10 +27,8 @@ from importlib import resources
 from typing import Any
 
 import redis
-from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import Script
 from redis.connection import parse_url
-from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 from model.redis_address import SentinelAddress
@@ -43,8 +41,6 @@ REDIS_CONNECT_TIMEOUT = 1.0
 """Seconds a new connection to Redis may take: on a network that drops packets, a connect fails this soon."""
 REDIS_SOCKET_TIMEOUT = 3.0
 """Seconds a command waits for Redis's answer before it fails (none of the pool's commands blocks)."""
-REDIS_RETRIES = 2
-"""Times a command is sent again after its connection was refused or lost (a failover, a restart of Redis)."""
 REDIS_HEALTH_CHECK = 5
 """Seconds a connection may sit idle before its next use pings first: a connection to a host that vanished
 (cut off, not closed) is found out then, not after a command's whole timeout."""
@@ -63,8 +59,8 @@ replicas `min-replicas-to-write` asks for, a replica whose primary is gone."""
 
 class FailoverRefusalsAreAway:
     """Mixin for a connection class: a failover refusal (FAILOVER_REFUSALS) is raised as a ConnectionError, as when
-    Redis is away, so every caller treats both alike: the command is tried again on a new connection (asking the
-    sentinels anew), then the API answers 503 and an RQ worker waits and reconnects instead of quitting.
+    Redis is away, so every caller treats both alike: the API answers 503, an RQ worker waits and reconnects instead
+    of quitting, and the next connection asks the sentinels anew.
 
     Redis refuses a write (or a script, at its first write) before it changes anything, so nothing was half-done.
     """
@@ -120,7 +116,6 @@ def redis_client(
         "socket_timeout": socket_timeout,
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
         "health_check_interval": REDIS_HEALTH_CHECK,
-        "retry": Retry(ExponentialWithJitterBackoff(base=0.1, cap=0.5), REDIS_RETRIES, (redis.ConnectionError,)),
     }
     sentinel = SentinelAddress.parse(url)
     if sentinel is None:

@@ -67,6 +67,8 @@ STRAY_GRACE = 1.0
 STARVED_EXTRA = 10.0
 """Seconds of wall time a starved hint gets past its time limit at least (its limit again, if longer) and at most:
 past that it counts as stuck however long it waited for a core, so a runaway job cannot hold a busy worker for good."""
+START_POLL = 0.01
+"""Seconds between looks for a job's thread that has not run yet (its start waits for a core)."""
 STRAY_EXIT = 70
 """The exit status of a worker ended under a job that outlived its time limit (EX_SOFTWARE)."""
 
@@ -100,9 +102,17 @@ def run_on_own_thread(work: Callable[[], Any], niceness: int, limit: float) -> A
     # Waited for on an Event, not with Thread.join: a signal that interrupts join marks the thread ended.
     started = time.monotonic()
     thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), name="parlour-job", daemon=True)
-    thread.start()
+    struck = False
+    try:
+        thread.start()
+    except JobTimeoutException:  # the limit struck before the new thread first ran: starved from its start
+        struck = True
+    while thread.native_id is None:  # its first step, once it gets a core
+        time.sleep(START_POLL)
     clock = ThreadTime(thread.native_id, started)
     try:
+        if struck:
+            raise JobTimeoutException("the time limit struck while the job's thread waited to start")
         ended.wait()
     except JobTimeoutException:  # RQ's time limit (SIGALRM) while the job still runs
         if outlived(ended, clock, limit):
