@@ -97,7 +97,7 @@ def _open_lines(view: View, phase: str | None, active: int, players: int) -> tup
     sliders = {line["formed_by"] for line in shown}
     if any(line.spaces not in segments(SIZE) for line in lines):
         raise ViewMismatch("'three flavours in a connected, straight line': 'horizontally or vertically', on the board")
-    if len(sliders) > 1 or len({line.spaces for line in lines}) != len(lines):
+    if len(sliders) > 1 or len(set(lines)) != len(lines):  # the same spaces twice: flavours slid through in turn
         raise ViewMismatch("the open lines are each shown once, all formed by the last player to slide")
     last_slider = sliders.pop() if sliders else None
     stored = [line.to_json() for line in lines]

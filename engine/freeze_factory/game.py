@@ -2,10 +2,11 @@
 
 A turn is several actions: `roll` or `no_roll`, then `slide` steps (one movement point each),
 `fulfil` for a cone in hand matched by a line the player's slides formed this turn (assumption
-own-lines), and `end_turn`; after rolling the symbol, `take_cone` or `leave_cone` (assumption
-miss-a-turn). Any other seat may `freeze`: claim a cone matched by a line another player's slide
-formed, until that turn ends or, for the turn's last slide, until the next player decides whether
-to roll (assumption freeze-window).
+own-lines), and `end_turn` (a turn whose points are spent ends by itself unless a line it formed
+matches a cone nobody has laid face up: assumption turn-end); after rolling the symbol,
+`take_cone` or `leave_cone` (assumption miss-a-turn). Any other seat may `freeze`: claim a cone
+matched by a line another player's slide formed, until that turn ends or, for the turn's last
+slide, until the next player decides whether to roll (assumption freeze-window).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from engine.result import Result
 from engine.rng import Rng
 
 ROLL, MOVE, EXTRA_CONE = "roll", "move", "extra_cone"
+CONE_IDS = {flavours: cone for cone, flavours in enumerate(CONES)}
+"""Each cone's id by its three flavours."""
 TURN_DECISIONS = ("roll", "no_roll")  # '1. Roll the Die: Yes or No?': the first action of a turn
 CONE_CHOICES = ("take_cone", "leave_cone")  # 'you may take one more cone from the draw pile'
 TURN_ACTIONS = 1 + max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int))) + 1
@@ -97,7 +100,9 @@ INFO = GameInfo(
     max_game_length=None,  # without turn_limit tiles may slide back and forth for ever (assumption turn-limit)
     options=OPTIONS,
     assumptions=ASSUMPTIONS,
-    rules_version=2,  # 2: the FREEZE! window, own lines, the extra cone's choice, relabelled flavours (issue 18)
+    # 2: the FREEZE! window, own lines, the extra cone's choice, relabelled flavours (issue 18);
+    # 3: a turn whose points are spent waits for a fulfil by a public rule (turn-end), not by the player's hand
+    rules_version=3,
 )
 
 
@@ -171,17 +176,30 @@ class FreezeFactoryState(GameState):
         """
         return [*self.turn_lines, *(line for line in self.fresh_lines if line not in self.turn_lines)]
 
-    def fulfillable(self) -> list[int]:
-        """Cones in the active player's hand matched by a line their slides formed this turn (assumption own-lines).
-
-        With the option fulfil_any_line, a matching line anywhere on the board counts too.
-        """
-        if self.phase == EXTRA_CONE:
-            return []
+    def fulfilling_lines(self) -> set[frozenset[int]]:
+        """The flavours of every line that may fulfil a cone on this turn: the lines the active player's slides
+        formed this turn (assumption own-lines), and with the option fulfil_any_line every line on the board."""
         formed = {line.flavours for line in self.turn_lines}
         if self.options["fulfil_any_line"]:
             formed |= {line.flavours for line in lines(self.board, SIZE)}
+        return formed
+
+    def fulfillable(self) -> list[int]:
+        """Cones in the active player's hand matched by a line that may fulfil one this turn (`fulfilling_lines`)."""
+        if self.phase == EXTRA_CONE:
+            return []
+        formed = self.fulfilling_lines()
         return [cone for cone in self.hands[self.active] if CONES[cone] in formed]
+
+    def turn_waits_for_fulfil(self) -> bool:
+        """Whether a turn whose points are spent stays open for a fulfil (assumption turn-end): some line that may
+        fulfil a cone this turn matches a cone nobody has laid face up, wherever that cone is.
+
+        Everyone can tell this from the board and the cones laid face up, so whether the turn passes by itself
+        never tells the others whether the player holds a matching cone (the player may still send end_turn).
+        """
+        laid = {cone for cones in self.fulfilled for cone in cones}
+        return any(CONE_IDS.get(flavours) not in (None, *laid) for flavours in self.fulfilling_lines())
 
     def claimable(self, seat: int) -> list[int]:
         """Cones in the seat's hand matched by an open line, unless the seat made the slides that formed it."""
@@ -270,7 +288,10 @@ class FreezeFactoryState(GameState):
             self._slide(seat, index(SIZE, *action["space"]), action["direction"])
         else:
             self._end_turn()
-        if not self.outcome and self.phase == MOVE and self.points_left == 0 and not self.fulfillable():
+        # A spent turn passes unless it waits for a fulfil (turn-end); a claim never passes it: 'The normal turn
+        # order is not disturbed by this action'.
+        spent = not self.outcome and self.phase == MOVE and self.points_left == 0
+        if spent and kind != "freeze" and not self.turn_waits_for_fulfil():
             self._end_turn()
 
     def _no_roll(self) -> None:

@@ -28,6 +28,7 @@ FIVE_GAMES = [
 ]
 
 EXPORT = component_validator(load_document(), "Export")
+FREEZE_FACTORY_RULES = get_game("freeze_factory").info.rules_version  # type: ignore[union-attr]
 
 
 def play_out(client: FlaskClient, match: Match, seed: str) -> int:
@@ -179,12 +180,15 @@ def test_a_match_stored_under_earlier_rules_exports_but_says_it_cannot_be_verifi
     body = {"action": legal["actions"][0], "expected_version": legal["version"]}
     assert client.post(match.url("/actions"), json=body, headers=bearer(match.tokens[0])).status_code == 200
     record = app.services.store.load(match.id)
-    assert record is not None and record.rules_version == 2
-    earlier = replace(record, version=record.version + 1, rules_version=1)  # as the server before issue 18 stored it
+    current = FREEZE_FACTORY_RULES
+    assert record is not None and record.rules_version == current
+    earlier = replace(record, version=record.version + 1, rules_version=current - 1)  # as an older server stored it
     assert app.services.store.commit(earlier, record.version).kind == "ok"
     export = export_of(client, match)
-    assert (export["status"], export["rules_version"], export["result"]) == ("aborted", 1, None)
+    assert (export["status"], export["rules_version"], export["result"]) == ("aborted", current - 1, None)
     assert export["abort_reason"] == RULES_CHANGED
     assert len(export["log"]) == 1
     code, printed = verify_file(tmp_path, export, capsys)
-    assert code == 1 and "played under version 1 of Freeze Factory's rules; this engine plays version 2" in printed
+    assert code == 1 and (
+        f"played under version {current - 1} of Freeze Factory's rules; this engine plays version {current}" in printed
+    )

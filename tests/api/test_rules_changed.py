@@ -27,7 +27,7 @@ def store_under_earlier_rules(app: ParlourApp, match_id: str) -> None:
 
 def test_the_catalog_names_each_games_rules_version(client: FlaskClient) -> None:
     games = {game["id"]: game for game in client.get("/v1/games").get_json()["items"]}
-    assert games["freeze_factory"]["rules_version"] == 2
+    assert games["freeze_factory"]["rules_version"] == 3
     assert games["robots_love_ice_cream"]["rules_version"] == 2
     assert games["icecream"]["rules_version"] == 1
 

@@ -57,7 +57,9 @@ def test_a_claim_outlasts_every_later_slide_of_the_turn() -> None:
     state.play(0, slide(2, 1, "up"))
     assert state.legal_actions(1) == [freeze(ABC)]
     state.play(0, slide(1, 1, "up"))
-    assert state.active == 1 and state.phase == ROLL, "the points ran out and the turn passed"
+    # The points ran out, but the turn's line matches a cone nobody laid face up: it waits (assumption turn-end).
+    assert (state.active, state.points_left) == (0, 0) and state.legal_actions(1) == [freeze(ABC)]
+    state.play(0, END_TURN)
     # The last slide formed nothing: the turn is over, and so is the window of its earlier line.
     assert state.claimable(1) == [] and state.legal_actions(1) == [{"type": "roll"}, {"type": "no_roll"}]
 
@@ -87,6 +89,7 @@ def test_claims_by_others_do_not_close_the_carried_window() -> None:
     mine = unrelated_cone(row_cone, column_cone)
     state = position(tiles, [[mine], [row_cone], [column_cone]], pile=[20, 21, 22], points=1)
     state.play(0, slide(2, 3, "left"))
+    state.play(0, END_TURN)  # the lines match cones nobody laid face up: the spent turn waits (turn-end)
     assert (state.active, state.phase) == (1, ROLL)
     assert state.legal_actions(1) == [{"type": "roll"}, {"type": "no_roll"}, freeze(row_cone)]
     state.play(1, freeze(row_cone))
@@ -101,6 +104,7 @@ def test_a_roll_closes_the_carried_window(monkeypatch: pytest.MonkeyPatch) -> No
     state = freeze_position(points=1)
     state.hands[1], state.hands[2] = state.hands[2], state.hands[1]
     state.play(0, slide(1, 3, "down"))
+    state.play(0, END_TURN)  # the line matches a cone nobody laid face up: the spent turn waits (turn-end)
     assert state.claimable(2) == [ABC]
     state.play(1, {"type": "roll"})
     assert state.claimable(2) == [] and state.view(None)["freeze_lines"] == []

@@ -614,6 +614,32 @@ def test_line_at_the_end_may_be_left_with_end_turn() -> None:
     assert state.active == 1
 
 
+@pytest.mark.parametrize("holder", [0, 1, None])
+def test_whether_a_spent_turn_waits_does_not_tell_who_holds_the_cone(holder: int | None) -> None:
+    """Assumption turn-end: a turn whose points are spent passes by itself 'unless a line the player's slides formed
+    this turn ... matches a cone nobody has laid face up, in anyone's hand, the pile or the box'.
+
+    The line A B C made with the last point matches cone ABC, held by the active player, by the other player or by
+    nobody (the pile): the turn waits in all three, so the view the others see is the same whoever holds it.
+    """
+    other = unrelated_cone(ABC)
+    hands = {0: [[ABC], [other]], 1: [[other], [ABC]], None: [[other], [unrelated_cone(ABC, other)]]}[holder]
+    state = position(NEAR_LINE, hands, points=1, formed=False)
+    state.play(0, slide(1, 3, "down"))
+    assert (state.active, state.phase, state.points_left) == (0, MOVE, 0)
+    assert state.legal_actions(0) == ([fulfil(ABC)] if holder == 0 else []) + [END_TURN]
+    state.play(0, END_TURN)
+    assert (state.active, state.phase) == (1, ROLL)
+
+
+def test_a_spent_turn_passes_when_its_lines_match_only_cones_laid_face_up() -> None:
+    """Assumption turn-end: with the line's cone already laid face up, nobody can fulfil it: the turn passes."""
+    other = unrelated_cone(ABC)
+    state = position(NEAR_LINE, [[other], [unrelated_cone(ABC, other)]], fulfilled=[[], [ABC]], points=1, formed=False)
+    state.play(0, slide(1, 3, "down"))
+    assert (state.active, state.phase) == (1, ROLL)
+
+
 def test_line_already_on_the_board_is_not_arranged_by_you() -> None:
     """'If, during or at the end of your turn, you arrange three flavours ...': a line found on the board is not.
 
@@ -766,6 +792,26 @@ def test_freeze_window_stays_open_after_the_next_slide() -> None:
     assert state.fulfilled[1] == [ABC] and (state.active, state.points_left) == (0, 1)
 
 
+def test_two_lines_formed_on_the_same_spaces_in_one_turn_are_both_open_and_shown() -> None:
+    """Assumption freeze-window: a line 'can be claimed with FREEZE! until the end of that turn, whatever is slid
+    afterwards'. Row 2 reads A B C, then A B D on the same three spaces: both stay open, the view shows both, and a
+    state rebuilt from that view (state_from_view) keeps both."""
+    d, *rest = (name for name in FLAVOURS if name not in (A, B, C))
+    elsewhere = [(0, 0), (0, 1), (0, 2), (0, 4), (4, 0), (4, 1), (4, 2), (4, 4), (3, 0)]  # no line through column 3
+    hands = [[unrelated_cone(ABC)], [ABC]]
+    removed = [cone for cone in range(len(CONES)) if cone not in (*hands[0], ABC)][: REMOVED_CONES[2]]
+    tiles = {**NEAR_LINE, (3, 3): d, **dict(zip(elsewhere, rest, strict=True))}
+    state = position(tiles, hands, removed=removed, formed=False)
+    for space, direction in (((1, 3), "down"), ((2, 3), "up"), ((3, 3), "up")):
+        state.play(0, slide(*space, direction))
+    shown = [(line["spaces"], line["flavours"]) for line in state.view(1)["freeze_lines"]]
+    assert shown == [([[2, 1], [2, 2], [2, 3]], sorted([A, B, C])), ([[2, 1], [2, 2], [2, 3]], sorted([A, B, d]))]
+    assert state.claimable(1) == [ABC]
+    rebuilt = GAME.state_from_view(state.view(1), 1, 2, state.options, Rng(3))
+    assert isinstance(rebuilt, FreezeFactoryState)
+    assert rebuilt.open_lines() == state.open_lines() and rebuilt.claimable(1) == [ABC]
+
+
 def test_last_slide_of_a_turn_stays_claimable_until_the_next_roll_decision() -> None:
     """Assumption freeze-window: 'a line formed by a turn's last slide stays open until the next player rolls or ...'
 
@@ -774,6 +820,7 @@ def test_last_slide_of_a_turn_stays_claimable_until_the_next_roll_decision() -> 
     state = freeze_position(points=1)
     state.hands[1], state.hands[2] = state.hands[2], state.hands[1]
     state.play(0, slide(1, 3, "down"))
+    state.play(0, END_TURN)  # the line matches a cone nobody laid face up: the spent turn waits (turn-end)
     assert (state.active, state.phase) == (1, ROLL)
     assert state.claimable(2) == [ABC] and state.legal_actions(2) == [freeze(ABC)]
     state.play(1, {"type": "no_roll"})
@@ -787,8 +834,23 @@ def test_last_slide_claim_after_the_turn_passes() -> None:
     state = freeze_position(points=1)
     state.hands[1], state.hands[2] = state.hands[2], state.hands[1]
     state.play(0, slide(1, 3, "down"))
+    state.play(0, END_TURN)  # the line matches a cone nobody laid face up: the spent turn waits (turn-end)
     state.play(2, freeze(ABC))
     assert state.fulfilled[2] == [ABC]
+    assert (state.active, state.phase) == (1, ROLL)
+
+
+def test_a_claim_on_a_spent_turn_leaves_the_turn_waiting() -> None:
+    """'The normal turn order is not disturbed by this action' (assumption turn-end): a FREEZE! on a turn that waits
+    with its points spent lays the only matching cone face up, and the turn still waits for its player's end_turn."""
+    state = freeze_position(points=1)
+    state.hands[1], state.hands[2] = state.hands[2], state.hands[1]
+    state.play(0, slide(1, 3, "down"))
+    state.play(2, freeze(ABC))
+    assert state.fulfilled[2] == [ABC] and not state.turn_waits_for_fulfil()
+    assert (state.active, state.phase, state.points_left) == (0, MOVE, 0)
+    assert state.legal_actions(0) == [END_TURN]
+    state.play(0, END_TURN)
     assert (state.active, state.phase) == (1, ROLL)
 
 
@@ -1075,6 +1137,7 @@ def test_the_next_player_may_freeze_before_deciding_to_roll() -> None:
         points=1,
     )
     state.play(0, slide(2, 3, "left"))
+    state.play(0, END_TURN)  # the line matches a cone nobody laid face up: the spent turn waits (turn-end)
     assert state.active == 1 and state.phase == ROLL
     assert state.legal_actions(1) == [{"type": "roll"}, {"type": "no_roll"}, freeze(mine)]
     state.play(1, freeze(mine))

@@ -11,7 +11,8 @@ from model.tournament import EntrantRequest
 from tournaments.local import run
 
 # Rankings per match, recorded with tournaments/local as it was before it used ai.play (commit dbf91e0);
-# Freeze Factory's re-recorded when issue 18 changed its rules (claim window, own lines, the extra cone).
+# Freeze Factory's re-recorded when issue 18 changed its rules (claim window, own lines, the extra cone), and again
+# when rules version 3 made a spent turn wait on what everyone sees (assumption turn-end).
 PINNED: list[tuple[str, int, dict[str, Any], list[list[list[int]]]]] = [
     (
         "rockem_sockem",
@@ -24,14 +25,14 @@ PINNED: list[tuple[str, int, dict[str, Any], list[list[list[int]]]]] = [
         3,
         {"turn_limit": 40},
         [
-            [[0, 2], [1]],
             [[0, 1, 2]],
-            [[2], [0, 1]],
-            [[0, 2], [1]],
-            [[0], [1, 2]],
-            [[0, 1], [2]],
             [[0, 1, 2]],
-            [[2], [0, 1]],
+            [[1], [0, 2]],
+            [[0, 1, 2]],
+            [[1], [0], [2]],
+            [[1], [0, 2]],
+            [[0, 1, 2]],
+            [[0, 1, 2]],
         ],
     ),
 ]
