@@ -19,7 +19,15 @@ from domain.bots.challenges import (
     parse_challenge_id,
     tournament_challenge_json,
 )
-from domain.matches.commands import OnCommit, abort_match, engine_state, load_match, seat_may_act
+from domain.matches.commands import (
+    LegalActionsJson,
+    OnCommit,
+    abort_match,
+    engine_state,
+    legal_actions_json,
+    load_match,
+    seat_may_act,
+)
 from domain.turn_timers import next_deadlines, seconds_until
 from model.bot import BotRecord
 from model.match import ACTIVE, WAITING, MatchRecord, TurnTimerRequest, now_iso
@@ -198,7 +206,9 @@ def still_pending(record: TournamentRecord | None, bot_id: str) -> bool:
 
 
 class LiveSeatJson(TypedDict):
-    """One of a bot's seats in a match not over: the match, whether the seat may act now, its deadline and timer."""
+    """One of a bot's seats in a match not over: the match, whether the seat may act now and what it may do (as
+    `GET .../legal-actions` answers, so a bot that starts again needs no read before its move), its deadline and
+    timer."""
 
     match: str
     seat: int
@@ -210,6 +220,7 @@ class LiveSeatJson(TypedDict):
     your_turn: bool
     deadline: str | None
     turn_timer: TurnTimerRequest | None
+    legal_actions: LegalActionsJson
 
 
 def live_seats(store: MatchStore, bot_id: str, limit: int, cursor: str | None) -> tuple[list[LiveSeatJson], str | None]:
@@ -235,6 +246,7 @@ def live_seats(store: MatchStore, bot_id: str, limit: int, cursor: str | None) -
                     "your_turn": record.status == ACTIVE and seat.seat in state.waiting_for(),
                     "deadline": record.deadlines.get(str(seat.seat)),
                     "turn_timer": {"seconds": record.turn_seconds} if record.turn_seconds is not None else None,
+                    "legal_actions": legal_actions_json(record, state, seat.seat),
                 }
             )
     return items, ids[-1] if len(ids) == limit else None

@@ -464,6 +464,9 @@ def test_a_stream_opened_without_a_cursor_starts_with_a_snapshot_not_old_events(
         (live.id, 1, False),
         (mine.id, 0, True),
     }
+    for seat in first.data["matches"]:  # what the seat may do, as a read of its legal actions answers
+        read = client.get(f"/v1/matches/{seat['match']}/legal-actions", headers=bearer(bot["token"])).get_json()
+        assert seat["legal_actions"] == read and read["may_act"] == (seat["match"] == mine.id)
     assert act(client, live, live.tokens[0], 0).status_code == 200  # now the bot's turn in `live`
     event = stream.next()
     assert event is not None and (event.id, event.name) == (newest["last_event_id"] + 1, "your-turn")

@@ -146,7 +146,9 @@ def test_accepting_starts_the_match_and_the_bot_gets_its_events(client: FlaskCli
         "your_turn": True,
         "deadline": body["deadlines"][0]["at"],
         "turn_timer": {"seconds": 30},
+        "legal_actions": client.get(match.url("/legal-actions"), headers=bearer(bot["token"])).get_json(),
     }
+    assert seat["legal_actions"]["may_act"] and seat["legal_actions"]["version"] == 1
     assert answer(client, bot, f"match-{match.id}", "accept").status_code == 200, "accepting again is a retry"
     declined = answer(client, bot, f"match-{match.id}", "decline")
     assert declined.status_code == 409 and declined.get_json()["code"] == "challenge-accepted"

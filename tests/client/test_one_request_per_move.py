@@ -76,6 +76,36 @@ def test_a_runner_woken_by_your_turn_sends_one_request_per_move(app: ParlourApp,
         assert sent["GET match"] == 0, sent  # RandomEngine wants no view
 
 
+def test_a_runner_started_on_its_turn_in_a_live_match_reads_no_legal_actions(base_url: str, tmp_path: Path) -> None:
+    """openapi.yaml, BotSeat.legal_actions: 'so a bot that starts again plays its first move with no read'. The
+    bot's match started while no runner ran (its turn first); the runner finds it in the live seats it lists at its
+    start, and in its stream's snapshot, with the legal actions to play it."""
+    rng = random.Random(4)
+    counted = Counting()
+    with Client(base_url) as anyone:
+        bot = anyone.register_bot("latecomer")
+        seats = [{"type": "bot", "bot": bot["id"]}, {"type": "human"}]
+        match = anyone.create_match("icecream", 2, seats=seats, options={"turn_limit": 12})
+        person = next(seat["token"] for seat in match["tokens"] if seat["seat"] == 1)
+        runner = Runner(
+            bot_config(base_url, tmp_path / "latecomer", bot, transport="http"),
+            RandomEngine(seed=4),
+            Client(base_url, bot["token"], transport=counted),
+            matches=1,
+        )
+        thread = start(runner)
+        for update in anyone.match_updates(match["id"]):  # synchronised on the match's versions
+            if update["status"] != "active":
+                break
+            while anyone.play_turn(match["id"], person, random_legal(rng)) is not None:
+                pass
+        thread.join(JOIN)
+        assert not thread.is_alive(), "the runner did not see its match over"
+        bot_moves = sum(entry["seat"] == 0 for entry in anyone.log(match["id"]))
+    assert bot_moves > 0 and counted.sent["POST actions"] == bot_moves
+    assert counted.sent["GET legal-actions"] == 0, counted.sent  # the listing and the events carried them
+
+
 def play_one_match(
     app: ParlourApp, base_url: str, tmp_path: Path, *, drop: bool = False, **extra: Any
 ) -> list[tuple[Runner, list[dict[str, Any]], Counter[str], int]]:

@@ -261,11 +261,12 @@ class Runner:
                 self.accepted.discard(match_id)
 
     def seat_seen(self, seat: BotSeat) -> None:
-        """A live seat listed (on start, or by a snapshot): play it if the bot may act."""
+        """A live seat listed (on start, or by a snapshot): play it if the bot may act, from the legal actions the
+        listing carries (a server before they were listed: read them)."""
         if seat["match"] in self.state.finished:
             return
         self.started(seat["match"], seat["game"], seat["seat"], seat.get("players"), quiet=True)
-        self.players[seat["match"]].wake(seat["seat"], seat.get("deadline"))
+        self.players[seat["match"]].wake(seat["seat"], seat.get("deadline"), seat.get("legal_actions"))
 
     def started(self, match_id: str, game: str, seat: int, players: int | None, *, quiet: bool = False) -> None:
         """A match with one of the bot's seats runs: its player starts (once per match)."""

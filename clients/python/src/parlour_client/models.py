@@ -500,6 +500,7 @@ class BotSeat(TypedDict):
     your_turn: bool
     deadline: str | None
     turn_timer: TurnTimer | None
+    legal_actions: LegalActions  # what GET .../legal-actions answers at `version`
 
 
 class BotMatch(TypedDict):
