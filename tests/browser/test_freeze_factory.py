@@ -127,8 +127,11 @@ def slides_until(
     return None
 
 
-def a_prepared_match(service: Service, done: Callable[[FreezeFactoryState], bool]) -> tuple[str, list[str]]:
-    """A two-human match where seat 0 took 3 points and slid until `done` holds; its id and both tokens."""
+def a_prepared_match(
+    service: Service, done: Callable[[FreezeFactoryState], bool], depth: int = 2
+) -> tuple[str, list[str]]:
+    """A two-human match where seat 0 took 3 points and slid (`depth` slides at most) until `done` holds; its id and
+    both tokens."""
     game = get_game("freeze_factory")
     assert game is not None
     for attempt in range(100):
@@ -136,7 +139,7 @@ def a_prepared_match(service: Service, done: Callable[[FreezeFactoryState], bool
         state = game.new_state(2, game.info.options.resolve({}), seed)
         assert isinstance(state, FreezeFactoryState)
         state.apply_trusted(0, {"type": "no_roll"})
-        path = slides_until(state, done)
+        path = slides_until(state, done, depth)
         if path:
             break
     else:
@@ -182,6 +185,22 @@ def test_fulfil_lays_a_matched_cone_face_up(
     click_action(page, lambda actions: [a["type"] for a in actions].index("fulfil"))
     you = page.locator(".ff-seat", has_text="You")
     you.filter(has_text="1 cone fulfilled").wait_for()
+
+
+def test_a_spent_turn_that_waits_says_why_to_both_seats(page: Page, service: Service) -> None:
+    """Assumption turn-end: a turn whose points are spent waits 'unless ...': when it waits, the page says so to the
+    player (who ends it with End turn) and to the other seat, whatever either holds."""
+
+    def waits_spent(state: FreezeFactoryState) -> bool:
+        return (state.phase, state.points_left, state.waiting_for()) == ("move", 0, (0,))
+
+    match_id, tokens = a_prepared_match(service, waits_spent, depth=3)
+    open_as(page, match_id, 1, tokens[1])
+    assert "the turn waits for its player" in page.locator(".ff-turn").inner_text()
+    open_as(page, match_id, 0, tokens[0])
+    assert "waits for you to fulfil or end it" in page.locator(".ff-turn").inner_text()
+    page.get_by_role("button", name="End turn").click()
+    page.locator(".ff-turn", has_text="Turn 2").wait_for()
 
 
 def a_created_match(service: Service, seed: str, moves: list[Action]) -> tuple[str, list[str]]:

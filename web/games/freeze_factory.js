@@ -109,6 +109,13 @@ function phaseText(ctx, view) {
   const early = view.active !== null && endedEarly(ctx.match);
   if (early) return `The match is over: ${early}.`;
   if (view.phase === "roll") return "Roll the die, or take exactly 3 movement points.";
+  if (view.phase === "move" && view.points_left === 0) {
+    // A spent turn waits when a line it formed matches a cone nobody has laid face up (the catalog's turn-end).
+    const mine = seatLabel(ctx, view.active) === "You";
+    return mine
+      ? "No points left: a line you formed may fulfil a cone, so the turn waits for you to fulfil or end it."
+      : "No points left: a line this turn formed may fulfil a cone, so the turn waits for its player.";
+  }
   if (view.phase === "move") return "Slide tiles one space for a point each; fulfil cones your slides line up.";
   if (view.phase === "extra_cone") return "The die shows the cone: the turn is missed, but one more cone may be taken.";
   return `${seatText(ctx, ctx.match.result?.reason ?? "The game is over")}: the most cones fulfilled wins.`;
