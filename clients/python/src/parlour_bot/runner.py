@@ -30,6 +30,8 @@ FATAL = frozenset({401, 403, 404})
 """Statuses of the stream's opening that no retry mends (a wrong token, another bot's id, a deleted bot)."""
 PAUSE = 2.0
 """Seconds before the stream is opened again after it failed for good."""
+LAST_ANSWER_WAIT = 10.0
+"""Seconds a match's player may take, once the match is over, to read the answer to the move it sent last."""
 
 
 class EventNotHandled(Exception):
@@ -299,6 +301,9 @@ class Runner:
             player = self.players.pop(match_id, None)
         if player is not None:
             player.finish()
+            # Its last move's answer may come after the match-over (the server announces the change first): let
+            # it be read and journalled before the run may end and close the socket under it.
+            player.join(LAST_ANSWER_WAIT)
         if not self.state.record_result(match_id, status, result):
             return  # told again (one event per seat, or replayed after a restart): counted already
         self.over += 1
