@@ -7,6 +7,7 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,23 +107,17 @@ def test_a_runner_started_on_its_turn_in_a_live_match_reads_no_legal_actions(bas
     assert counted.sent["GET legal-actions"] == 0, counted.sent  # the listing and the events carried them
 
 
-class SlowLastAnswer(httpx.BaseTransport):
+class SlowLastAnswer(Counting):
     """The network, where the answer to the move that ends the match arrives LAST_ANSWER_DELAY s late: after the
     match-over event the server announced before it answered."""
 
-    def __init__(self) -> None:
-        self.inner = httpx.HTTPTransport()
-
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
+        response = super().handle_request(request)
         if request.method == "POST" and request.url.path.endswith("/actions"):
             response.read()
             if response.json().get("status") == "finished":
                 time.sleep(LAST_ANSWER_DELAY)  # the fault: a late answer, not a wait for anything
         return response
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 LAST_ANSWER_DELAY = 2.0
@@ -133,42 +128,24 @@ def test_a_runner_journals_the_last_move_whose_answer_comes_after_the_match_over
 ) -> None:
     """The match-over event may come before the answer to the move that ended the match: the runner ends only once
     that answer is read, so the move is journalled and counted (a run that ended first left it out)."""
-    with Client(base_url) as anyone:
-        bots = [anyone.register_bot(name) for name in ("early", "late")]
-        folders = [tmp_path / bot["name"] for bot in bots]
-        runners = [
-            Runner(
-                bot_config(base_url, folder, bot, transport="http"),
-                RandomEngine(seed=index),
-                Client(base_url, bot["token"], transport=SlowLastAnswer()),
-                matches=1,
-            )
-            for index, (bot, folder) in enumerate(zip(bots, folders, strict=True))
-        ]
-        threads = [start(runner) for runner in runners]
-        deadline = time.monotonic() + WATCHING
-        while app.services.changes.watched() < len(bots):  # both followed: the match-over comes as an event
-            assert time.monotonic() < deadline, "the runners' events were not followed"
-            time.sleep(0.01)
-        seats = [{"type": "bot", "bot": bot["id"]} for bot in bots]
-        match = anyone.create_match("icecream", 2, seats=seats, options={"turn_limit": 20})
-        for thread in threads:
-            thread.join(JOIN)
-            assert not thread.is_alive(), "a runner did not see its match over"
-        log = list(anyone.log(match["id"]))
-    for runner, folder in zip(runners, folders, strict=True):
-        journalled = moves_of(folder)  # read as the run ends, not later
-        in_log = sum(entry["seat"] == journalled[0]["seat"] for entry in log)
+    played = play_one_match(app, base_url, tmp_path, network=SlowLastAnswer, transport="http")
+    for runner, journalled, _, in_log in played:  # journals read as the runs end, not later
         assert len(journalled) == in_log == runner.tally.moves > 0
 
 
 def play_one_match(
-    app: ParlourApp, base_url: str, tmp_path: Path, *, drop: bool = False, **extra: Any
+    app: ParlourApp,
+    base_url: str,
+    tmp_path: Path,
+    *,
+    drop: bool = False,
+    network: Callable[[], Counting] = Counting,
+    **extra: Any,
 ) -> list[tuple[Runner, list[dict[str, Any]], Counter[str], int]]:
-    """Two runners (counting their HTTP requests) play one IceCream match against each other; per runner: the
-    runner, its journalled moves, its requests, and its moves in the match's log. `drop` cuts the first
-    runner's socket once both are open, before the match starts."""
-    counted = [Counting(), Counting()]
+    """Two runners (counting their HTTP requests on a `network` of their own) play one IceCream match against each
+    other; per runner: the runner, its journalled moves, its requests, and its moves in the match's log. `drop`
+    cuts the first runner's socket once both are open, before the match starts."""
+    counted = [network(), network()]
     dropped: list[Any] = []
     with Client(base_url) as anyone:
         bots = [anyone.register_bot(name) for name in ("uno", "due")]
