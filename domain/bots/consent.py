@@ -26,7 +26,6 @@ from domain.matches.commands import (
     engine_state,
     legal_actions_json,
     load_match,
-    seat_may_act,
 )
 from domain.turn_timers import next_deadlines, seconds_until
 from model.bot import BotRecord
@@ -234,6 +233,7 @@ def live_seats(store: MatchStore, bot_id: str, limit: int, cursor: str | None) -
         for seat in record.seats:
             if seat.bot != bot_id or seat.pending:
                 continue
+            legal = legal_actions_json(record, state, seat.seat)  # its `may_act` is `seat_may_act`'s answer
             items.append(
                 {
                     "match": record.id,
@@ -242,11 +242,11 @@ def live_seats(store: MatchStore, bot_id: str, limit: int, cursor: str | None) -
                     "players": record.players,
                     "status": record.status,
                     "version": record.version,
-                    "may_act": seat_may_act(record, state, seat.seat),
+                    "may_act": legal["may_act"],
                     "your_turn": record.status == ACTIVE and seat.seat in state.waiting_for(),
                     "deadline": record.deadlines.get(str(seat.seat)),
                     "turn_timer": {"seconds": record.turn_seconds} if record.turn_seconds is not None else None,
-                    "legal_actions": legal_actions_json(record, state, seat.seat),
+                    "legal_actions": legal,
                 }
             )
     return items, ids[-1] if len(ids) == limit else None
