@@ -67,7 +67,7 @@ class TurnTimerSchema(Schema):
 
 class AiPaceSchema(Schema):
     """`ai_pace` when creating a match: each AI move is stored no sooner than `milliseconds` after the match's
-    previous change, while someone watches (`watched`) or `always`."""
+    previous change, while someone watches (`watched`: its creator counts for its first 10 s) or `always`."""
 
     milliseconds = fields.Integer(
         required=True, strict=True, validate=validate.Range(min=AI_PACE_MIN_MS, max=AI_PACE_MAX_MS)

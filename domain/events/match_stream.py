@@ -40,7 +40,7 @@ import redis
 
 from domain.links import LOG_PAGE_MAX, with_query
 from domain.matches import commands
-from domain.matches.pace import counts_watchers
+from domain.matches.pace import counts_watchers, watch_best_effort
 from domain.matches.reads import Reads, StateOf, state_of
 from engine import GameState
 from model import codec as jsoncodec
@@ -345,7 +345,7 @@ class EventStream:
         at most: a stream wakes at least once a heartbeat)."""
         now = time.monotonic()
         if now >= self.watch_refresh:
-            watch_best_effort(self.store, self.match_id, self.watcher, 2 * self.heartbeat + WATCH_SLACK)
+            watch_best_effort(self.store.watchers, self.match_id, self.watcher, 2 * self.heartbeat + WATCH_SLACK)
             self.watch_refresh = now + self.heartbeat / 2
 
     def _stop_watching(self) -> None:
@@ -411,15 +411,6 @@ class EventStream:
                 return current
 
 
-def watch_best_effort(store: MatchStore, match_id: str, watcher: str, seconds: float) -> None:
-    """Count a stream or long-poll among the match's watchers; a store that refuses the write (full, or away)
-    only leaves the match unwatched for its pace: the reader is served all the same."""
-    try:
-        store.watchers.watch(match_id, watcher, seconds)
-    except redis.RedisError as error:
-        log.info("match %s: a reader not counted as a watcher: %s", match_id, error)
-
-
 def wait_for_change(
     store: MatchStore, feed: ChangeFeed, record: MatchRecord, after: int, seconds: float
 ) -> MatchRecord:
@@ -428,8 +419,8 @@ def wait_for_change(
         return record
     deadline = time.monotonic() + seconds
     watcher = new_watcher() if counts_watchers(record) else None
-    if watcher is not None:
-        watch_best_effort(store, record.id, watcher, seconds + WATCH_SLACK)  # a long-poll watches the match too
+    if watcher is not None:  # a long-poll watches the match too
+        watch_best_effort(store.watchers, record.id, watcher, seconds + WATCH_SLACK)
     try:
         with feed.watching(record.id) as watch:
             while True:

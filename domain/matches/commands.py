@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 from ai.levels import Level, level_named, levels_for
 from domain.bots import capacity
 from domain.bots import registration as bots
+from domain.matches import pace
 from domain.turn_timers import deadlines_json, iso, next_deadlines, parse_iso
 from engine import Game, GameState, IllegalAction, Result, all_games, get_game, has_action
 from engine.errors import ActionRejected
@@ -140,6 +141,7 @@ def create_match(
     seed = request["seed"] or secrets.token_hex(32)
     owner_hash = owner_token_hash(owner)
     new = NewMatch(game, request, seats, humans, list(bot_seats.values()), challenge_seconds)
+    pace.watched_by_its_creator(store.watchers, match_id, request.get("ai_pace"))
     record, state, tokens = store_new_match(store, match_id, new, seed, owner_hash, bots_accepted=False)
     return CreatedMatch(record, state, tokens, owner)
 

@@ -2,7 +2,8 @@
 
 A match created with `ai_pace` (`{"milliseconds": 100..10000, "when": "watched" | "always"}`) has a
 pace; it applies `always`, or while someone watches (`watched`: an open event stream or long-poll on
-the match, `store/watchers.py`). While it applies, each AI move is stored no sooner than
+the match, `store/watchers.py`; and, for its first CREATOR_WATCHES_FOR seconds, its creator, whose page has
+not opened its stream yet). While it applies, each AI move is stored no sooner than
 `milliseconds` after the match's previous change (`updated_at`, the time its log entry shows), so
 people can follow an all-AI match move by move. An AI turn job that finds its move early does not
 sleep on it: it hands the move to a job on the timer queue that stores it when due, with the same
@@ -12,13 +13,24 @@ not apply, plays as fast as its AI finds its moves.
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
-from domain.turn_timers import parse_iso
-from model.match import MatchRecord, PaceWhen
+import redis
 
+from domain.turn_timers import parse_iso
+from model.match import AiPaceJson, MatchRecord, PaceWhen
+from store.watchers import Watchers
+
+log = logging.getLogger(__name__)
 STAMP_MARGIN = 0.001
 """Seconds added to the pace so that the log's stamps, cut to the millisecond, show at least the whole of it."""
+CREATOR_WATCHES_FOR = 10.0
+"""Seconds a match paced while watched counts as watched from its creation, by its creator: a client that creates a
+match to watch it opens its stream only after the answer, and the moves played meanwhile would pass unpaced, unseen
+(on a busy machine, the web client's page saw its first from the ninth move on)."""
+CREATOR_WATCHER = "creator"
+"""The creator's member among a match's watchers (`store/watchers.py`); a stream's members are random ids."""
 
 
 class MatchWatchers(Protocol):
@@ -32,8 +44,28 @@ class MatchWatchers(Protocol):
 def counts_watchers(record: MatchRecord) -> bool:
     """True when whether someone watches matters to the match: its pace applies while watched. Only then do its
     streams and long-polls register as watchers (a write each), so other matches' readers cost nothing more."""
-    pace = record.ai_pace
+    return paced_while_watched(record.ai_pace)
+
+
+def paced_while_watched(pace: AiPaceJson | None) -> bool:
+    """True for a pace that applies while someone watches (`watched`)."""
     return pace is not None and pace["when"] == PaceWhen.WATCHED
+
+
+def watch_best_effort(watchers: Watchers, match_id: str, watcher: str, seconds: float) -> None:
+    """Count a stream, a long-poll or a creator among the match's watchers; a store that refuses the write (full,
+    or away) only leaves the match unwatched for its pace: the reader is served all the same."""
+    try:
+        watchers.watch(match_id, watcher, seconds)
+    except redis.RedisError as error:
+        log.info("match %s: a reader not counted as a watcher: %s", match_id, error)
+
+
+def watched_by_its_creator(watchers: Watchers, match_id: str, pace: AiPaceJson | None) -> None:
+    """Count the creator of a match paced while watched as its watcher for CREATOR_WATCHES_FOR s; called before the
+    match is stored, so that no AI turn can be found before the pace applies."""
+    if paced_while_watched(pace):
+        watch_best_effort(watchers, match_id, CREATOR_WATCHER, CREATOR_WATCHES_FOR)
 
 
 def pace_applies(record: MatchRecord, watchers: MatchWatchers) -> bool:

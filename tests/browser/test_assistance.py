@@ -90,16 +90,23 @@ def test_a_match_between_two_easy_ai_seats_is_watched_move_by_move(
     page.select_option("#seat-0", "ai:easy")
     page.select_option("#seat-1", "ai:easy")
     assert page.locator("#create-pace").input_value() == "watched", "every seat an AI seat: a pace by default"
+    # Every version the match page draws, recorded as it is drawn, from before the page exists: a MutationObserver on
+    # the document sees the page added with its first version, then each value of its data-version it replaces.
+    page.evaluate(
+        """() => { window.__drawn = new Set();
+                   const note = (node) => { if (node instanceof Element) for (const page of
+                     [node, ...node.querySelectorAll('.match-page')]) if (page.matches('.match-page[data-version]'))
+                       window.__drawn.add(page.dataset.version); };
+                   new MutationObserver((records) => { for (const record of records) {
+                     if (record.type === 'childList') record.addedNodes.forEach(note);
+                     else if (record.target.matches('.match-page')) {
+                       if (record.oldValue !== null) window.__drawn.add(record.oldValue);
+                       note(record.target); } } })
+                   .observe(document.body, {subtree: true, childList: true, attributes: true,
+                                            attributeOldValue: true, attributeFilter: ['data-version']}); }"""
+    )
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_selector(f"{MATCH_PAGE}[data-version]")
-    # Every version the page draws, recorded as it is drawn (a MutationObserver on the page's data-version).
-    page.evaluate(
-        """() => { const m = document.querySelector('.match-page'); window.__drawn = new Set([m.dataset.version]);
-                   new MutationObserver((records) => {
-                     for (const record of records) window.__drawn.add(record.oldValue);  // each value it replaced
-                     window.__drawn.add(m.dataset.version);
-                   }).observe(m, {attributes: true, attributeOldValue: true, attributeFilter: ['data-version']}); }"""
-    )
     match_id = page.locator(MATCH_PAGE).get_attribute("data-match")
     page.wait_for_selector(f"{MATCH_PAGE}[data-status=finished]", timeout=180_000)
     drawn = page.evaluate("() => [...window.__drawn].map(Number).sort((a, b) => a - b)")

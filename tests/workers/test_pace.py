@@ -22,6 +22,7 @@ from rq.serializers import JSONSerializer
 from api.current import ParlourApp
 from domain.matches.ai_turns import AiTurns
 from domain.matches.commands import engine_state
+from domain.matches.pace import CREATOR_WATCHER, CREATOR_WATCHES_FOR
 from store.matches import MatchStore, ai_turn_key
 from store.turn_timers import TIMER_QUEUE
 from tests.api.conftest import Match, bearer, create_match, read_log
@@ -95,6 +96,7 @@ def test_a_match_paced_while_watched_runs_at_full_speed_while_nobody_watches(
     match = create_match(
         client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace={"milliseconds": 10_000}
     )
+    app.services.store.watchers.unwatch(match.id, CREATOR_WATCHER)  # as if its creator's while had passed
     start_worker("unwatched-ai")  # no timer worker: a paced move would never be stored
     over = wait_for(lambda: finished(client, match.id), "the unwatched match to finish")
     moves = over["version"]
@@ -131,6 +133,33 @@ def test_a_match_paced_while_watched_is_paced_while_its_stream_is_open(
     assert paced_jobs_run(redis_url)
 
 
+def test_a_match_paced_while_watched_is_paced_from_its_first_move_before_its_creator_opens_a_stream(
+    client: FlaskClient,
+    app: ParlourApp,
+    start_worker: StartWorker,
+    start_timer_worker: StartTimerWorker,
+) -> None:
+    """The creator of a match to watch opens its stream only once the creation is answered: the match counts as
+    watched by its creator meanwhile (CREATOR_WATCHES_FOR s), so its first moves wait for the pace rather than pass
+    unseen. The web client's page of a match between two easy AI seats saw it from its ninth move on, before."""
+    start_timer_worker("creator-timers")
+    wait_for(app.services.timers.clock.last_beat, "the timer scheduler's first heartbeat")
+    start_worker("creator-ai")  # both ready before the match exists: its first move is found at once
+    match = create_match(
+        client, **ICECREAM, players=2, seats=ai_seats("random", "random"), ai_pace={"milliseconds": PACE_MS}
+    )
+    created = client.get(match.url()).get_json()
+    assert app.services.store.watchers.watched(match.id), "its creator watches it, with no stream open"
+    over = wait_for(lambda: finished(client, match.id), "the match watched by its creator alone to finish")
+    # A move stored before its pace had passed was found while nobody watched: after the creator's while, only.
+    grace_ends = stamp(created["created_at"]).timestamp() + CREATOR_WATCHES_FOR
+    entries = read_log(client, match.id)["entries"]
+    gaps = gaps_ms(client, match, created["updated_at"])
+    within = [gap for gap, entry in zip(gaps, entries, strict=True) if stamp(entry["at"]).timestamp() < grace_ends]
+    assert len(gaps) == over["version"] and within, f"no move within the creator's {CREATOR_WATCHES_FOR} s: {gaps}"
+    assert min(within) >= PACE_MS, f"moves stored unpaced while the creator watched: {gaps}"
+
+
 def test_without_a_timer_worker_a_paced_match_plays_on_unpaced_rather_than_stall(
     client: FlaskClient, start_worker: StartWorker, redis_url: str
 ) -> None:
@@ -145,6 +174,8 @@ def test_a_stream_and_a_long_poll_watch_the_match_while_they_are_open(client: Fl
     watchers = app.services.store.watchers
     watched = {"milliseconds": 100, "when": "watched"}
     match = create_match(client, seats=[{"type": "human"}, *ai_seats("random")], ai_pace=watched)
+    assert watchers.watched(match.id), "its creator, a while"
+    watchers.unwatch(match.id, CREATOR_WATCHER)
     assert not watchers.watched(match.id)
     stream = follow(client, match, seat=0)
     stream.event()
@@ -173,7 +204,8 @@ def test_only_a_match_with_a_watched_pace_counts_its_long_polls(
     watch = watchers.watch
 
     def counted(match_id: str, watcher: str, seconds: float) -> None:
-        registered.append(match_id)
+        if watcher != CREATOR_WATCHER:  # the creator of a match with a watched pace counts too, once
+            registered.append(match_id)
         watch(match_id, watcher, seconds)
 
     monkeypatch.setattr(watchers, "watch", counted)
