@@ -201,6 +201,15 @@ class PromptWorker(SimpleWorker):
     waiting_for_job = False
     """True while the worker waits for a job: the one place RQ's warm shutdown may raise StopRequested into."""
 
+    def bootstrap(self, *args: Any, **kwargs: Any) -> None:
+        """RQ's, with the worker's signal handlers installed first.
+
+        RQ installs them only once it has registered the worker and started its scheduler: a SIGTERM in between (a
+        worker stopped as it came up, as the suite's own stop test did on a busy machine) ended the process at once,
+        its registration left behind; now it is the warm shutdown, seen by the loop's first wait for a job."""
+        self._install_signal_handlers()  # type: ignore[no-untyped-call]
+        super().bootstrap(*args, **kwargs)  # type: ignore[no-untyped-call, unused-ignore]
+
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         """Stop once the running job ends (RQ's warm shutdown), and have a turn job that plays on hand over soon.
 

@@ -17,11 +17,15 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
 
 from tests.multihost_support import start_redis_server, stop_group
 from tests.test_service import free_port
 from tests.workers.conftest import ROOT, launch_worker, print_logs, stop, worker_names
 from tests.workers.test_ai_seats import wait_for
+from workers.context import stop_requested
+from workers.worker import PromptWorker, stopping
 
 STOPPED = 120.0
 """Seconds a worker asked to stop may take to end (a liveness bound, never a speed: it ends in about one)."""
@@ -99,3 +103,29 @@ def test_a_worker_asked_to_stop_stops_and_does_not_work_again(redis_url: str, tm
     finally:
         stop(process)
         print_logs(tmp_path)
+
+
+def test_a_worker_asked_to_stop_as_it_registers_takes_the_signal_for_a_warm_shutdown(redis_url: str) -> None:
+    """RQ installs its signal handlers only after registering the worker (and starting its scheduler): a SIGTERM
+    between the two ended the process at once (exit -15: the stop test above, on a busy machine). Here the signal
+    comes just as the worker registers; before any handler of the worker's, the test's own would take it."""
+    missed: list[int] = []
+
+    class SignalledAsItRegisters(PromptWorker):
+        def register_birth(self) -> None:
+            super().register_birth()  # type: ignore[no-untyped-call]
+            os.kill(os.getpid(), signal.SIGTERM)  # handled on this thread before the call returns
+
+    connection = redis.Redis.from_url(redis_url)
+    queue = Queue("signalled", connection=connection, serializer=JSONSerializer)
+    worker = SignalledAsItRegisters([queue], connection=connection, serializer=JSONSerializer)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, lambda signum, frame: missed.append(signum))
+    try:
+        worker.work(burst=True)
+        assert not missed, "the SIGTERM reached no handler of the worker's: a real one would have ended the process"
+        assert stopping(worker), "the worker's handler did not ask it to stop"
+    finally:
+        stop_requested.clear()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
