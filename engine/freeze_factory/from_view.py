@@ -12,10 +12,11 @@ from typing import Any
 
 from engine.errors import ViewMismatch
 from engine.freeze_factory.board import Line, index, segments
-from engine.freeze_factory.components import CONES, DIE_FACES, FLAVOURS, REMOVED_CONES, SIZE
+from engine.freeze_factory.components import CONES, DIE_FACES, FLAVOURS, NO_ROLL_POINTS, REMOVED_CONES, SIZE
 from engine.protocol import View
 from engine.result import Result
 from engine.rng import Rng
+from engine.view_reading import whole
 
 ROLL, MOVE, EXTRA_CONE = "roll", "move", "extra_cone"
 
@@ -50,7 +51,7 @@ def stored_state(view: View, seat: int, players: int, options: dict[str, Any], r
         "active": (turn - 1) % players,
         "turn": turn,
         "phase": phase or MOVE,
-        "points_left": view["points_left"],
+        "points_left": _points_left(view, phase),
         "last_roll": view["last_roll"],
         "last_slider": last_slider,
         "fresh_lines": fresh_lines,
@@ -58,6 +59,15 @@ def stored_state(view: View, seat: int, players: int, options: dict[str, Any], r
         "outcome": _outcome(fulfilled, hands, view["pile_count"], options, turn) if over else None,
     }
     return stored
+
+
+def _points_left(view: View, phase: str | None) -> int:
+    """The movement points left: while moving, at most the turn's ('If you do not roll the die, you have exactly 3
+    movement points available', else the roll's); none before the roll or while taking a cone instead."""
+    roll = view["last_roll"]
+    turns = NO_ROLL_POINTS if roll is None else roll if isinstance(roll, int) else 0
+    most = {MOVE: turns, None: max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int)))}
+    return whole(view["points_left"], "points_left", most.get(phase, 0))
 
 
 def _deal_cones(view: View, seat: int, players: int, rng: Rng) -> tuple[list[list[int]], list[list[int]]]:

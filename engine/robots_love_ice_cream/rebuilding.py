@@ -18,8 +18,9 @@ from engine.robots_love_ice_cream import phases
 from engine.robots_love_ice_cream.data import DATA
 from engine.robots_love_ice_cream.planet import Column
 from engine.robots_love_ice_cream.state import RobotsState
-from engine.robots_love_ice_cream.table import OVER, SOLO
+from engine.robots_love_ice_cream.table import EQUIP, OVER, PLAYER, RULES, SOCIAL, SOLO, STORE
 from engine.robots_love_ice_cream.viewing import sees_hand
+from engine.view_reading import seat_index, whole
 
 
 def state_from_view(view: View, seat: int, players: int, options: dict[str, Any], rng: Rng) -> RobotsState:
@@ -36,8 +37,10 @@ def state_from_view(view: View, seat: int, players: int, options: dict[str, Any]
     if active is not None and sees_hand(state, seat, active):
         state.drawn = list(view["drawn"])
     _deal_ice_cream(state, view, seat, rng)
-    state.robot_deck = _deal(_robots(state) - _robots_seen(state), view["robot_deck_count"], "robot", rng)
-    state.boost_deck = _deal(_boosts(state) - _boosts_seen(state), view["boost_deck_count"], "Boost", rng)
+    robots = _minus(_robots(state), _robots_seen(state), "robot")
+    state.robot_deck = _deal(robots, view["robot_deck_count"], "robot", rng)
+    boosts = _minus(_boosts(state), _boosts_seen(state), "Boost")
+    state.boost_deck = _deal(boosts, view["boost_deck_count"], "Boost", rng)
     if state.phase == OVER:
         ended = state.clone()
         phases.finish(ended, "the game ended")  # as the last action set it off; the view shows its events already
@@ -48,26 +51,38 @@ def state_from_view(view: View, seat: int, players: int, options: dict[str, Any]
 def _read_table(state: RobotsState, view: View) -> None:
     """The public table: planet, rounds, turn order, track, store, discards and what the last action set off."""
     state.phase, state.step = view["phase"], view["step"] or ""
-    state.planet, state.planet_card, state.round = view["planet"], view["planet_card"], view["round"]
-    state.first_player, state.queue = view["first_player"], list(view["queue"])
+    if state.phase not in (PLAYER, STORE, EQUIP, SOCIAL, OVER):
+        raise ViewMismatch(f"{state.phase!r} is no phase of the game")
+    state.planet = whole(view["planet"], "planet", RULES.planets_per_game)
+    state.planet_card, state.round = view["planet_card"], whole(view["round"], "round")
+    state.first_player = seat_index(view["first_player"], state.players, "first_player")
+    state.queue = [seat_index(seat, state.players, "a seat in the queue") for seat in view["queue"]]
+    if len(set(state.queue)) != len(state.queue):
+        raise ViewMismatch("each player takes one turn in a phase: the queue names a seat once")
     state.columns = [Column(c["spinston"], list(c["robots"]), bool(c["fourth_level_open"])) for c in view["columns"]]
+    if any(column.spinston not in (None, *DATA.spinstons) for column in state.columns):
+        raise ViewMismatch("a column shows a Spinston the game does not have")
     state.jammed = [index for index, column in enumerate(view["columns"]) if column["jammed"] is True]
-    state.track_levels, state.above, state.captured = list(view["track_levels"]), view["above_track"], view["captured"]
-    state.attacks, state.extras = view["attacks_made"], list(view["extra_attacks_used"])
-    state.used, state.supply = list(view["used_this_planet"]), view["sprinkletonium_supply"]
+    state.track_levels = [whole(tokens, "tokens on a track level") for tokens in view["track_levels"]]
+    state.above, state.captured = whole(view["above_track"], "above_track"), whole(view["captured"], "captured")
+    state.attacks, state.extras = whole(view["attacks_made"], "attacks_made"), list(view["extra_attacks_used"])
+    state.used, state.supply = list(view["used_this_planet"]), whole(view["sprinkletonium_supply"], "Sprinkletonium")
     state.ice_discard, state.robot_discard = list(view["ice_cream_discard"]), list(view["robot_discard"])
     state.boost_discard, state.store_row = list(view["boost_discard"]), list(view["store_row"])
     state.bought, state.pending = view["bought_this_store"], view["pending_boost"]
     state.social, state.events = list(view["social"]), list(view["events"])
-    if any(len(column.slots) != 4 for column in state.columns) or len(state.track_levels) != len(view["track_levels"]):
+    if any(len(column.slots) != 4 for column in state.columns):
         raise ViewMismatch("a column has four levels below its Spinston")
+    if len(state.track_levels) != RULES.track_levels:
+        raise ViewMismatch(f"'Place the {RULES.track_levels} Spinston Beam Track cards'")
 
 
 def _read_seats(state: RobotsState, seats: list[dict[str, Any]]) -> None:
     """Each seat's Sprinkletonium, tokens and truck; its hand only where the view shows it (dealt later)."""
     for index, shown in enumerate(seats):
-        state.weaponized[index], state.sprinkles[index] = shown["weaponized_sprinkletonium"], shown["sprinkletonium"]
-        state.tokens[index] = shown["tokens"]
+        state.weaponized[index] = whole(shown["weaponized_sprinkletonium"], "weaponized_sprinkletonium")
+        state.sprinkles[index] = whole(shown["sprinkletonium"], "Sprinkletonium")
+        state.tokens[index] = whole(shown["tokens"], "tokens")
         state.equipped[index], state.spares[index] = list(shown["equipped"]), list(shown["spare_upgrades"])
         state.effects[index] = list(shown["effects"])
         if shown["hand"] is not None:
@@ -115,15 +130,15 @@ def _boosts(state: RobotsState) -> Counter[str]:
 
 def _boosts_seen(state: RobotsState) -> Counter[str]:
     """The Boosts in the store, waiting, on the trucks and in the discard pile."""
-    seen = Counter(state.store_row) + Counter(state.boost_discard) + Counter([state.pending] if state.pending else [])
+    pending = [] if state.pending is None else [state.pending]  # a name the game lacks: counted, so refused
+    seen = Counter(state.store_row) + Counter(state.boost_discard) + Counter(pending)
     for cards in (*state.equipped, *state.spares, *state.effects):
         seen += Counter(cards)
     return seen
 
 
-def _deal(unseen: Counter[str], count: int, what: str, rng: Rng) -> list[str]:
+def _deal(cards: list[str], count: int, what: str, rng: Rng) -> list[str]:
     """A deck of the unseen cards in a random order; ViewMismatch unless they are exactly as many as it shows."""
-    cards = sorted(unseen.elements())
     if len(cards) != count:
         raise ViewMismatch(f"the {what} deck shows {count} cards but {len(cards)} {what} cards are unseen")
     rng.shuffle(cards)

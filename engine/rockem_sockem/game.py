@@ -28,6 +28,7 @@ from engine.rockem_sockem.components import (
     KNOCKOUT,
     MISS_CARDS,
 )
+from engine.view_reading import seat_index
 
 FLIP, RACE = "flip", "race"
 ROUNDS, REALTIME = "rounds", "realtime"
@@ -348,7 +349,8 @@ def state_from_view(view: View, seat: int, options: dict[str, Any], rng: Rng) ->
     tells how many of each are still face down, and the next one is turned at random.
     """
     state = RockemSockemState(2, options, Rng(rng.next_u64()), [_corner(c) for c in view["corners"]])
-    state.round, state.flipper, state.coin = view["round"], view["flipper"], view["coin"]
+    state.round, state.coin = view["round"], view["coin"]
+    state.flipper = seat_index(view["flipper"], 2, "the Match Coin's flipper")
     state.phase = view["phase"] or RACE  # a knock-out ends the game in the race
     state.last_round = None if view["last_round"] is None else dict(view["last_round"])
     if type(state.round) is not int or state.round < 1 or state.flipper != (state.round - 1) % 2:
@@ -362,6 +364,8 @@ def state_from_view(view: View, seat: int, options: dict[str, Any], rng: Rng) ->
             state.pending[other] = list(view["my_keep"]) if other == seat else rng.choice(keeps)
             if state.pending[other] not in keeps:
                 raise ViewMismatch(f"seat {seat} cannot have kept the dice {view['my_keep']!r}")
+    if all(state.pending[racer] is not None for racer in (0, 1)):
+        raise ViewMismatch("once both players have kept their dice, they roll again: both cannot be waiting")
     knocked_out = [corner for corner in (0, 1) if state.corners[corner].hits_shown >= KNOCKOUT]
     if view["phase"] is None:
         if len(knocked_out) != 1:

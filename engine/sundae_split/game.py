@@ -29,6 +29,7 @@ from engine.sundae_split.cards import (
     starting_deck,
 )
 from engine.sundae_split.scoring import final_result, score_sundaes, score_without_bananas
+from engine.view_reading import seat_index
 
 SPLIT, CHOOSE = "split", "choose"
 
@@ -309,7 +310,9 @@ def state_from_view(view: View, seat: int, players: int, options: dict[str, Any]
     """The round, piles and sundaes the view shows; the cards the seat has not seen dealt at random to the deck,
     the removed cards and (unless the seat split them) the drawn and face-down cards."""
     size = ROUND_SIZES[players]
-    phase, splitter, chooser, round_ = view["phase"], view["splitter"], view["chooser"], view["round"]
+    phase, round_ = view["phase"], view["round"]
+    splitter = seat_index(view["splitter"], players, "the Splitter")
+    chooser = None if view["chooser"] is None else seat_index(view["chooser"], players, "the chooser")
     state = SundaeSplitState(players, options, Rng(rng.next_u64()), [], [], splitter, round_, phase or CHOOSE)
     state.chooser = chooser
     state.sundaes = [[card["id"] for card in sundae] for sundae in view["sundaes"]]

@@ -23,6 +23,7 @@ PLAYOUTS = 8  # seeded playouts per game and player count; odd ones with random 
 NAMED_PLAYOUTS = 1  # per named option set (RLIC's variants, open hands)
 MAX_PLAY_ON = 400  # actions a rebuilt state is played on at most (Freeze Factory's games run to thousands)
 FUZZED = 20  # nudged values per view (every seat's, at a few points): refused with ViewMismatch or shown exactly
+NUDGED_PLAY_ON = 30  # random actions a state rebuilt from a nudged view is played on
 
 
 def without_rng(state: GameState) -> Any:
@@ -123,7 +124,7 @@ def test_a_view_missing_a_key_is_refused(game: Game, players: int) -> None:
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_a_nudged_view_is_refused_or_shown_exactly(game: Game, players: int) -> None:
     """Any value of a view nudged (a count off by one, a list cut, a text changed) is refused with ViewMismatch,
-    or rebuilds to a state showing exactly that view: nothing else ever escapes."""
+    or rebuilds to a state showing exactly that view, whose rules then run: nothing else ever escapes."""
     rng = Rng.from_seed(f"fuzz:{game.info.id}:{players}")
     for steps in (0, 3, 9, 27):
         state = mid_game(game, players, steps)
@@ -140,6 +141,21 @@ def test_a_nudged_view_is_refused_or_shown_exactly(game: Game, players: int) -> 
                         assert refused.reason
                         continue
                     assert canon(rebuilt.view(seat)) == canon(tampered)
+                    rules_run_on(rebuilt, rng)
+
+
+def rules_run_on(state: GameState, rng: Rng) -> None:
+    """Every seat's view and choices, and random legal actions through the checked path, raise nothing: a value
+    the view check let through (it shows the seat exactly what it was sent) is one the rules can play with."""
+    for seat in range(state.players):
+        state.view(seat)
+        choices(state, seat)
+    state = state.clone()
+    for _ in range(NUDGED_PLAY_ON):
+        if state.is_over():
+            return
+        seat = rng.choice(seats_with_actions(state))
+        state.play(seat, state.sample_action(seat, rng))
 
 
 def walk_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -228,12 +244,37 @@ def _robots_robot_deck_count(view: dict[str, Any]) -> None:
     view["robot_deck_count"] -= 1  # 'shuffle the Robots cards': every robot is in the deck, on a planet or discarded
 
 
+def _robots_unknown_spinston(view: dict[str, Any]) -> None:
+    # '60 Robot Cards: 3 Spinston | 3 Spinston 2.0 | ...': a column's Spinston is one of those, or destroyed (None)
+    next(column for column in view["columns"] if column["spinston"])["spinston"] += "?"
+
+
+def _robots_attacks_not_a_count(view: dict[str, Any]) -> None:
+    view["attacks_made"] = "one"  # 'players may perform two attacks instead of one': attacks are counted
+
+
+def _robots_unknown_boost_discarded(view: dict[str, Any]) -> None:
+    view["boost_discard"].append("free_ice_cream_forever")  # '27 Unique Boost Cards', and this is none of them
+
+
+def _robots_pending_boost_of_another_kind(view: dict[str, Any]) -> None:
+    view["pending_boost"] = []  # a Boost card, or none: 'a new Boost card is drawn to replace the purchased Boost card'
+
+
 TAMPERED: dict[str, list[Tamper]] = {
     "icecream": [_icecream_scoop_twice, _icecream_wrong_turn],
     "sundae_split": [_sundae_card_twice, _sundae_deck_count, _sundae_removed_count],
     "rockem_sockem": [_rockem_extra_card, _rockem_wrong_flipper],
     "freeze_factory": [_freeze_cone_twice, _freeze_pile_count, _freeze_flavour_twice],
-    "robots_love_ice_cream": [_robots_card_too_often, _robots_ice_deck_count, _robots_robot_deck_count],
+    "robots_love_ice_cream": [
+        _robots_card_too_often,
+        _robots_ice_deck_count,
+        _robots_robot_deck_count,
+        _robots_unknown_spinston,
+        _robots_attacks_not_a_count,
+        _robots_unknown_boost_discarded,
+        _robots_pending_boost_of_another_kind,
+    ],
 }
 """Per game, views no state can show (a card twice, a count wrong): each must be refused with ViewMismatch."""
 
