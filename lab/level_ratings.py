@@ -19,9 +19,10 @@ same scale as a bot's rating. Games are played with `lab.ai_strength.play_game`'
 `ai.play.play_out`; a move's seed from the game and step), on `--workers` processes, and counted in
 their order, so a run is reproducible except where a level's time cap cut a search short.
 
-Every game played is appended to `lab/level_ratings_games.jsonl` and counted first by the next run, so
-runs add up. `--write` stores the figures in `ai/level_ratings.json` with the date and the command; the catalog
-and the ladder's anchors read that file (`ai.level_ratings`).
+Every game played is appended to `lab/level_ratings_games.jsonl`, with the version of the game's rules it was
+played under, and counted first by the next run under the same rules, so runs add up; games played under
+earlier rules stay in the file but count no more. `--write` stores the figures in `ai/level_ratings.json` with
+the date and the command; the catalog and the ladder's anchors read that file (`ai.level_ratings`).
 """
 
 from __future__ import annotations
@@ -231,14 +232,21 @@ def unplayed(levels: Sequence[str], tables: Sequence[Table]) -> list[str]:
     return [level for level in levels if level not in seated]
 
 
+def rules_version(game_id: str) -> int:
+    """The version of the game's rules this code plays."""
+    game = get_game(game_id)
+    assert game is not None, game_id
+    return game.info.rules_version
+
+
 def played_before(results: Path, game_id: str) -> list[Played]:
-    """The games of `game_id` an earlier run recorded in `results`, in their order."""
+    """The games of `game_id` an earlier run recorded in `results` under the rules played now, in their order."""
     if not results.exists():
         return []
-    found = []
+    found, rules = [], rules_version(game_id)
     for line in results.read_text().splitlines():
         entry = json.loads(line)
-        if entry["game"] == game_id:
+        if entry["game"] == game_id and entry["rules_version"] == rules:
             table = Table(game_id, tuple(entry["levels"]), entry["seed"])
             found.append(Played(table, tuple(entry["places"]), entry["finished"], entry["moves"], entry["seconds"]))
     return found
@@ -248,6 +256,7 @@ def record(results: Path, played: Played) -> None:
     """Append one game to the results file."""
     entry = {
         "game": played.table.game,
+        "rules_version": rules_version(played.table.game),
         "levels": list(played.table.levels),
         "seed": played.table.seed,
         "places": list(played.places),
