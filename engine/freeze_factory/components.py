@@ -20,6 +20,8 @@ STARTING_HAND: int = DATA["starting_hand"]
 NO_ROLL_POINTS: int = DATA["no_roll_points"]
 DIE_FACES: tuple[int | str, ...] = tuple(DATA["die_faces"])
 SYMBOL = "cone"
+MOST_POINTS = max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int)))
+"""The most movement points a turn can have: a roll's highest number, or the 3 taken without rolling."""
 EXAMPLE_CONE = frozenset({"hazelnut", "mint", "cherry"})  # 'He moves the hazelnut and mint flavours ... and the cherry'
 ASSUMPTIONS = tuple(Assumption.from_json(a) for a in DATA["assumptions"])
 

@@ -12,7 +12,15 @@ from typing import Any
 
 from engine.errors import ViewMismatch
 from engine.freeze_factory.board import Line, index, segments
-from engine.freeze_factory.components import CONES, DIE_FACES, FLAVOURS, NO_ROLL_POINTS, REMOVED_CONES, SIZE
+from engine.freeze_factory.components import (
+    CONES,
+    DIE_FACES,
+    FLAVOURS,
+    MOST_POINTS,
+    NO_ROLL_POINTS,
+    REMOVED_CONES,
+    SIZE,
+)
 from engine.protocol import View
 from engine.result import Result
 from engine.rng import Rng
@@ -30,8 +38,8 @@ def stored_state(view: View, seat: int, players: int, options: dict[str, Any], r
         or sorted(f for f in board if f is not None) != [*range(len(FLAVOURS))]
     ):
         raise ViewMismatch(f"the machine is {SIZE} x {SIZE} spaces holding each of the {len(FLAVOURS)} flavours once")
-    turn, phase, over = view["turn"], view["phase"], view["active"] is None
-    if type(turn) is not int or turn < 1 or (view["active"] != (turn - 1) % players and not over):
+    turn, phase, over = whole(view["turn"], "turn"), view["phase"], view["active"] is None
+    if turn < 1 or (view["active"] != (turn - 1) % players and not over):
         raise ViewMismatch("seat 0 plays first, then 'the next player takes their turn'")
     if view["last_roll"] not in (None, *DIE_FACES) or phase not in (ROLL, MOVE, EXTRA_CONE, None):
         raise ViewMismatch(f"a roll shows one of the die's faces {list(DIE_FACES)}")
@@ -66,7 +74,7 @@ def _points_left(view: View, phase: str | None) -> int:
     movement points available', else the roll's); none before the roll or while taking a cone instead."""
     roll = view["last_roll"]
     turns = NO_ROLL_POINTS if roll is None else roll if isinstance(roll, int) else 0
-    most = {MOVE: turns, None: max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int)))}
+    most = {MOVE: turns, None: MOST_POINTS}
     return whole(view["points_left"], "points_left", most.get(phase, 0))
 
 
@@ -82,7 +90,7 @@ def _deal_cones(view: View, seat: int, players: int, rng: Rng) -> tuple[list[lis
         raise ViewMismatch(f"'{players} players: remove {REMOVED_CONES[players]} cones', and a hand shows its own size")
     unseen = sorted(set(range(len(CONES))) - set(seen))
     sizes = [*(count for other, count in enumerate(counts) if other != seat), view["pile_count"], view["removed_count"]]
-    if any(type(size) is not int or size < 0 for size in sizes) or sum(sizes) != len(unseen):
+    if sum(whole(size, "a count of unseen cones") for size in sizes) != len(unseen):
         raise ViewMismatch(f"the counts of unseen cones do not add up to the {len(unseen)} cones the seat has not seen")
     rng.shuffle(unseen)
     dealt = []

@@ -21,6 +21,7 @@ from engine.freeze_factory.components import (
     CONES,
     DIE_FACES,
     FLAVOURS,
+    MOST_POINTS,
     NO_ROLL_POINTS,
     REMOVED_CONES,
     SIZE,
@@ -41,7 +42,7 @@ CONE_IDS = {flavours: cone for cone, flavours in enumerate(CONES)}
 """Each cone's id by its three flavours."""
 TURN_DECISIONS = ("roll", "no_roll")  # '1. Roll the Die: Yes or No?': the first action of a turn
 CONE_CHOICES = ("take_cone", "leave_cone")  # 'you may take one more cone from the draw pile'
-TURN_ACTIONS = 1 + max(NO_ROLL_POINTS, *(face for face in DIE_FACES if isinstance(face, int))) + 1
+TURN_ACTIONS = 1 + MOST_POINTS + 1
 """Most actions of a turn besides fulfils: the roll decision, a slide per point, `end_turn` or the extra cone choice."""
 
 OPTIONS = OptionSet(

@@ -17,6 +17,7 @@ from engine.options import OptionSet, OptionSpec
 from engine.protocol import Action, Game, GameState, View
 from engine.result import Result
 from engine.rng import Rng
+from engine.view_reading import whole
 
 DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data.json").read_text())
 FLAVOUR_NAMES: dict[str, str] = DATA["flavours"]
@@ -249,8 +250,8 @@ def state_from_view(view: View, options: dict[str, Any], rng: Rng) -> IceCreamSt
         raise ViewMismatch("the cones must hold exactly the twelve scoops the game starts with")
     if any(cone[:FIXED_BOTTOM] != start[:FIXED_BOTTOM] for cone, start in zip(cones, START_CONES, strict=True)):
         raise ViewMismatch("'The bottommost red pieces, if present, cannot be moved': each cone keeps its bottom red")
-    turn, points_left, to_move = view["turn"], view["points_left"], view["to_move"]
-    if type(turn) is not int or type(points_left) is not int or turn < 1 or not 0 <= points_left <= turn:
+    turn, points_left, to_move = whole(view["turn"], "turn"), whole(view["points_left"], "points_left"), view["to_move"]
+    if turn < 1 or points_left > turn:
         raise ViewMismatch(f"turn {turn!r} cannot have {points_left!r} movement points left")
     mover = (turn - 1) % 2  # 'The first player gets one movement point', then turns alternate
     state = IceCreamState(options, Rng(rng.next_u64()), cones, turn, points_left, mover)

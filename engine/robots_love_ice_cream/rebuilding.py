@@ -154,8 +154,7 @@ def _minus(every: Counter[str], seen: Counter[str], what: str) -> list[str]:
 
 def _take(cards: list[str], count: int) -> list[str]:
     """The first `count` cards, taken out of the list; ViewMismatch if it has fewer."""
-    if type(count) is not int or not 0 <= count <= len(cards):
-        raise ViewMismatch(f"{count!r} cards cannot be dealt from the {len(cards)} left unseen")
+    whole(count, f"a count of cards dealt from the {len(cards)} left unseen", len(cards))
     taken = cards[:count]
     del cards[:count]
     return taken

@@ -28,7 +28,7 @@ from engine.rockem_sockem.components import (
     KNOCKOUT,
     MISS_CARDS,
 )
-from engine.view_reading import seat_index
+from engine.view_reading import seat_index, whole
 
 FLIP, RACE = "flip", "race"
 ROUNDS, REALTIME = "rounds", "realtime"
@@ -349,11 +349,11 @@ def state_from_view(view: View, seat: int, options: dict[str, Any], rng: Rng) ->
     tells how many of each are still face down, and the next one is turned at random.
     """
     state = RockemSockemState(2, options, Rng(rng.next_u64()), [_corner(c) for c in view["corners"]])
-    state.round, state.coin = view["round"], view["coin"]
+    state.round, state.coin = whole(view["round"], "round"), view["coin"]
     state.flipper = seat_index(view["flipper"], 2, "the Match Coin's flipper")
     state.phase = view["phase"] or RACE  # a knock-out ends the game in the race
     state.last_round = None if view["last_round"] is None else dict(view["last_round"])
-    if type(state.round) is not int or state.round < 1 or state.flipper != (state.round - 1) % 2:
+    if state.round < 1 or state.flipper != (state.round - 1) % 2:
         raise ViewMismatch("seat 0 flips first, then 'the other player flips the Match Coin and play continues'")
     if (state.phase == RACE) != (state.coin in COIN_SIDES) or (state.phase != RACE and state.phase != FLIP):
         raise ViewMismatch("the Match Coin shows a side exactly while the players race")
@@ -384,9 +384,9 @@ def state_from_view(view: View, seat: int, options: dict[str, Any], rng: Rng) ->
 
 def _corner(shown: dict[str, Any]) -> Corner:
     """A corner from its public form: the face-down split follows from the cards shown."""
-    hits, misses = shown["hits_shown"], shown["misses_shown"]
-    if type(hits) is not int or type(misses) is not int or not (0 <= hits <= HIT_CARDS and 0 <= misses <= MISS_CARDS):
-        raise ViewMismatch(f"each player has {HIT_CARDS} HIT and {MISS_CARDS} MISS Fight Cards")
+    cards = f"of each player's {HIT_CARDS} HIT and {MISS_CARDS} MISS Fight Cards"
+    hits = whole(shown["hits_shown"], f"the HITs shown {cards}", HIT_CARDS)
+    misses = whole(shown["misses_shown"], f"the MISSes shown {cards}", MISS_CARDS)
     dice = shown["dice"]
     faces = None if dice is None else [FACES.index(face) for face in dice]
     if faces is not None and len(faces) != DICE:
